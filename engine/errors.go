@@ -1,0 +1,102 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// SQLSTATE codes used by gpusql. This is the one catalog: every error that
+// reaches a client carries one of these.
+const (
+	CodeSuccessfulCompletion    = "00000"
+	CodeWarning                 = "01000"
+	CodeFeatureNotSupported     = "0A000"
+	CodeCardinalityViolation    = "21000"
+	CodeDataException           = "22000"
+	CodeStringDataRightTrunc    = "22001"
+	CodeNumericValueOutOfRange  = "22003"
+	CodeNullValueNotAllowed     = "22004"
+	CodeInvalidDatetimeFormat   = "22007"
+	CodeDatetimeFieldOverflow   = "22008"
+	CodeDivisionByZero          = "22012"
+	CodeCharacterNotInRepertoir = "22021"
+	CodeInvalidParameterValue   = "22023"
+	CodeBadCopyFileFormat       = "22P04"
+	CodeInvalidTextRepresent    = "22P02"
+	CodeUntranslatableCharacter = "22P05"
+	CodeNotNullViolation        = "23502"
+	CodeInvalidTransactionState = "25000"
+	CodeInvalidCursorName       = "34000"
+	CodeSyntaxError             = "42601"
+	CodeInsufficientPrivilege   = "42501"
+	CodeGroupingError           = "42803"
+	CodeDatatypeMismatch        = "42804"
+	CodeUndefinedColumn         = "42703"
+	CodeUndefinedFunction       = "42883"
+	CodeUndefinedTable          = "42P01"
+	CodeUndefinedObject         = "42704"
+	CodeDuplicateTable          = "42P07"
+	CodeDuplicateColumn         = "42701"
+	CodeAmbiguousColumn         = "42702"
+	CodeInvalidColumnReference  = "42P10"
+	CodeWrongObjectType         = "42809"
+	CodeInvalidTableDefinition  = "42P16"
+	CodeProgramLimitExceeded    = "54000"
+	CodeOutOfMemory             = "53200"
+	CodeQueryCanceled           = "57014"
+	CodeAdminShutdown           = "57P01"
+	CodeIOError                 = "58030"
+	CodeUndefinedFile           = "58P01"
+	CodeProtocolViolation       = "08P01"
+	CodeInternalError           = "XX000"
+)
+
+// Error is an error with a SQLSTATE. Every error that gpusql returns to a
+// client is, or wraps, an *Error; anything else is reported as XX000.
+type Error struct {
+	Code     string // SQLSTATE
+	Message  string
+	Detail   string
+	Hint     string
+	Severity string // "" means ERROR
+	Where    string // context, e.g. `COPY t, line 3, column a: "x"`
+	Position int    // 1-based character position in the query, 0 if none
+	Err      error  // wrapped cause, if any
+}
+
+func (e *Error) Error() string {
+	if e.Detail != "" {
+		return e.Message + " (" + e.Detail + ")"
+	}
+	return e.Message
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Errorf makes an *Error with code and a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// WithDetail returns e with Detail set.
+func (e *Error) WithDetail(format string, args ...any) *Error {
+	e.Detail = fmt.Sprintf(format, args...)
+	return e
+}
+
+// AsError returns err as an *Error, wrapping an unknown error as XX000.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: CodeInternalError, Message: err.Error(), Err: err}
+}
+
+// Code returns err's SQLSTATE, or "" for nil.
+func Code(err error) string {
+	if err == nil {
+		return ""
+	}
+	return AsError(err).Code
+}

@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"context"
+	"io"
+)
+
+// OnError is the policy for rows that fail to load.
+type OnError uint8
+
+const (
+	OnErrorStop   OnError = iota // the first bad row fails the load
+	OnErrorIgnore                // bad rows are skipped and recorded
+)
+
+// HeaderMode says what the first line of a file is.
+type HeaderMode uint8
+
+const (
+	HeaderNone  HeaderMode = iota // no header line
+	HeaderSkip                    // HEADER true: skip the first line
+	HeaderMatch                   // HEADER MATCH: map table columns by header name
+)
+
+// CSVOptions are the validated options of one CSV load. The query layer
+// builds them from COPY/CREATE TABLE ... WITH (...) and checks them once.
+type CSVOptions struct {
+	Delimiter byte // default ','
+	Quote     byte // default '"'
+	Escape    byte // default: same as Quote
+	Null      string
+	Header    HeaderMode
+	OnError   OnError
+	// MaxTextWidth bounds the stored byte width of a text column (text has
+	// no character limit of its own). A longer value is an error, 54000.
+	MaxTextWidth int
+}
+
+// DefaultCSVOptions returns PostgreSQL's CSV defaults.
+func DefaultCSVOptions() CSVOptions {
+	return CSVOptions{Delimiter: ',', Quote: '"', Escape: '"', MaxTextWidth: 1 << 16}
+}
+
+// LoadRequest asks a backend to parse CSV input into a new table body.
+type LoadRequest struct {
+	Table   string      // table name, for messages and the errors table
+	Columns []ColumnDef // the table's columns, in table order
+	Options CSVOptions
+	// Source is the CSV bytes. Size is its length if known (-1 if not),
+	// used for progress and to size buffers.
+	Source io.Reader
+	Size   int64
+	// Progress, if set, is called from time to time with bytes consumed.
+	Progress func(done int64)
+}
+
+// LoadError is one rejected row, as recorded in gpusql_load_errors.
+type LoadError struct {
+	Line   int64  // 1-based physical line where the row starts
+	Column string // column name, "" if the error is about the whole row
+	Code   string // SQLSTATE
+	Reason string
+	Raw    string // a prefix of the row's text
+}
+
+// LoadResult is a successful load.
+type LoadResult struct {
+	Data    TableData
+	Rows    int64
+	Bytes   int64 // input bytes read
+	Skipped []LoadError
+	// SkippedCount may exceed len(Skipped) if recording was capped.
+	SkippedCount int64
+}
+
+// TableData is a backend's storage for one table's rows.
+type TableData interface {
+	Rows() int64
+	// DeviceBytes is the memory the data occupies where it lives.
+	DeviceBytes() int64
+	// Release frees the storage; the data must not be used afterwards.
+	Release()
+}
+
+// HostTable is table data held in host memory, one Column per table column.
+type HostTable struct {
+	Cols []*Column
+	N    int64
+}
+
+func (h *HostTable) Rows() int64 { return h.N }
+func (h *HostTable) DeviceBytes() int64 {
+	var n int64
+	for _, c := range h.Cols {
+		n += c.Bytes()
+	}
+	return n
+}
+func (h *HostTable) Release() { h.Cols = nil; h.N = 0 }
+
+// Loader parses CSV into table data. Each backend provides one.
+type Loader interface {
+	Load(ctx context.Context, req *LoadRequest) (*LoadResult, error)
+}

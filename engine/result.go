@@ -1,0 +1,63 @@
+package engine
+
+import "context"
+
+// ResultColumn describes one column of a result set, as RowDescription
+// carries it.
+type ResultColumn struct {
+	Name     string
+	TypeOID  uint32
+	TypLen   int16
+	Typmod   int32
+	TableOID uint32 // 0 if not a plain table column
+	ColNum   int16  // 1-based attribute number, 0 if none
+}
+
+// Notice is an asynchronous message to the client (NOTICE, WARNING, INFO).
+type Notice struct {
+	Severity string // "NOTICE", "WARNING", "INFO"
+	Code     string // SQLSTATE, usually 00000 or 01000
+	Message  string
+	Detail   string
+}
+
+// ResultWriter receives the results of the statements of one query
+// message, in order. For each statement that returns rows the session calls
+// Describe, then Row for every row, then Complete; for other statements
+// only Complete. Values passed to Row are in PostgreSQL text format, nil
+// for NULL; they are valid only during the call.
+type ResultWriter interface {
+	Describe(cols []ResultColumn) error
+	Row(values [][]byte) error
+	Complete(tag string) error
+	Notice(n Notice) error
+	// EmptyQuery reports a query string that held no statement.
+	EmptyQuery() error
+}
+
+// Session runs SQL for one client connection.
+type Session interface {
+	// Query runs every statement in sql, in order, writing results to w.
+	// It stops at the first error and returns it; the statements before it
+	// have completed.
+	Query(ctx context.Context, sql string, w ResultWriter) error
+	// TxStatus is the ReadyForQuery status: 'I' idle, 'T' in a
+	// transaction block, 'E' in a failed transaction block.
+	TxStatus() byte
+	Close() error
+}
+
+// SessionParams are what a client said at startup.
+type SessionParams struct {
+	User        string
+	Database    string
+	Application string
+	Options     map[string]string
+}
+
+// Server is what the wire layer needs from the engine.
+type Server interface {
+	NewSession(p SessionParams) (Session, error)
+	// ServerVersion is reported as the server_version parameter.
+	ServerVersion() string
+}

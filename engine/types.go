@@ -1,0 +1,213 @@
+// Package engine holds what every layer of gpusql agrees on: SQL types,
+// column storage, tables and the catalog, the error catalog, the bound plan
+// that the query layer hands down, and the Backend interface that runs it.
+package engine
+
+import "fmt"
+
+// Kind is a SQL type family.
+type Kind uint8
+
+const (
+	KindInvalid   Kind = iota
+	KindBool           // boolean: 1 byte
+	KindInt16          // smallint
+	KindInt32          // integer
+	KindInt64          // bigint
+	KindFloat32        // real
+	KindFloat64        // double precision
+	KindNumeric        // numeric(p,s): scaled int64 in storage; exact
+	KindDate           // int32 days since 1970-01-01
+	KindTimestamp      // int64 microseconds since 1970-01-01 00:00:00
+	KindInterval       // months, days, microseconds (computed values only)
+	KindChar           // char(n): blank-padded
+	KindVarchar        // varchar(n)
+	KindText           // text
+	KindUnknown        // an untyped string literal, resolved by context
+)
+
+// Type is a SQL type with its modifiers.
+type Type struct {
+	Kind Kind
+	// Prec and Scale are numeric's modifiers. Prec 0 means unconstrained
+	// (a computed numeric, such as sum() or a division result).
+	Prec, Scale int
+	// Len is char(n)/varchar(n)'s limit in characters; 0 means none.
+	Len int
+}
+
+// Convenience values.
+var (
+	Bool      = Type{Kind: KindBool}
+	Int16     = Type{Kind: KindInt16}
+	Int32     = Type{Kind: KindInt32}
+	Int64     = Type{Kind: KindInt64}
+	Float32   = Type{Kind: KindFloat32}
+	Float64   = Type{Kind: KindFloat64}
+	Date      = Type{Kind: KindDate}
+	Timestamp = Type{Kind: KindTimestamp}
+	Interval  = Type{Kind: KindInterval}
+	Text      = Type{Kind: KindText}
+	Unknown   = Type{Kind: KindUnknown}
+	// Numeric is an unconstrained numeric.
+	Numeric = Type{Kind: KindNumeric}
+)
+
+// NumericType returns numeric(p,s).
+func NumericType(p, s int) Type { return Type{Kind: KindNumeric, Prec: p, Scale: s} }
+
+// IsString reports whether t is char, varchar, text or an unknown literal.
+func (t Type) IsString() bool {
+	return t.Kind == KindChar || t.Kind == KindVarchar || t.Kind == KindText || t.Kind == KindUnknown
+}
+
+// IsInteger reports whether t is smallint, integer or bigint.
+func (t Type) IsInteger() bool {
+	return t.Kind == KindInt16 || t.Kind == KindInt32 || t.Kind == KindInt64
+}
+
+// IsFloat reports whether t is real or double precision.
+func (t Type) IsFloat() bool { return t.Kind == KindFloat32 || t.Kind == KindFloat64 }
+
+// IsNumber reports whether t is an integer, float or numeric type.
+func (t Type) IsNumber() bool { return t.IsInteger() || t.IsFloat() || t.Kind == KindNumeric }
+
+// StorageWidth is the byte width of one stored value, for fixed-width
+// kinds. Strings return 0: their width is chosen at load time.
+func (t Type) StorageWidth() int {
+	switch t.Kind {
+	case KindBool:
+		return 1
+	case KindInt16:
+		return 2
+	case KindInt32, KindFloat32, KindDate:
+		return 4
+	case KindInt64, KindFloat64, KindNumeric, KindTimestamp:
+		return 8
+	}
+	return 0
+}
+
+// String renders the type as PostgreSQL's format_type does.
+func (t Type) String() string {
+	switch t.Kind {
+	case KindBool:
+		return "boolean"
+	case KindInt16:
+		return "smallint"
+	case KindInt32:
+		return "integer"
+	case KindInt64:
+		return "bigint"
+	case KindFloat32:
+		return "real"
+	case KindFloat64:
+		return "double precision"
+	case KindNumeric:
+		if t.Prec > 0 {
+			return fmt.Sprintf("numeric(%d,%d)", t.Prec, t.Scale)
+		}
+		return "numeric"
+	case KindDate:
+		return "date"
+	case KindTimestamp:
+		return "timestamp without time zone"
+	case KindInterval:
+		return "interval"
+	case KindChar:
+		return fmt.Sprintf("character(%d)", t.Len)
+	case KindVarchar:
+		if t.Len > 0 {
+			return fmt.Sprintf("character varying(%d)", t.Len)
+		}
+		return "character varying"
+	case KindText:
+		return "text"
+	case KindUnknown:
+		return "unknown"
+	}
+	return "invalid"
+}
+
+// PostgreSQL type OIDs, as clients expect them in RowDescription.
+const (
+	OIDBool      = 16
+	OIDInt8      = 20
+	OIDInt2      = 21
+	OIDInt4      = 23
+	OIDText      = 25
+	OIDFloat4    = 700
+	OIDFloat8    = 701
+	OIDUnknown   = 705
+	OIDBpchar    = 1042
+	OIDVarchar   = 1043
+	OIDDate      = 1082
+	OIDTimestamp = 1114
+	OIDInterval  = 1186
+	OIDNumeric   = 1700
+)
+
+// OID is the PostgreSQL type OID of t.
+func (t Type) OID() uint32 {
+	switch t.Kind {
+	case KindBool:
+		return OIDBool
+	case KindInt16:
+		return OIDInt2
+	case KindInt32:
+		return OIDInt4
+	case KindInt64:
+		return OIDInt8
+	case KindFloat32:
+		return OIDFloat4
+	case KindFloat64:
+		return OIDFloat8
+	case KindNumeric:
+		return OIDNumeric
+	case KindDate:
+		return OIDDate
+	case KindTimestamp:
+		return OIDTimestamp
+	case KindInterval:
+		return OIDInterval
+	case KindChar:
+		return OIDBpchar
+	case KindVarchar:
+		return OIDVarchar
+	case KindUnknown:
+		return OIDText
+	}
+	return OIDText
+}
+
+// Typmod is the PostgreSQL type modifier sent in RowDescription (-1: none).
+func (t Type) Typmod() int32 {
+	switch t.Kind {
+	case KindNumeric:
+		if t.Prec > 0 {
+			return int32((t.Prec<<16)|t.Scale) + 4
+		}
+	case KindChar, KindVarchar:
+		if t.Len > 0 {
+			return int32(t.Len) + 4
+		}
+	}
+	return -1
+}
+
+// TypLen is the PostgreSQL typlen sent in RowDescription.
+func (t Type) TypLen() int16 {
+	switch t.Kind {
+	case KindBool:
+		return 1
+	case KindInt16:
+		return 2
+	case KindInt32, KindFloat32, KindDate:
+		return 4
+	case KindInt64, KindFloat64, KindTimestamp:
+		return 8
+	case KindInterval:
+		return 16
+	}
+	return -1
+}
