@@ -1,0 +1,521 @@
+package wire
+
+// The extended query protocol, for statements without parameters.
+//
+// Parse stores the SQL; Bind makes a portal of it; Execute runs it. The
+// engine only runs SQL (engine.Session.Query), so describing a result
+// without running it needs care:
+//
+//   - Describe of a portal is deferred. When the next message is an Execute
+//     of that portal without a row limit (what JDBC, pgx, psycopg and
+//     node-postgres send), the query runs once and streams: RowDescription
+//     (or NoData), then the rows, as the simple protocol does. When any
+//     other message comes first (Sync, Flush, another Bind...), the portal
+//     runs then, its rows are kept in memory (at most
+//     Config.MaxPortalBuffer bytes) and the Describe is answered; Execute
+//     later sends the kept rows. An Execute with a row limit also keeps
+//     the rows, and sends them in pieces with PortalSuspended.
+//   - Describe of a statement asks the session, if it implements
+//     Describer. Otherwise a statement whose first keyword reads data
+//     (SELECT, WITH, VALUES, TABLE, SHOW, EXPLAIN) is run until the engine
+//     describes its columns, then stopped: correct, but it costs up to
+//     one execution. Any other statement is answered NoData.
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/jackc/pgx/v5/pgproto3"
+)
+
+// Describer is an optional interface of an engine.Session: it lets
+// Describe of a prepared statement learn the result columns without
+// running the statement. cols is nil for a statement that returns no rows.
+type Describer interface {
+	DescribeQuery(ctx context.Context, sql string) (cols []engine.ResultColumn, err error)
+}
+
+// Bounds on what one session may keep.
+const (
+	maxStatements = 10000
+	maxPortals    = 10000
+)
+
+// SQLSTATEs of the extended protocol that engine's catalog lacks.
+const (
+	codeDuplicatePreparedStatement = "42P05"
+	codeDuplicateCursor            = "42P03"
+	codeInvalidSQLStatementName    = "26000"
+)
+
+type statement struct {
+	name string
+	sql  string
+	// cols is the described result, when known (described true).
+	described bool
+	cols      []engine.ResultColumn
+}
+
+type portal struct {
+	name    string
+	stmt    *statement
+	formats []int16
+
+	// Filled when the portal has run into memory (ran true).
+	ran     bool
+	cols    []engine.ResultColumn
+	desc    *pgproto3.RowDescription // nil: the statement returns no rows
+	rows    []byte                   // DataRow messages
+	rowEnds []int                    // end offset of each row in rows
+	next    int                      // next row to send
+	tag     string
+	empty   bool
+	done    bool // Execute has sent CommandComplete
+}
+
+type extState struct {
+	stmts    map[string]*statement
+	portals  map[string]*portal
+	ignoring bool    // an error happened: skip messages until Sync
+	pending  *portal // a Describe of this portal is not yet answered
+}
+
+// endTransaction drops the portals, as a transaction's end does.
+func (e *extState) endTransaction() {
+	if len(e.portals) > 0 {
+		clear(e.portals)
+	}
+}
+
+// extended handles one extended-protocol message.
+func (c *conn) extended(msg pgproto3.FrontendMessage) bool {
+	e := &c.ext
+	if e.stmts == nil {
+		e.stmts, e.portals = map[string]*statement{}, map[string]*portal{}
+	}
+	if _, ok := msg.(*pgproto3.Sync); ok {
+		if !e.ignoring {
+			c.resolvePending()
+		}
+		e.ignoring, e.pending = false, nil
+		c.readyForQuery()
+		return c.flush() == nil
+	}
+	if e.ignoring {
+		return true
+	}
+	if ex, ok := msg.(*pgproto3.Execute); ok && e.pending != nil && ex.Portal == e.pending.name && ex.MaxRows == 0 {
+		p := e.pending
+		e.pending = nil
+		return c.executeStreaming(p, true)
+	}
+	if !c.resolvePending() {
+		return c.writeErr == nil
+	}
+	var err error
+	switch m := msg.(type) {
+	case *pgproto3.Parse:
+		err = c.parse(m)
+	case *pgproto3.Bind:
+		err = c.bind(m)
+	case *pgproto3.Describe:
+		err = c.describe(m)
+	case *pgproto3.Execute:
+		p := e.portals[m.Portal]
+		if p == nil {
+			err = engine.Errorf(engine.CodeInvalidCursorName, "portal %q does not exist", m.Portal)
+		} else if !p.ran && m.MaxRows == 0 {
+			return c.executeStreaming(p, false)
+		} else {
+			return c.executeBuffered(p, int(m.MaxRows))
+		}
+	case *pgproto3.Close:
+		if m.ObjectType == 'S' {
+			delete(e.stmts, m.Name)
+		} else {
+			delete(e.portals, m.Name)
+		}
+		c.send(&pgproto3.CloseComplete{})
+	case *pgproto3.Flush:
+		return c.flush() == nil
+	}
+	if errors.Is(err, errShutdown) {
+		return true // the message loop ends the session with 57P01
+	}
+	if err != nil {
+		c.extError(err)
+	}
+	return c.writeErr == nil
+}
+
+// extError reports err and skips messages until Sync.
+func (c *conn) extError(err error) {
+	c.sendError(err)
+	c.ext.ignoring = true
+	c.ext.pending = nil
+}
+
+func (c *conn) parse(m *pgproto3.Parse) error {
+	e := &c.ext
+	if len(m.ParameterOIDs) > 0 || hasParams(m.Query) {
+		return engine.Errorf(engine.CodeFeatureNotSupported, "parameters arrive in a later gpusql release").WithDetail(
+			"%s", "use a statement without $n placeholders, or the simple query protocol")
+	}
+	if m.Name != "" {
+		if _, ok := e.stmts[m.Name]; ok {
+			return engine.Errorf(codeDuplicatePreparedStatement, "prepared statement %q already exists", m.Name)
+		}
+		if len(e.stmts) >= maxStatements {
+			return engine.Errorf(engine.CodeProgramLimitExceeded, "too many prepared statements (at most %d per session)", maxStatements)
+		}
+	}
+	e.stmts[m.Name] = &statement{name: m.Name, sql: m.Query}
+	c.send(&pgproto3.ParseComplete{})
+	return nil
+}
+
+func (c *conn) bind(m *pgproto3.Bind) error {
+	e := &c.ext
+	st := e.stmts[m.PreparedStatement]
+	if st == nil {
+		return engine.Errorf(codeInvalidSQLStatementName, "prepared statement %q does not exist", m.PreparedStatement)
+	}
+	if len(m.Parameters) != 0 {
+		return engine.Errorf(engine.CodeProtocolViolation,
+			"bind message supplies %d parameters, but prepared statement %q requires 0", len(m.Parameters), m.PreparedStatement)
+	}
+	for _, f := range m.ResultFormatCodes {
+		if f != pgproto3.TextFormat && f != pgproto3.BinaryFormat {
+			return engine.Errorf(engine.CodeProtocolViolation, "unsupported format code: %d", f)
+		}
+	}
+	if m.DestinationPortal != "" {
+		if _, ok := e.portals[m.DestinationPortal]; ok {
+			return engine.Errorf(codeDuplicateCursor, "cursor %q already exists", m.DestinationPortal)
+		}
+		if len(e.portals) >= maxPortals {
+			return engine.Errorf(engine.CodeProgramLimitExceeded, "too many portals (at most %d per session)", maxPortals)
+		}
+	}
+	formats := append([]int16(nil), m.ResultFormatCodes...)
+	e.portals[m.DestinationPortal] = &portal{name: m.DestinationPortal, stmt: st, formats: formats}
+	c.send(&pgproto3.BindComplete{})
+	return nil
+}
+
+func (c *conn) describe(m *pgproto3.Describe) error {
+	e := &c.ext
+	if m.ObjectType == 'S' {
+		st := e.stmts[m.Name]
+		if st == nil {
+			return engine.Errorf(codeInvalidSQLStatementName, "prepared statement %q does not exist", m.Name)
+		}
+		if err := c.describeStatement(st); err != nil {
+			return err
+		}
+		c.send(&pgproto3.ParameterDescription{})
+		if st.cols == nil {
+			c.send(&pgproto3.NoData{})
+		} else {
+			c.send(rowDescription(st.cols, nil))
+		}
+		return nil
+	}
+	p := e.portals[m.Name]
+	if p == nil {
+		return engine.Errorf(engine.CodeInvalidCursorName, "portal %q does not exist", m.Name)
+	}
+	if p.ran {
+		c.sendPortalDescription(p)
+		return nil
+	}
+	e.pending = p // answered by the next message, see resolvePending
+	return nil
+}
+
+func (c *conn) sendPortalDescription(p *portal) {
+	if p.desc == nil {
+		c.send(&pgproto3.NoData{})
+	} else {
+		c.send(p.desc)
+	}
+}
+
+// resolvePending answers a deferred Describe of a portal by running the
+// portal into memory. It reports false if that failed (the error is sent
+// and messages are skipped until Sync) or the session must end.
+func (c *conn) resolvePending() bool {
+	p := c.ext.pending
+	if p == nil {
+		return true
+	}
+	c.ext.pending = nil
+	if !c.runToBuffer(p) {
+		return false
+	}
+	c.sendPortalDescription(p)
+	return true
+}
+
+// runToBuffer runs p, keeping its rows. It reports false on failure.
+func (c *conn) runToBuffer(p *portal) bool {
+	w := &bufferWriter{c: c, p: p, limit: c.srv.cfg.MaxPortalBuffer}
+	err, shutdown := c.runQuery(p.stmt.sql, w)
+	p.ran = true
+	if shutdown {
+		// Nothing to report here: the message loop checks for shutdown
+		// before it reads again, and ends the session with 57P01.
+		return false
+	}
+	if err != nil {
+		c.extError(err)
+		return false
+	}
+	return true
+}
+
+// executeStreaming runs p and streams its result. describe says that a
+// Describe of p awaits its answer, which then precedes the rows.
+func (c *conn) executeStreaming(p *portal, describe bool) bool {
+	w := &streamWriter{c: c, describe: describe, noData: describe, formats: p.formats}
+	err, shutdown := c.runQuery(p.stmt.sql, w)
+	p.ran, p.done, p.tag = true, true, w.lastTag
+	if c.writeErr != nil {
+		return false
+	}
+	if shutdown {
+		c.terminate()
+		return false
+	}
+	if err != nil {
+		c.extError(err)
+	}
+	return c.writeErr == nil
+}
+
+// executeBuffered sends up to maxRows (0: all) of p's kept rows, running p
+// first if it has not run.
+func (c *conn) executeBuffered(p *portal, maxRows int) bool {
+	if !p.ran && !c.runToBuffer(p) {
+		return c.writeErr == nil
+	}
+	if p.done {
+		c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag)})
+		return c.writeErr == nil
+	}
+	if p.empty {
+		p.done = true
+		c.send(&pgproto3.EmptyQueryResponse{})
+		return c.writeErr == nil
+	}
+	end := len(p.rowEnds)
+	if maxRows > 0 && p.next+maxRows < end {
+		end = p.next + maxRows
+	}
+	for ; p.next < end; p.next++ {
+		start := 0
+		if p.next > 0 {
+			start = p.rowEnds[p.next-1]
+		}
+		c.out = append(c.out, p.rows[start:p.rowEnds[p.next]]...)
+		if c.maybeFlush() != nil {
+			return false
+		}
+	}
+	if p.next < len(p.rowEnds) {
+		c.send(&pgproto3.PortalSuspended{})
+		return c.writeErr == nil
+	}
+	p.done = true
+	p.rows, p.rowEnds = nil, nil
+	c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag)})
+	return c.writeErr == nil
+}
+
+// errProbeDone stops a statement run only to learn its columns.
+var errProbeDone = errors.New("wire: statement described")
+
+// describeStatement fills st.cols; see the top of this file.
+func (c *conn) describeStatement(st *statement) error {
+	if st.described {
+		return nil
+	}
+	if d, ok := c.sess.(Describer); ok {
+		cols, err := d.DescribeQuery(c.srv.hardCtx, st.sql)
+		if err != nil {
+			return err
+		}
+		st.cols, st.described = cols, true
+		return nil
+	}
+	if !readsData(st.sql) {
+		st.described = true
+		return nil
+	}
+	pw := &probeWriter{c: c}
+	err, shutdown := c.runQuery(st.sql, pw)
+	if shutdown {
+		return errShutdown
+	}
+	if pw.described {
+		st.cols, st.described = pw.cols, true
+		return nil
+	}
+	if err != nil && !errors.Is(err, errProbeDone) {
+		return err
+	}
+	st.described = true
+	return nil
+}
+
+// probeWriter records a statement's columns and stops it.
+type probeWriter struct {
+	c         *conn
+	described bool
+	cols      []engine.ResultColumn
+}
+
+func (w *probeWriter) Describe(cols []engine.ResultColumn) error {
+	w.cols = append([]engine.ResultColumn(nil), cols...)
+	w.described = true
+	return errProbeDone
+}
+func (w *probeWriter) Row([][]byte) error         { return errProbeDone }
+func (w *probeWriter) Complete(string) error      { return nil }
+func (w *probeWriter) Notice(engine.Notice) error { return nil }
+func (w *probeWriter) EmptyQuery() error          { return nil }
+
+// readsData reports whether sql's first keyword is one that only reads.
+func readsData(sql string) bool {
+	kw := strings.ToLower(firstKeyword(sql))
+	switch kw {
+	case "select", "with", "values", "table", "show", "explain":
+		return true
+	}
+	return false
+}
+
+// firstKeyword returns the first word of sql after blanks, comments and
+// opening parentheses.
+func firstKeyword(sql string) string {
+	i := 0
+	for i < len(sql) {
+		switch ch := sql[i]; {
+		case ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '(':
+			i++
+		case strings.HasPrefix(sql[i:], "--"):
+			nl := strings.IndexByte(sql[i:], '\n')
+			if nl < 0 {
+				return ""
+			}
+			i += nl + 1
+		case strings.HasPrefix(sql[i:], "/*"):
+			i = skipBlockComment(sql, i)
+		default:
+			j := i
+			for j < len(sql) && isIdentChar(sql[j]) {
+				j++
+			}
+			return sql[i:j]
+		}
+	}
+	return ""
+}
+
+func isIdentChar(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b >= 0x80
+}
+
+// skipBlockComment returns the index after the (nested) comment at i.
+func skipBlockComment(sql string, i int) int {
+	depth := 0
+	for i < len(sql) {
+		switch {
+		case strings.HasPrefix(sql[i:], "/*"):
+			depth++
+			i += 2
+		case strings.HasPrefix(sql[i:], "*/"):
+			depth--
+			i += 2
+			if depth == 0 {
+				return i
+			}
+		default:
+			i++
+		}
+	}
+	return i
+}
+
+// hasParams reports whether sql holds a $n parameter outside string
+// literals, quoted identifiers, comments and dollar-quoted strings.
+func hasParams(sql string) bool {
+	i := 0
+	for i < len(sql) {
+		ch := sql[i]
+		switch {
+		case ch == '\'':
+			// E'...' strings take backslash escapes.
+			backslash := i > 0 && (sql[i-1] == 'E' || sql[i-1] == 'e') && (i < 2 || !isIdentChar(sql[i-2]))
+			i++
+			for i < len(sql) {
+				if backslash && sql[i] == '\\' {
+					i += 2
+					continue
+				}
+				if sql[i] == '\'' {
+					if i+1 < len(sql) && sql[i+1] == '\'' {
+						i += 2
+						continue
+					}
+					break
+				}
+				i++
+			}
+			i++
+		case ch == '"':
+			j := strings.IndexByte(sql[i+1:], '"')
+			if j < 0 {
+				return false
+			}
+			i += j + 2
+		case strings.HasPrefix(sql[i:], "--"):
+			j := strings.IndexByte(sql[i:], '\n')
+			if j < 0 {
+				return false
+			}
+			i += j + 1
+		case strings.HasPrefix(sql[i:], "/*"):
+			i = skipBlockComment(sql, i)
+		case isIdentChar(ch):
+			// An identifier or keyword; '$' inside one (a$1) is part of it.
+			for i < len(sql) && (isIdentChar(sql[i]) || sql[i] == '$') {
+				i++
+			}
+		case ch == '$':
+			if i+1 < len(sql) && sql[i+1] >= '0' && sql[i+1] <= '9' {
+				return true
+			}
+			// A dollar quote: $tag$ ... $tag$.
+			j := i + 1
+			for j < len(sql) && isIdentChar(sql[j]) {
+				j++
+			}
+			if j < len(sql) && sql[j] == '$' {
+				tag := sql[i : j+1]
+				k := strings.Index(sql[j+1:], tag)
+				if k < 0 {
+					return false
+				}
+				i = j + 1 + k + len(tag)
+			} else {
+				i++
+			}
+		default:
+			i++
+		}
+	}
+	return false
+}
