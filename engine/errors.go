@@ -31,8 +31,12 @@ const (
 	CodeInsufficientPrivilege   = "42501"
 	CodeGroupingError           = "42803"
 	CodeDatatypeMismatch        = "42804"
+	CodeCannotCoerce            = "42846"
+	CodeSubstringError          = "22011"
+	CodeInvalidEscapeSequence   = "22025"
 	CodeUndefinedColumn         = "42703"
 	CodeUndefinedFunction       = "42883"
+	CodeAmbiguousFunction       = "42725"
 	CodeUndefinedTable          = "42P01"
 	CodeUndefinedObject         = "42704"
 	CodeDuplicateTable          = "42P07"
@@ -81,6 +85,12 @@ func Errorf(code, format string, args ...any) *Error {
 // WithDetail returns e with Detail set.
 func (e *Error) WithDetail(format string, args ...any) *Error {
 	e.Detail = fmt.Sprintf(format, args...)
+	return e
+}
+
+// WithHint returns e with Hint set.
+func (e *Error) WithHint(h string) *Error {
+	e.Hint = h
 	return e
 }
 

@@ -1,0 +1,320 @@
+package cpu
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/eval"
+)
+
+// aggregator is a hash aggregation: group keys are encoded into bytes and
+// mapped to dense group ids; each aggregate keeps one state slot per group
+// in typed arrays.
+type aggregator struct {
+	plan   *engine.Plan
+	groups map[string]int32
+	keys   []*engine.Vec // one growing vector per GROUP BY expression
+	ng     int
+	states []*aggState
+	keyBuf []byte
+	ids    []int32
+}
+
+type aggState struct {
+	call  engine.AggCall
+	count []int64
+	isum  []int64 // sum of int2/int4 as int8
+	dsum  []engine.Dec
+	fsum  []float64
+	has   []bool
+	best  *engine.Vec // min/max
+	seen  map[string]struct{}
+	dbuf  []byte
+}
+
+func newAggregator(p *engine.Plan) *aggregator {
+	a := &aggregator{plan: p, groups: map[string]int32{}}
+	for _, g := range p.GroupBy {
+		a.keys = append(a.keys, engine.NewVec(g.Type(), 0))
+	}
+	for _, c := range p.Aggs {
+		s := &aggState{call: c}
+		if c.Distinct {
+			s.seen = map[string]struct{}{}
+		}
+		if c.Func == engine.AggMin || c.Func == engine.AggMax {
+			s.best = engine.NewVec(c.T, 0)
+		}
+		a.states = append(a.states, s)
+	}
+	if len(p.GroupBy) == 0 {
+		a.newGroup(nil, 0) // a global aggregate has one group even over no rows
+	}
+	return a
+}
+
+func (a *aggregator) newGroup(keys []*engine.Vec, row int) int32 {
+	id := int32(a.ng)
+	a.ng++
+	for k, kv := range keys {
+		a.keys[k].AppendRow(kv, row)
+	}
+	for _, s := range a.states {
+		s.count = append(s.count, 0)
+		s.has = append(s.has, false)
+		switch {
+		case s.best != nil:
+			s.best.AppendRow(zeroOf(s.best.T), 0)
+		case s.call.Func == engine.AggSum || s.call.Func == engine.AggAvg:
+			s.isum = append(s.isum, 0)
+			s.dsum = append(s.dsum, engine.Dec{})
+			s.fsum = append(s.fsum, 0)
+		}
+	}
+	return id
+}
+
+func zeroOf(t engine.Type) *engine.Vec { return engine.NewVec(t, 1) }
+
+// appendKey encodes row i of v so that equal values encode equally.
+func appendKey(dst []byte, v *engine.Vec, i int) []byte {
+	if v.IsNull(i) {
+		return append(dst, 0)
+	}
+	dst = append(dst, 1)
+	switch engine.PhysOf(v.T.Kind) {
+	case engine.PhysInt:
+		return binary.LittleEndian.AppendUint64(dst, uint64(v.I[i]))
+	case engine.PhysFloat:
+		f := v.F[i]
+		if f == 0 {
+			f = 0 // -0 groups with 0
+		}
+		if f != f {
+			f = math.NaN()
+		}
+		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(f))
+	case engine.PhysDec:
+		d := normDec(v.D[i])
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(d.Hi))
+		dst = binary.LittleEndian.AppendUint64(dst, d.Lo)
+		return binary.LittleEndian.AppendUint32(dst, uint32(d.Scale))
+	case engine.PhysStr:
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(v.S[i])))
+		return append(dst, v.S[i]...)
+	case engine.PhysInterval:
+		iv := v.V[i]
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(iv.Months))
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(iv.Days))
+		return binary.LittleEndian.AppendUint64(dst, uint64(iv.Micros))
+	}
+	return dst
+}
+
+// normDec strips trailing zero digits so that 1.50 and 1.5 group together.
+func normDec(d engine.Dec) engine.Dec {
+	for d.Scale > 0 {
+		r := d.Round(d.Scale - 1)
+		back, ok := r.Rescale(d.Scale)
+		if !ok || engine.DecCmp(back, d) != 0 || back != d {
+			break
+		}
+		d = r
+	}
+	return d
+}
+
+// consume adds a batch of filtered input rows.
+func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n int) error {
+	keys := make([]*engine.Vec, len(a.plan.GroupBy))
+	for k, g := range a.plan.GroupBy {
+		v, err := ctxEval(g)
+		if err != nil {
+			return err
+		}
+		keys[k] = v
+	}
+	if cap(a.ids) < n {
+		a.ids = make([]int32, n)
+	}
+	ids := a.ids[:n]
+	if len(keys) == 0 {
+		for i := range ids {
+			ids[i] = 0
+		}
+	} else {
+		for i := 0; i < n; i++ {
+			a.keyBuf = a.keyBuf[:0]
+			for _, kv := range keys {
+				a.keyBuf = appendKey(a.keyBuf, kv, i)
+			}
+			id, ok := a.groups[string(a.keyBuf)]
+			if !ok {
+				id = a.newGroup(keys, i)
+				a.groups[string(a.keyBuf)] = id
+			}
+			ids[i] = id
+		}
+	}
+	for _, s := range a.states {
+		var arg *engine.Vec
+		if s.call.Arg != nil {
+			v, err := ctxEval(s.call.Arg)
+			if err != nil {
+				return err
+			}
+			arg = v
+		}
+		if err := s.add(ids, arg, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *aggState) add(ids []int32, arg *engine.Vec, n int) error {
+	if arg == nil { // count(*)
+		for _, g := range ids {
+			s.count[g]++
+		}
+		return nil
+	}
+	for i := 0; i < n; i++ {
+		if arg.IsNull(i) {
+			continue
+		}
+		g := ids[i]
+		if s.seen != nil {
+			s.dbuf = binary.LittleEndian.AppendUint32(s.dbuf[:0], uint32(g))
+			s.dbuf = appendKey(s.dbuf, arg, i)
+			if _, dup := s.seen[string(s.dbuf)]; dup {
+				continue
+			}
+			s.seen[string(s.dbuf)] = struct{}{}
+		}
+		s.count[g]++
+		switch s.call.Func {
+		case engine.AggSum, engine.AggAvg:
+			if err := s.accumulate(g, arg, i); err != nil {
+				return err
+			}
+		case engine.AggMin, engine.AggMax:
+			if !s.has[g] {
+				s.has[g] = true
+				setSlot(s.best, int(g), arg, i)
+				continue
+			}
+			c := eval.CompareSlot(arg, i, s.best, int(g))
+			if (s.call.Func == engine.AggMin && c < 0) || (s.call.Func == engine.AggMax && c > 0) {
+				setSlot(s.best, int(g), arg, i)
+			}
+		}
+	}
+	return nil
+}
+
+func setSlot(dst *engine.Vec, g int, src *engine.Vec, i int) {
+	switch engine.PhysOf(dst.T.Kind) {
+	case engine.PhysInt:
+		dst.I[g] = src.I[i]
+	case engine.PhysFloat:
+		dst.F[g] = src.F[i]
+	case engine.PhysDec:
+		dst.D[g] = src.D[i]
+	case engine.PhysStr:
+		dst.S[g] = append(dst.S[g][:0], src.S[i]...)
+	case engine.PhysInterval:
+		dst.V[g] = src.V[i]
+	}
+}
+
+func (s *aggState) accumulate(g int32, arg *engine.Vec, i int) error {
+	t := arg.T
+	switch {
+	case t.Kind == engine.KindInt16 || t.Kind == engine.KindInt32:
+		if s.call.Func == engine.AggSum {
+			x := arg.I[i]
+			r := s.isum[g] + x
+			if (x >= 0) == (s.isum[g] >= 0) && (r >= 0) != (x >= 0) {
+				return engine.Errorf(engine.CodeNumericValueOutOfRange, "bigint out of range")
+			}
+			s.isum[g] = r
+			return nil
+		}
+		fallthrough
+	case t.Kind == engine.KindInt64:
+		r, ok := engine.DecAdd(s.dsum[g], engine.DecFromInt(arg.I[i]))
+		if !ok {
+			return engine.Errorf(engine.CodeNumericValueOutOfRange, "value overflows numeric format")
+		}
+		s.dsum[g] = r
+	case t.Kind == engine.KindNumeric:
+		r, ok := engine.DecAdd(s.dsum[g], arg.D[i])
+		if !ok {
+			return engine.Errorf(engine.CodeNumericValueOutOfRange, "value overflows numeric format")
+		}
+		s.dsum[g] = r
+	case t.Kind == engine.KindFloat32 && s.call.Func == engine.AggSum:
+		s.fsum[g] = float64(float32(s.fsum[g]) + float32(arg.F[i]))
+	case t.IsFloat():
+		s.fsum[g] += arg.F[i]
+	case t.Kind == engine.KindInterval:
+		return engine.Errorf(engine.CodeFeatureNotSupported, "sum/avg of interval is not supported")
+	}
+	return nil
+}
+
+// result builds the aggregate output: group keys, then one vector per
+// aggregate, ng rows.
+func (a *aggregator) result() (*engine.Batch, error) {
+	out := &engine.Batch{N: a.ng}
+	out.Cols = append(out.Cols, a.keys...)
+	for _, s := range a.states {
+		v := engine.NewVec(s.call.T, a.ng)
+		for g := 0; g < a.ng; g++ {
+			empty := s.count[g] == 0
+			switch s.call.Func {
+			case engine.AggCount, engine.AggCountStar:
+				v.I[g] = s.count[g]
+				continue
+			case engine.AggMin, engine.AggMax:
+				if empty {
+					v.SetNull(g)
+				} else {
+					setSlot(v, g, s.best, g)
+				}
+				continue
+			}
+			if empty {
+				v.SetNull(g)
+				continue
+			}
+			argT := s.call.Arg.Type()
+			switch s.call.Func {
+			case engine.AggSum:
+				switch {
+				case argT.Kind == engine.KindInt16 || argT.Kind == engine.KindInt32:
+					v.I[g] = s.isum[g]
+				case argT.IsFloat():
+					v.F[g] = s.fsum[g]
+				default:
+					v.D[g] = s.dsum[g]
+				}
+			case engine.AggAvg:
+				if argT.IsFloat() {
+					v.F[g] = s.fsum[g] / float64(s.count[g])
+					continue
+				}
+				sum := s.dsum[g]
+				q, ok := engine.DecDiv(sum, engine.DecFromInt(s.count[g]))
+				if !ok {
+					return nil, engine.Errorf(engine.CodeNumericValueOutOfRange, "value overflows numeric format")
+				}
+				v.D[g] = q
+			}
+		}
+		out.Cols = append(out.Cols, v)
+	}
+	return out, nil
+}

@@ -1,0 +1,448 @@
+package eval
+
+import (
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gpusql/gpusql/engine"
+)
+
+const usPerDay = 86_400_000_000
+
+// Cast converts v to type to, with PostgreSQL's explicit-cast semantics:
+// strings are parsed as their input functions parse them, numbers are
+// range-checked and rounded, and char(n)/varchar(n) truncate silently.
+func Cast(v *engine.Vec, to engine.Type) (*engine.Vec, error) {
+	from := v.T
+	if from == to {
+		return v, nil
+	}
+	n := v.N
+	if to.IsString() {
+		return castToString(v, to)
+	}
+	out := engine.NewVec(to, n)
+	out.Null = copyNulls(v.Null)
+	if from.IsString() {
+		for i := 0; i < n; i++ {
+			if v.IsNull(i) {
+				continue
+			}
+			if err := parseInto(out, i, v.S[i]); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	for i := 0; i < n; i++ {
+		if v.IsNull(i) {
+			continue
+		}
+		if err := convertSlot(out, i, v, i); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func castToString(v *engine.Vec, to engine.Type) (*engine.Vec, error) {
+	n := v.N
+	out := &engine.Vec{T: to, N: n, S: make([][]byte, n), Null: copyNulls(v.Null)}
+	if v.T.IsString() {
+		for i := 0; i < n; i++ {
+			if !v.IsNull(i) {
+				out.S[i] = limitChars(v.S[i], to)
+			}
+		}
+		return out, nil
+	}
+	var buf []byte
+	offs := make([]int, n+1)
+	for i := 0; i < n; i++ {
+		if !v.IsNull(i) {
+			if v.T.Kind == engine.KindBool {
+				if v.I[i] != 0 {
+					buf = append(buf, "true"...)
+				} else {
+					buf = append(buf, "false"...)
+				}
+			} else {
+				buf = engine.AppendText(buf, v, i)
+			}
+		}
+		offs[i+1] = len(buf)
+	}
+	for i := 0; i < n; i++ {
+		if !v.IsNull(i) {
+			out.S[i] = limitChars(buf[offs[i]:offs[i+1]:offs[i+1]], to)
+		}
+	}
+	return out, nil
+}
+
+// limitChars truncates s to to.Len characters (explicit cast semantics)
+// and drops trailing blanks for char(n), whose padding is implicit.
+func limitChars(s []byte, to engine.Type) []byte {
+	if to.Len > 0 && (to.Kind == engine.KindChar || to.Kind == engine.KindVarchar) {
+		if len(s) > to.Len { // only then can it have more than Len characters
+			c := 0
+			for k := range string(s) {
+				if c == to.Len {
+					s = s[:k]
+					break
+				}
+				c++
+			}
+		}
+	}
+	if to.Kind == engine.KindChar {
+		for len(s) > 0 && s[len(s)-1] == ' ' {
+			s = s[:len(s)-1]
+		}
+	}
+	return s
+}
+
+// parseInto parses text b as out's type into slot i.
+func parseInto(out *engine.Vec, i int, b []byte) error {
+	t := out.T
+	switch t.Kind {
+	case engine.KindBool:
+		x, st := engine.ParseBool(b)
+		if st != engine.ParseOK {
+			return engine.InputError(t, st, b)
+		}
+		if x {
+			out.I[i] = 1
+		}
+	case engine.KindInt16, engine.KindInt32, engine.KindInt64:
+		x, st := engine.ParseInt(b, t.Kind)
+		if st != engine.ParseOK {
+			return engine.InputError(t, st, b)
+		}
+		out.I[i] = x
+	case engine.KindFloat32, engine.KindFloat64:
+		x, st := engine.ParseFloat(b, t.Kind)
+		if st != engine.ParseOK {
+			return engine.InputError(t, st, b)
+		}
+		out.F[i] = x
+	case engine.KindNumeric:
+		d, ok := engine.ParseDecLiteral(string(b))
+		if !ok {
+			return engine.InputError(t, engine.ParseInvalid, b)
+		}
+		r, err := fitNumeric(d, t)
+		if err != nil {
+			return err
+		}
+		out.D[i] = r
+	case engine.KindDate:
+		x, st := engine.ParseDate(b)
+		if st != engine.ParseOK {
+			return engine.InputError(t, st, b)
+		}
+		out.I[i] = int64(x)
+	case engine.KindTimestamp:
+		x, st := engine.ParseTimestamp(b)
+		if st != engine.ParseOK {
+			return engine.InputError(t, st, b)
+		}
+		out.I[i] = x
+	case engine.KindInterval:
+		iv, err := ParseInterval(string(b))
+		if err != nil {
+			return err
+		}
+		out.V[i] = iv
+	default:
+		return engine.Errorf(engine.CodeFeatureNotSupported, "cannot cast text to %s", t)
+	}
+	return nil
+}
+
+// fitNumeric rounds d to t's scale and checks t's precision.
+func fitNumeric(d engine.Dec, t engine.Type) (engine.Dec, error) {
+	if t.Prec == 0 {
+		return d, nil
+	}
+	s := int32(t.Scale)
+	var ok bool
+	if d.Scale > s {
+		d = d.Round(s)
+	} else if d, ok = d.Rescale(s); !ok {
+		return engine.Dec{}, numericFieldOverflow(t)
+	}
+	// |d| < 10^(p-s) ⇔ |mantissa| < 10^p
+	limit := engine.DecFromInt(1)
+	limit, _ = limit.Rescale(int32(t.Prec))
+	limit.Scale = s
+	a := d
+	if a.Sign() < 0 {
+		a, _ = a.Neg()
+	}
+	if engine.DecCmp(a, limit) >= 0 {
+		return engine.Dec{}, numericFieldOverflow(t)
+	}
+	return d, nil
+}
+
+func numericFieldOverflow(t engine.Type) error {
+	e := engine.Errorf(engine.CodeNumericValueOutOfRange, "numeric field overflow")
+	if t.Scale == t.Prec {
+		e.Detail = "A field with precision " + itoa(t.Prec) + ", scale " + itoa(t.Scale) + " must round to an absolute value less than 1."
+	} else {
+		e.Detail = "A field with precision " + itoa(t.Prec) + ", scale " + itoa(t.Scale) + " must round to an absolute value less than 10^" + itoa(t.Prec-t.Scale) + "."
+	}
+	return e
+}
+
+func itoa(x int) string {
+	return string(engine.AppendText(nil, &engine.Vec{T: engine.Int64, N: 1, I: []int64{int64(x)}}, 0))
+}
+
+// convertSlot converts a non-string, non-NULL value between types.
+func convertSlot(out *engine.Vec, i int, v *engine.Vec, j int) error {
+	from, to := v.T, out.T
+	switch to.Kind {
+	case engine.KindBool:
+		switch {
+		case from.IsInteger():
+			if v.I[j] != 0 {
+				out.I[i] = 1
+			}
+			return nil
+		case from.Kind == engine.KindBool:
+			out.I[i] = v.I[j]
+			return nil
+		}
+	case engine.KindInt16, engine.KindInt32, engine.KindInt64:
+		lo, hi, name := intRange(to.Kind)
+		var x int64
+		switch {
+		case from.IsInteger() || from.Kind == engine.KindBool:
+			x = v.I[j]
+		case from.IsFloat():
+			f := math.RoundToEven(v.F[j])
+			if f != f || f < float64(lo) || f >= -float64(lo) {
+				return outOfRange(name)
+			}
+			x = int64(f)
+		case from.Kind == engine.KindNumeric:
+			r, ok := v.D[j].RoundInt()
+			if !ok {
+				return outOfRange(name)
+			}
+			x = r
+		default:
+			return cannotCast(from, to)
+		}
+		if x < lo || x > hi {
+			return outOfRange(name)
+		}
+		out.I[i] = x
+		return nil
+	case engine.KindFloat32, engine.KindFloat64:
+		var f float64
+		switch {
+		case from.IsInteger():
+			f = float64(v.I[j])
+		case from.IsFloat():
+			f = v.F[j]
+		case from.Kind == engine.KindNumeric:
+			f = v.D[j].Float64()
+		default:
+			return cannotCast(from, to)
+		}
+		if to.Kind == engine.KindFloat32 {
+			g := float64(float32(f))
+			if math.IsInf(g, 0) && !math.IsInf(f, 0) {
+				return engine.Errorf(engine.CodeNumericValueOutOfRange, "value out of range: overflow")
+			}
+			f = g
+		}
+		out.F[i] = f
+		return nil
+	case engine.KindNumeric:
+		var d engine.Dec
+		switch {
+		case from.IsInteger():
+			d = engine.DecFromInt(v.I[j])
+		case from.IsFloat():
+			digits := 15
+			if from.Kind == engine.KindFloat32 {
+				digits = 6
+			}
+			var ok bool
+			if v.F[j] != v.F[j] || math.IsInf(v.F[j], 0) {
+				return engine.Errorf(engine.CodeFeatureNotSupported, "cannot convert %s to numeric: gpusql numerics have no NaN or infinity", string(engine.AppendFloat(nil, v.F[j], 64)))
+			}
+			if d, ok = engine.DecFromFloat(v.F[j], digits); !ok {
+				return numericOverflow()
+			}
+		case from.Kind == engine.KindNumeric:
+			d = v.D[j]
+		default:
+			return cannotCast(from, to)
+		}
+		r, err := fitNumeric(d, to)
+		if err != nil {
+			return err
+		}
+		out.D[i] = r
+		return nil
+	case engine.KindDate:
+		if from.Kind == engine.KindTimestamp {
+			out.I[i] = floorDiv(v.I[j], usPerDay)
+			return nil
+		}
+	case engine.KindTimestamp:
+		if from.Kind == engine.KindDate {
+			out.I[i] = v.I[j] * usPerDay
+			return nil
+		}
+	}
+	return cannotCast(from, to)
+}
+
+func cannotCast(from, to engine.Type) error {
+	return engine.Errorf(engine.CodeCannotCoerce, "cannot cast type %s to %s", from, to)
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// CharLen counts UTF-8 characters.
+func CharLen(s []byte) int { return utf8.RuneCount(s) }
+
+// ParseInterval parses PostgreSQL interval input such as "90 days",
+// "1 year 2 mons", "3 days 04:05:06", "-1 day", "2 weeks", "1.5 hours".
+func ParseInterval(s string) (engine.IntervalVal, error) {
+	bad := func() (engine.IntervalVal, error) {
+		return engine.IntervalVal{}, engine.Errorf(engine.CodeInvalidDatetimeFormat, "invalid input syntax for type interval: %q", s)
+	}
+	var iv engine.IntervalVal
+	f := strings.Fields(strings.ToLower(strings.TrimSpace(s)))
+	if len(f) == 0 {
+		return bad()
+	}
+	if f[0] == "@" {
+		f = f[1:]
+	}
+	ago := false
+	if len(f) > 0 && f[len(f)-1] == "ago" {
+		ago = true
+		f = f[:len(f)-1]
+	}
+	any := false
+	for k := 0; k < len(f); k++ {
+		tok := f[k]
+		if strings.Contains(tok, ":") {
+			us, ok := parseClock(tok)
+			if !ok {
+				return bad()
+			}
+			iv.Micros += us
+			any = true
+			continue
+		}
+		num, ok := parseFloatStrict(tok)
+		unit := ""
+		if !ok {
+			// number glued to its unit, as in "10d"? not supported
+			return bad()
+		}
+		if k+1 < len(f) {
+			unit = f[k+1]
+			k++
+		} else {
+			unit = "second"
+		}
+		if err := addUnit(&iv, num, unit); err != nil {
+			return bad()
+		}
+		any = true
+	}
+	if !any {
+		return bad()
+	}
+	if ago {
+		iv = engine.IntervalVal{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros}
+	}
+	return iv, nil
+}
+
+func parseFloatStrict(s string) (float64, bool) {
+	d, ok := engine.ParseDecLiteral(s)
+	if !ok {
+		return 0, false
+	}
+	return d.Float64(), true
+}
+
+func parseClock(s string) (int64, bool) {
+	neg := false
+	if strings.HasPrefix(s, "-") {
+		neg = true
+		s = s[1:]
+	} else if strings.HasPrefix(s, "+") {
+		s = s[1:]
+	}
+	parts := strings.Split(s, ":")
+	if len(parts) < 2 || len(parts) > 3 {
+		return 0, false
+	}
+	var us float64
+	mult := []float64{3600e6, 60e6, 1e6}
+	for k, p := range parts {
+		x, ok := parseFloatStrict(p)
+		if !ok || x < 0 {
+			return 0, false
+		}
+		us += x * mult[k]
+	}
+	r := int64(math.Round(us))
+	if neg {
+		r = -r
+	}
+	return r, true
+}
+
+func addUnit(iv *engine.IntervalVal, num float64, unit string) error {
+	unit = strings.TrimSuffix(unit, ",")
+	switch unit {
+	case "year", "years", "y", "yr", "yrs":
+		iv.Months += int32(math.Round(num * 12))
+	case "month", "months", "mon", "mons":
+		whole := math.Trunc(num)
+		iv.Months += int32(whole)
+		iv.Days += int32(math.Round((num - whole) * 30))
+	case "week", "weeks", "w":
+		whole := math.Trunc(num * 7)
+		iv.Days += int32(whole)
+		iv.Micros += int64(math.Round((num*7 - whole) * 86400e6))
+	case "day", "days", "d":
+		whole := math.Trunc(num)
+		iv.Days += int32(whole)
+		iv.Micros += int64(math.Round((num - whole) * 86400e6))
+	case "hour", "hours", "h", "hr", "hrs":
+		iv.Micros += int64(math.Round(num * 3600e6))
+	case "minute", "minutes", "min", "mins", "m":
+		iv.Micros += int64(math.Round(num * 60e6))
+	case "second", "seconds", "sec", "secs", "s":
+		iv.Micros += int64(math.Round(num * 1e6))
+	case "millisecond", "milliseconds", "ms":
+		iv.Micros += int64(math.Round(num * 1e3))
+	case "microsecond", "microseconds", "us":
+		iv.Micros += int64(math.Round(num))
+	default:
+		return engine.Errorf(engine.CodeInvalidDatetimeFormat, "unknown interval unit %q", unit)
+	}
+	return nil
+}

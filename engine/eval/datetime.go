@@ -1,0 +1,201 @@
+package eval
+
+import (
+	"math"
+
+	"github.com/gpusql/gpusql/engine"
+)
+
+func evalDatetime(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, error) {
+	out := engine.NewVec(e.T, n)
+	out.Null = orNulls(n, args...)
+	for i := 0; i < n; i++ {
+		if out.Null != nil && out.Null[i] {
+			continue
+		}
+		switch e.Op {
+		case engine.OpDateAddInt, engine.OpDateSubInt:
+			d := args[1].I[i]
+			if e.Op == engine.OpDateSubInt {
+				d = -d
+			}
+			r := args[0].I[i] + d
+			if r < minDate || r > maxDate {
+				return nil, engine.Errorf(engine.CodeDatetimeFieldOverflow, "date out of range")
+			}
+			out.I[i] = r
+		case engine.OpDateDiff:
+			out.I[i] = args[0].I[i] - args[1].I[i]
+		case engine.OpTsAddIntv, engine.OpTsSubIntv:
+			iv := args[1].V[i]
+			if e.Op == engine.OpTsSubIntv {
+				iv = engine.IntervalVal{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros}
+			}
+			out.I[i] = addInterval(args[0].I[i], iv)
+		case engine.OpTsDiff:
+			diff := args[0].I[i] - args[1].I[i]
+			days := diff / usPerDay
+			out.V[i] = engine.IntervalVal{Days: int32(days), Micros: diff - days*usPerDay}
+		case engine.OpIntvAdd, engine.OpIntvSub:
+			a, b := args[0].V[i], args[1].V[i]
+			if e.Op == engine.OpIntvSub {
+				b = engine.IntervalVal{Months: -b.Months, Days: -b.Days, Micros: -b.Micros}
+			}
+			out.V[i] = engine.IntervalVal{Months: a.Months + b.Months, Days: a.Days + b.Days, Micros: a.Micros + b.Micros}
+		case engine.OpIntvNeg:
+			a := args[0].V[i]
+			out.V[i] = engine.IntervalVal{Months: -a.Months, Days: -a.Days, Micros: -a.Micros}
+		}
+	}
+	return out, nil
+}
+
+// Dates PostgreSQL accepts: 4713 BC to 5874897 AD; gpusql keeps to years
+// 1..9999 worth of range checks on arithmetic results.
+const (
+	minDate = -2440588 // 4713-11-24 BC
+	maxDate = 2147483494 - 2451545 + 10957
+)
+
+// addInterval adds months (clamping the day to the month's end), then
+// days, then microseconds, as PostgreSQL's timestamp_pl_interval.
+func addInterval(ts int64, iv engine.IntervalVal) int64 {
+	if iv.Months != 0 {
+		days := floorDiv(ts, usPerDay)
+		tod := ts - days*usPerDay
+		y, m, d := civil(days)
+		mm := y*12 + (m - 1) + int(iv.Months)
+		y, m = floorDivInt(mm, 12), mm-floorDivInt(mm, 12)*12+1
+		if ml := monthLen(y, m); d > ml {
+			d = ml
+		}
+		ts = int64(engine.DaysFromCivil(y, m, d))*usPerDay + tod
+	}
+	ts += int64(iv.Days) * usPerDay
+	return ts + iv.Micros
+}
+
+func civil(days int64) (int, int, int) { return engine.CivilFromDays(int32(days)) }
+
+func floorDivInt(a, b int) int {
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+func monthLen(y, m int) int {
+	switch m {
+	case 4, 6, 9, 11:
+		return 30
+	case 2:
+		if y%4 == 0 && (y%100 != 0 || y%400 == 0) {
+			return 29
+		}
+		return 28
+	}
+	return 31
+}
+
+// evalExtract implements extract(field FROM date|timestamp|interval).
+// PostgreSQL 14+ returns numeric: scale 0 for whole fields, 6 for seconds
+// and epochs of timestamps.
+func evalExtract(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, error) {
+	field := e.Args[0].(*engine.Const).S
+	src := args[1]
+	out := engine.NewVec(e.T, n)
+	out.Null = copyNulls(src.Null)
+	isDate := src.T.Kind == engine.KindDate
+	for i := 0; i < n; i++ {
+		if src.IsNull(i) {
+			continue
+		}
+		var days, tod int64
+		if isDate {
+			days = src.I[i]
+		} else if src.T.Kind == engine.KindTimestamp {
+			days = floorDiv(src.I[i], usPerDay)
+			tod = src.I[i] - days*usPerDay
+		}
+		y, m, d := civil(days)
+		var r engine.Dec
+		switch field {
+		case "year":
+			r = engine.DecFromInt(int64(y))
+		case "month":
+			r = engine.DecFromInt(int64(m))
+		case "day":
+			r = engine.DecFromInt(int64(d))
+		case "quarter":
+			r = engine.DecFromInt(int64((m-1)/3 + 1))
+		case "dow":
+			r = engine.DecFromInt(int64(((days+4)%7 + 7) % 7)) // 1970-01-01 was a Thursday
+		case "isodow":
+			w := ((days+3)%7+7)%7 + 1
+			r = engine.DecFromInt(w)
+		case "doy":
+			r = engine.DecFromInt(days - int64(engine.DaysFromCivil(y, 1, 1)) + 1)
+		case "decade":
+			r = engine.DecFromInt(int64(floorDivInt(y, 10)))
+		case "century":
+			c := (y + 99) / 100
+			if y <= 0 {
+				c = -((99 - (y - 1)) / 100)
+			}
+			r = engine.DecFromInt(int64(c))
+		case "hour":
+			r = engine.DecFromInt(tod / 3_600_000_000)
+		case "minute":
+			r = engine.DecFromInt(tod / 60_000_000 % 60)
+		case "second":
+			r = engine.DecFromScaled(tod%60_000_000, 6)
+		case "epoch":
+			if isDate {
+				r = engine.DecFromInt(days * 86400)
+			} else {
+				r = engine.DecFromScaled(src.I[i], 6)
+			}
+		default:
+			return nil, engine.Errorf(engine.CodeFeatureNotSupported, "unit %q not supported for type %s", field, src.T)
+		}
+		out.D[i] = r
+	}
+	return out, nil
+}
+
+// evalRound is round(x) and round(numeric, digits).
+func evalRound(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, error) {
+	out := engine.NewVec(e.T, n)
+	out.Null = orNulls(n, args...)
+	for i := 0; i < n; i++ {
+		if out.Null != nil && out.Null[i] {
+			continue
+		}
+		switch engine.PhysOf(e.T.Kind) {
+		case engine.PhysFloat:
+			out.F[i] = math.RoundToEven(args[0].F[i])
+		case engine.PhysDec:
+			digits := int32(0)
+			if len(args) > 1 {
+				digits = int32(args[1].I[i])
+			}
+			d := args[0].D[i]
+			if digits < 0 {
+				digits = 0 // negative digits are not supported; round to integer
+			}
+			if d.Scale > digits {
+				d = d.Round(digits)
+			} else {
+				var ok bool
+				if d, ok = d.Rescale(digits); !ok {
+					return nil, numericOverflow()
+				}
+			}
+			out.D[i] = d
+		default:
+			out.I[i] = args[0].I[i]
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,713 @@
+// Package eval evaluates bound expressions over column batches on the CPU.
+// It is the reference semantics of every operator: the CPU backend runs
+// it, the binder folds constants with it, and GPU kernels are tested
+// against it.
+package eval
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"math/bits"
+
+	"github.com/gpusql/gpusql/engine"
+)
+
+// Eval evaluates e over the batch in. The result has in.N rows. Result
+// vectors may alias input vectors; callers treat them as read-only.
+func Eval(ctx context.Context, e engine.Expr, in *engine.Batch) (*engine.Vec, error) {
+	switch e := e.(type) {
+	case *engine.ColRef:
+		if e.Idx < 0 || e.Idx >= len(in.Cols) {
+			return nil, engine.Errorf(engine.CodeInternalError, "column reference %d out of range", e.Idx)
+		}
+		return in.Cols[e.Idx], nil
+	case *engine.Const:
+		return Broadcast(e, in.N), nil
+	case *engine.Case:
+		return evalCase(ctx, e, in)
+	case *engine.Call:
+		return evalCall(ctx, e, in)
+	}
+	return nil, engine.Errorf(engine.CodeInternalError, "eval: unknown expression %T", e)
+}
+
+// Broadcast makes an n-row vector holding c.
+func Broadcast(c *engine.Const, n int) *engine.Vec {
+	v := engine.NewVec(c.T, n)
+	if c.Null {
+		v.Null = make([]bool, n)
+		for i := range v.Null {
+			v.Null[i] = true
+		}
+		return v
+	}
+	switch engine.PhysOf(c.T.Kind) {
+	case engine.PhysInt:
+		for i := range v.I {
+			v.I[i] = c.I
+		}
+	case engine.PhysFloat:
+		for i := range v.F {
+			v.F[i] = c.F
+		}
+	case engine.PhysDec:
+		for i := range v.D {
+			v.D[i] = c.D
+		}
+	case engine.PhysStr:
+		s := []byte(c.S)
+		for i := range v.S {
+			v.S[i] = s
+		}
+	case engine.PhysInterval:
+		for i := range v.V {
+			v.V[i] = c.V
+		}
+	}
+	return v
+}
+
+// orNulls returns the union of the inputs' null masks (nil if none).
+func orNulls(n int, vs ...*engine.Vec) []bool {
+	var out []bool
+	for _, v := range vs {
+		if v.Null == nil {
+			continue
+		}
+		if out == nil {
+			out = make([]bool, n)
+		}
+		for i, b := range v.Null {
+			out[i] = out[i] || b
+		}
+	}
+	return out
+}
+
+func evalArgs(ctx context.Context, args []engine.Expr, in *engine.Batch) ([]*engine.Vec, error) {
+	out := make([]*engine.Vec, len(args))
+	for i, a := range args {
+		v, err := Eval(ctx, a, in)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func evalCall(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.Vec, error) {
+	switch e.Op {
+	case engine.OpAnd, engine.OpOr:
+		return evalLogic(ctx, e, in)
+	}
+	args, err := evalArgs(ctx, e.Args, in)
+	if err != nil {
+		return nil, err
+	}
+	n := in.N
+	switch e.Op {
+	case engine.OpAdd, engine.OpSub, engine.OpMul, engine.OpDiv, engine.OpMod:
+		return arith(e.Op, e.T, args[0], args[1], n)
+	case engine.OpNeg:
+		return negate(e.T, args[0], n)
+	case engine.OpEq, engine.OpNe, engine.OpLt, engine.OpLe, engine.OpGt, engine.OpGe:
+		return compare(e.Op, args[0], args[1], n), nil
+	case engine.OpNot:
+		out := engine.NewVec(engine.Bool, n)
+		out.Null = copyNulls(args[0].Null)
+		for i, x := range args[0].I {
+			out.I[i] = 1 - x
+		}
+		return out, nil
+	case engine.OpIsNull, engine.OpIsNotNull:
+		out := engine.NewVec(engine.Bool, n)
+		want := e.Op == engine.OpIsNull
+		for i := 0; i < n; i++ {
+			if args[0].IsNull(i) == want {
+				out.I[i] = 1
+			}
+		}
+		return out, nil
+	case engine.OpIsTrue, engine.OpIsFalse:
+		out := engine.NewVec(engine.Bool, n)
+		want := int64(0)
+		if e.Op == engine.OpIsTrue {
+			want = 1
+		}
+		for i := 0; i < n; i++ {
+			if !args[0].IsNull(i) && args[0].I[i] == want {
+				out.I[i] = 1
+			}
+		}
+		return out, nil
+	case engine.OpIsDistinct:
+		eq := compare(engine.OpEq, args[0], args[1], n)
+		out := engine.NewVec(engine.Bool, n)
+		for i := 0; i < n; i++ {
+			an, bn := args[0].IsNull(i), args[1].IsNull(i)
+			switch {
+			case an && bn:
+			case an != bn:
+				out.I[i] = 1
+			default:
+				out.I[i] = 1 - eq.I[i]
+			}
+		}
+		return out, nil
+	case engine.OpIn:
+		return evalIn(args, n), nil
+	case engine.OpLike, engine.OpILike:
+		return evalLike(e, args, n)
+	case engine.OpCast:
+		return Cast(args[0], e.T)
+	case engine.OpLength, engine.OpUpper, engine.OpLower, engine.OpSubstr, engine.OpConcat:
+		return evalString(e, args, n)
+	case engine.OpExtract:
+		return evalExtract(e, args, n)
+	case engine.OpDateAddInt, engine.OpDateSubInt, engine.OpDateDiff, engine.OpTsAddIntv, engine.OpTsSubIntv,
+		engine.OpTsDiff, engine.OpIntvAdd, engine.OpIntvSub, engine.OpIntvNeg:
+		return evalDatetime(e, args, n)
+	case engine.OpAbs:
+		return evalAbs(e.T, args[0], n)
+	case engine.OpRound:
+		return evalRound(e, args, n)
+	case engine.OpCoalesce:
+		out := cloneVec(args[0])
+		for _, a := range args[1:] {
+			if out.Null == nil {
+				break
+			}
+			for i := 0; i < n; i++ {
+				if out.Null[i] && !a.IsNull(i) {
+					copySlot(out, i, a, i)
+					out.Null[i] = false
+				}
+			}
+		}
+		return out, nil
+	case engine.OpNullIf:
+		eq := compare(engine.OpEq, args[0], args[1], n)
+		out := cloneVec(args[0])
+		for i := 0; i < n; i++ {
+			if !eq.IsNull(i) && eq.I[i] == 1 {
+				out.SetNull(i)
+			}
+		}
+		return out, nil
+	}
+	return nil, engine.Errorf(engine.CodeInternalError, "eval: unsupported operator %s", e.Op)
+}
+
+func copyNulls(n []bool) []bool {
+	if n == nil {
+		return nil
+	}
+	return append([]bool(nil), n...)
+}
+
+// cloneVec copies v's slots and nulls (string bytes are shared).
+func cloneVec(v *engine.Vec) *engine.Vec {
+	out := &engine.Vec{T: v.T, N: v.N, Null: copyNulls(v.Null)}
+	switch {
+	case v.I != nil:
+		out.I = append([]int64(nil), v.I...)
+	case v.F != nil:
+		out.F = append([]float64(nil), v.F...)
+	case v.D != nil:
+		out.D = append([]engine.Dec(nil), v.D...)
+	case v.S != nil:
+		out.S = append([][]byte(nil), v.S...)
+	case v.V != nil:
+		out.V = append([]engine.IntervalVal(nil), v.V...)
+	default:
+		*out = *engine.NewVec(v.T, v.N)
+		out.Null = copyNulls(v.Null)
+	}
+	return out
+}
+
+func copySlot(dst *engine.Vec, i int, src *engine.Vec, j int) {
+	switch engine.PhysOf(dst.T.Kind) {
+	case engine.PhysInt:
+		dst.I[i] = src.I[j]
+	case engine.PhysFloat:
+		dst.F[i] = src.F[j]
+	case engine.PhysDec:
+		dst.D[i] = src.D[j]
+	case engine.PhysStr:
+		dst.S[i] = src.S[j]
+	case engine.PhysInterval:
+		dst.V[i] = src.V[j]
+	}
+}
+
+// evalLogic is three-valued AND/OR: false AND NULL is false, true OR NULL
+// is true.
+func evalLogic(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.Vec, error) {
+	a, err := Eval(ctx, e.Args[0], in)
+	if err != nil {
+		return nil, err
+	}
+	b, err := Eval(ctx, e.Args[1], in)
+	if err != nil {
+		return nil, err
+	}
+	n := in.N
+	out := engine.NewVec(engine.Bool, n)
+	and := e.Op == engine.OpAnd
+	for i := 0; i < n; i++ {
+		an, bn := a.IsNull(i), b.IsNull(i)
+		av, bv := a.I[i] != 0 && !an, b.I[i] != 0 && !bn
+		if and {
+			switch {
+			case (!an && !av) || (!bn && !bv):
+				out.I[i] = 0
+			case an || bn:
+				out.SetNull(i)
+			default:
+				out.I[i] = 1
+			}
+		} else {
+			switch {
+			case av || bv:
+				out.I[i] = 1
+			case an || bn:
+				out.SetNull(i)
+			}
+		}
+	}
+	return out, nil
+}
+
+// evalCase evaluates each branch only on the rows that reach it, so that a
+// guarded division by zero in an untaken branch raises no error.
+func evalCase(ctx context.Context, e *engine.Case, in *engine.Batch) (*engine.Vec, error) {
+	n := in.N
+	out := engine.NewVec(e.T, n)
+	out.Null = make([]bool, n)
+	pending := make([]int32, n)
+	for i := range pending {
+		pending[i] = int32(i)
+	}
+	branch := func(r engine.Expr, rows []int32) error {
+		if len(rows) == 0 {
+			return nil
+		}
+		sub := gatherBatch(in, rows)
+		v, err := Eval(ctx, r, sub)
+		if err != nil {
+			return err
+		}
+		for k, i := range rows {
+			if v.IsNull(k) {
+				out.Null[i] = true
+			} else {
+				copySlot(out, int(i), v, k)
+			}
+		}
+		return nil
+	}
+	for w, c := range e.Conds {
+		if len(pending) == 0 {
+			break
+		}
+		sub := gatherBatch(in, pending)
+		cv, err := Eval(ctx, c, sub)
+		if err != nil {
+			return nil, err
+		}
+		var take, rest []int32
+		for k, i := range pending {
+			if !cv.IsNull(k) && cv.I[k] != 0 {
+				take = append(take, i)
+			} else {
+				rest = append(rest, i)
+			}
+		}
+		if err := branch(e.Results[w], take); err != nil {
+			return nil, err
+		}
+		pending = rest
+	}
+	if err := branch(e.Else, pending); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// gatherBatch selects rows of a batch. With all rows selected in order it
+// returns the batch itself.
+func gatherBatch(in *engine.Batch, rows []int32) *engine.Batch {
+	if len(rows) == in.N {
+		same := true
+		for k, i := range rows {
+			if int(i) != k {
+				same = false
+				break
+			}
+		}
+		if same {
+			return in
+		}
+	}
+	out := &engine.Batch{N: len(rows), Cols: make([]*engine.Vec, len(in.Cols))}
+	for c, v := range in.Cols {
+		if v != nil {
+			out.Cols[c] = v.Gather(rows)
+		}
+	}
+	return out
+}
+
+// GatherBatch is gatherBatch for other packages.
+func GatherBatch(in *engine.Batch, rows []int32) *engine.Batch { return gatherBatch(in, rows) }
+
+func intRange(k engine.Kind) (lo, hi int64, name string) {
+	switch k {
+	case engine.KindInt16:
+		return math.MinInt16, math.MaxInt16, "smallint"
+	case engine.KindInt32:
+		return math.MinInt32, math.MaxInt32, "integer"
+	}
+	return math.MinInt64, math.MaxInt64, "bigint"
+}
+
+func outOfRange(name string) error {
+	return engine.Errorf(engine.CodeNumericValueOutOfRange, "%s out of range", name)
+}
+
+var errDivZero = engine.Errorf(engine.CodeDivisionByZero, "division by zero")
+
+func numericOverflow() error {
+	return engine.Errorf(engine.CodeNumericValueOutOfRange, "value overflows numeric format")
+}
+
+func arith(op engine.Op, t engine.Type, a, b *engine.Vec, n int) (*engine.Vec, error) {
+	out := engine.NewVec(t, n)
+	out.Null = orNulls(n, a, b)
+	null := func(i int) bool { return out.Null != nil && out.Null[i] }
+	switch engine.PhysOf(t.Kind) {
+	case engine.PhysInt:
+		lo, hi, name := intRange(t.Kind)
+		for i := 0; i < n; i++ {
+			if null(i) {
+				continue
+			}
+			x, y := a.I[i], b.I[i]
+			var r int64
+			switch op {
+			case engine.OpAdd:
+				r = x + y
+				if (x >= 0) == (y >= 0) && (r >= 0) != (x >= 0) {
+					return nil, outOfRange(name)
+				}
+			case engine.OpSub:
+				r = x - y
+				if (x >= 0) != (y >= 0) && (r >= 0) != (x >= 0) {
+					return nil, outOfRange(name)
+				}
+			case engine.OpMul:
+				h, l := bits.Mul64(uint64(abs(x)), uint64(abs(y)))
+				if h != 0 || l > math.MaxInt64 && !(l == 1<<63 && (x < 0) != (y < 0)) {
+					return nil, outOfRange(name)
+				}
+				r = x * y
+			case engine.OpDiv:
+				if y == 0 {
+					return nil, errDivZero
+				}
+				if y == -1 {
+					if x == lo {
+						return nil, outOfRange(name)
+					}
+					r = -x
+				} else {
+					r = x / y
+				}
+			case engine.OpMod:
+				if y == 0 {
+					return nil, errDivZero
+				}
+				if y == -1 {
+					r = 0
+				} else {
+					r = x % y
+				}
+			}
+			if r < lo || r > hi {
+				return nil, outOfRange(name)
+			}
+			out.I[i] = r
+		}
+	case engine.PhysFloat:
+		for i := 0; i < n; i++ {
+			if null(i) {
+				continue
+			}
+			x, y := a.F[i], b.F[i]
+			var r float64
+			switch op {
+			case engine.OpAdd:
+				r = x + y
+			case engine.OpSub:
+				r = x - y
+			case engine.OpMul:
+				r = x * y
+			case engine.OpDiv:
+				if y == 0 {
+					return nil, errDivZero
+				}
+				r = x / y
+			default:
+				return nil, engine.Errorf(engine.CodeUndefinedFunction, "operator does not exist: double precision %% double precision")
+			}
+			if t.Kind == engine.KindFloat32 {
+				r = float64(float32(r))
+			}
+			if math.IsInf(r, 0) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+				return nil, engine.Errorf(engine.CodeNumericValueOutOfRange, "value out of range: overflow")
+			}
+			if r == 0 && x != 0 && (op == engine.OpMul && y != 0 || op == engine.OpDiv) && !math.IsInf(y, 0) {
+				return nil, engine.Errorf(engine.CodeNumericValueOutOfRange, "value out of range: underflow")
+			}
+			out.F[i] = r
+		}
+	case engine.PhysDec:
+		for i := 0; i < n; i++ {
+			if null(i) {
+				continue
+			}
+			x, y := a.D[i], b.D[i]
+			var r engine.Dec
+			ok := true
+			switch op {
+			case engine.OpAdd:
+				r, ok = engine.DecAdd(x, y)
+			case engine.OpSub:
+				r, ok = engine.DecSub(x, y)
+			case engine.OpMul:
+				r, ok = engine.DecMul(x, y)
+			case engine.OpDiv:
+				if y.Sign() == 0 {
+					return nil, errDivZero
+				}
+				r, ok = engine.DecDiv(x, y)
+			case engine.OpMod:
+				if y.Sign() == 0 {
+					return nil, errDivZero
+				}
+				r, ok = engine.DecMod(x, y)
+			}
+			if !ok {
+				return nil, numericOverflow()
+			}
+			out.D[i] = r
+		}
+	default:
+		return nil, engine.Errorf(engine.CodeInternalError, "arithmetic on %s", t)
+	}
+	return out, nil
+}
+
+func abs(x int64) int64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+func negate(t engine.Type, a *engine.Vec, n int) (*engine.Vec, error) {
+	out := engine.NewVec(t, n)
+	out.Null = copyNulls(a.Null)
+	switch engine.PhysOf(t.Kind) {
+	case engine.PhysInt:
+		lo, _, name := intRange(t.Kind)
+		for i, x := range a.I {
+			if x == lo && !a.IsNull(i) {
+				return nil, outOfRange(name)
+			}
+			out.I[i] = -x
+		}
+	case engine.PhysFloat:
+		for i, x := range a.F {
+			out.F[i] = -x
+		}
+	case engine.PhysDec:
+		for i, x := range a.D {
+			r, ok := x.Neg()
+			if !ok {
+				return nil, numericOverflow()
+			}
+			out.D[i] = r
+		}
+	case engine.PhysInterval:
+		for i, x := range a.V {
+			out.V[i] = engine.IntervalVal{Months: -x.Months, Days: -x.Days, Micros: -x.Micros}
+		}
+	}
+	return out, nil
+}
+
+func evalAbs(t engine.Type, a *engine.Vec, n int) (*engine.Vec, error) {
+	out := cloneVec(a)
+	for i := 0; i < n; i++ {
+		if a.IsNull(i) {
+			continue
+		}
+		switch engine.PhysOf(t.Kind) {
+		case engine.PhysInt:
+			lo, _, name := intRange(t.Kind)
+			if a.I[i] == lo {
+				return nil, outOfRange(name)
+			}
+			out.I[i] = abs(a.I[i])
+		case engine.PhysFloat:
+			out.F[i] = math.Abs(a.F[i])
+		case engine.PhysDec:
+			if a.D[i].Sign() < 0 {
+				out.D[i], _ = a.D[i].Neg()
+			}
+		}
+	}
+	return out, nil
+}
+
+// CompareSlot compares row i of a with row j of b (same type, not NULL).
+func CompareSlot(a *engine.Vec, i int, b *engine.Vec, j int) int {
+	switch engine.PhysOf(a.T.Kind) {
+	case engine.PhysInt:
+		return cmpInt(a.I[i], b.I[j])
+	case engine.PhysFloat:
+		return CmpFloat(a.F[i], b.F[j])
+	case engine.PhysDec:
+		return engine.DecCmp(a.D[i], b.D[j])
+	case engine.PhysStr:
+		return bytes.Compare(a.S[i], b.S[j])
+	case engine.PhysInterval:
+		return cmpInterval(a.V[i], b.V[j])
+	}
+	return 0
+}
+
+func cmpInt(x, y int64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// CmpFloat orders floats as PostgreSQL does: NaN equals NaN and sorts
+// above every other value.
+func CmpFloat(x, y float64) int {
+	xn, yn := x != x, y != y
+	switch {
+	case xn && yn:
+		return 0
+	case xn:
+		return 1
+	case yn:
+		return -1
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+func intervalSpan(v engine.IntervalVal) (hi int64, lo int64) {
+	// PostgreSQL compares intervals by their span with 30-day months.
+	days := int64(v.Months)*30 + int64(v.Days)
+	total := days*86_400_000_000 + v.Micros
+	return total, 0
+}
+
+func cmpInterval(a, b engine.IntervalVal) int {
+	x, _ := intervalSpan(a)
+	y, _ := intervalSpan(b)
+	return cmpInt(x, y)
+}
+
+func compare(op engine.Op, a, b *engine.Vec, n int) *engine.Vec {
+	out := engine.NewVec(engine.Bool, n)
+	out.Null = orNulls(n, a, b)
+	for i := 0; i < n; i++ {
+		if out.Null != nil && out.Null[i] {
+			continue
+		}
+		c := CompareSlot(a, i, b, i)
+		var r bool
+		switch op {
+		case engine.OpEq:
+			r = c == 0
+		case engine.OpNe:
+			r = c != 0
+		case engine.OpLt:
+			r = c < 0
+		case engine.OpLe:
+			r = c <= 0
+		case engine.OpGt:
+			r = c > 0
+		case engine.OpGe:
+			r = c >= 0
+		}
+		if r {
+			out.I[i] = 1
+		}
+	}
+	return out
+}
+
+// evalIn: true if any list item equals x; else NULL if x or any item is
+// NULL; else false.
+func evalIn(args []*engine.Vec, n int) *engine.Vec {
+	x := args[0]
+	out := engine.NewVec(engine.Bool, n)
+	for i := 0; i < n; i++ {
+		if x.IsNull(i) {
+			out.SetNull(i)
+			continue
+		}
+		sawNull := false
+		found := false
+		for _, item := range args[1:] {
+			if item.IsNull(i) {
+				sawNull = true
+				continue
+			}
+			if CompareSlot(x, i, item, i) == 0 {
+				found = true
+				break
+			}
+		}
+		switch {
+		case found:
+			out.I[i] = 1
+		case sawNull:
+			out.SetNull(i)
+		}
+	}
+	return out
+}
+
+// String for debugging.
+func debugVec(v *engine.Vec) string {
+	var b []byte
+	for i := 0; i < v.N; i++ {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if v.IsNull(i) {
+			b = append(b, "NULL"...)
+		} else {
+			b = engine.AppendText(b, v, i)
+		}
+	}
+	return fmt.Sprintf("%s[%s]", v.T, b)
+}

@@ -1,0 +1,214 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Expr is a bound, typed expression: plain immutable data that a backend
+// compiles or interprets. Operands have already been coerced by the
+// binder, so a backend never resolves types.
+type Expr interface {
+	Type() Type
+	String() string
+}
+
+// ColRef reads column Idx of the operator's input.
+type ColRef struct {
+	Idx  int
+	Name string
+	T    Type
+}
+
+// Const is a constant. Null consts have T set to the context's type.
+type Const struct {
+	T    Type
+	Null bool
+	I    int64 // bool, integers, dates, timestamps
+	F    float64
+	D    Dec
+	S    string
+	V    IntervalVal
+}
+
+// Call applies an operator or function to its arguments.
+type Call struct {
+	Op   Op
+	Args []Expr
+	T    Type
+}
+
+// Case is CASE WHEN c1 THEN r1 ... ELSE e END. Else is never nil (the
+// binder supplies a NULL constant).
+type Case struct {
+	Conds   []Expr
+	Results []Expr
+	Else    Expr
+	T       Type
+}
+
+var (
+	_ Expr = (*ColRef)(nil)
+	_ Expr = (*Const)(nil)
+	_ Expr = (*Call)(nil)
+	_ Expr = (*Case)(nil)
+)
+
+func (c *ColRef) Type() Type { return c.T }
+func (c *Const) Type() Type  { return c.T }
+func (c *Call) Type() Type   { return c.T }
+func (c *Case) Type() Type   { return c.T }
+
+func (c *ColRef) String() string { return fmt.Sprintf("#%d(%s)", c.Idx, c.Name) }
+
+func (c *Const) String() string {
+	if c.Null {
+		return "NULL::" + c.T.String()
+	}
+	v := &Vec{T: c.T, N: 1}
+	switch PhysOf(c.T.Kind) {
+	case PhysInt:
+		v.I = []int64{c.I}
+	case PhysFloat:
+		v.F = []float64{c.F}
+	case PhysDec:
+		v.D = []Dec{c.D}
+	case PhysStr:
+		v.S = [][]byte{[]byte(c.S)}
+	case PhysInterval:
+		v.V = []IntervalVal{c.V}
+	}
+	return "'" + string(AppendText(nil, v, 0)) + "'::" + c.T.String()
+}
+
+func (c *Call) String() string {
+	args := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = a.String()
+	}
+	return fmt.Sprintf("%s(%s)", c.Op, strings.Join(args, ", "))
+}
+
+func (c *Case) String() string {
+	var b strings.Builder
+	b.WriteString("CASE")
+	for i := range c.Conds {
+		fmt.Fprintf(&b, " WHEN %s THEN %s", c.Conds[i], c.Results[i])
+	}
+	fmt.Fprintf(&b, " ELSE %s END", c.Else)
+	return b.String()
+}
+
+// Op is an operator or scalar function.
+type Op uint8
+
+const (
+	OpInvalid Op = iota
+	// Arithmetic on two operands of the result type (numeric operands may
+	// differ in scale). Integer overflow and division by zero are errors.
+	OpAdd
+	OpSub
+	OpMul
+	OpDiv
+	OpMod
+	OpNeg
+	// Date and time arithmetic.
+	OpDateAddInt   // date + int4 → date
+	OpDateSubInt   // date - int4 → date
+	OpDateDiff     // date - date → int4
+	OpTsAddIntv    // timestamp + interval → timestamp
+	OpTsSubIntv    // timestamp - interval → timestamp
+	OpTsDiff       // timestamp - timestamp → interval
+	OpIntvAdd      // interval + interval
+	OpIntvSub      // interval - interval
+	OpIntvNeg      // -interval
+	// Comparisons of two operands of one type; result boolean.
+	OpEq
+	OpNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+	// Boolean logic, three-valued.
+	OpAnd
+	OpOr
+	OpNot
+	OpIsNull
+	OpIsNotNull
+	OpIsTrue      // x IS TRUE
+	OpIsFalse     // x IS FALSE
+	OpIsDistinct  // a IS DISTINCT FROM b (never NULL)
+	OpIn          // Args[0] IN (Args[1:]...), all the same type
+	OpLike        // Args[0] LIKE Args[1] [ESCAPE Args[2]]
+	OpILike       // case-insensitive LIKE (ASCII folding, as in the C locale)
+	// Casts: Args[0] converted to T.
+	OpCast
+	// String functions.
+	OpLength  // character count → int4
+	OpUpper   // ASCII case mapping, as PostgreSQL in the C locale
+	OpLower
+	OpSubstr  // substring(s, start [, count]) by characters
+	OpConcat  // s1 || s2
+	OpExtract // extract(field FROM x): Args[0] is a text Const naming the field
+	OpAbs
+	OpRound // round(x [, digits])
+	OpCoalesce
+	OpNullIf
+)
+
+var opNames = [...]string{
+	OpInvalid: "invalid", OpAdd: "add", OpSub: "sub", OpMul: "mul", OpDiv: "div", OpMod: "mod",
+	OpNeg: "neg", OpDateAddInt: "date_add_int", OpDateSubInt: "date_sub_int", OpDateDiff: "date_diff",
+	OpTsAddIntv: "ts_add_interval", OpTsSubIntv: "ts_sub_interval", OpTsDiff: "ts_diff",
+	OpIntvAdd: "interval_add", OpIntvSub: "interval_sub", OpIntvNeg: "interval_neg",
+	OpEq: "eq", OpNe: "ne", OpLt: "lt", OpLe: "le", OpGt: "gt", OpGe: "ge",
+	OpAnd: "and", OpOr: "or", OpNot: "not", OpIsNull: "is_null", OpIsNotNull: "is_not_null",
+	OpIsTrue: "is_true", OpIsFalse: "is_false",
+	OpIsDistinct: "is_distinct", OpIn: "in", OpLike: "like", OpILike: "ilike", OpCast: "cast",
+	OpLength: "length", OpUpper: "upper", OpLower: "lower", OpSubstr: "substring",
+	OpConcat: "concat", OpExtract: "extract", OpAbs: "abs", OpRound: "round",
+	OpCoalesce: "coalesce", OpNullIf: "nullif",
+}
+
+func (o Op) String() string {
+	if int(o) < len(opNames) && opNames[o] != "" {
+		return opNames[o]
+	}
+	return fmt.Sprintf("op%d", o)
+}
+
+// AggFunc is an aggregate function.
+type AggFunc uint8
+
+const (
+	AggCountStar AggFunc = iota
+	AggCount
+	AggSum
+	AggAvg
+	AggMin
+	AggMax
+)
+
+func (a AggFunc) String() string {
+	return [...]string{"count(*)", "count", "sum", "avg", "min", "max"}[a]
+}
+
+// AggCall is one aggregate of a query: Func over Arg (nil for count(*)),
+// evaluated over the filtered input rows. T is PostgreSQL's result type.
+type AggCall struct {
+	Func     AggFunc
+	Arg      Expr
+	Distinct bool
+	T        Type
+}
+
+func (a AggCall) String() string {
+	if a.Arg == nil {
+		return "count(*)"
+	}
+	d := ""
+	if a.Distinct {
+		d = "DISTINCT "
+	}
+	return fmt.Sprintf("%s(%s%s)", a.Func, d, a.Arg)
+}
