@@ -1,0 +1,279 @@
+package main
+
+// Deterministic test data for the differential test: CSV files written to a
+// temp dir, loaded the same way into PostgreSQL (COPY FROM STDIN) and into
+// gpusql (CREATE TABLE ... FROM CSV for lineitem, CREATE TABLE + COPY FROM
+// file for obs).
+
+import (
+	"bufio"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// diffTable is one generated table.
+type diffTable struct {
+	Name    string
+	Columns string // the column list of CREATE TABLE, without parentheses
+	File    string // CSV file name (in the data dir)
+	// ViaCopy: load into gpusql with CREATE TABLE + COPY t FROM 'file'
+	// instead of CREATE TABLE ... FROM CSV.
+	ViaCopy bool
+	Rows    int
+}
+
+const lineitemRows = 20000
+
+var diffTables = []*diffTable{
+	{
+		Name: "lineitem",
+		Columns: `l_orderkey integer, l_partkey bigint, l_linenumber integer,
+  l_quantity numeric(12,2), l_extendedprice numeric(12,2), l_discount numeric(12,2), l_tax numeric(12,2),
+  l_returnflag char(1), l_linestatus char(1),
+  l_shipdate date, l_commitdate date, l_receiptdate date,
+  l_shipinstruct text, l_shipmode varchar(10), l_comment varchar(60), l_urgent boolean`,
+		File: "lineitem.csv",
+	},
+	{
+		Name: "obs",
+		Columns: `id smallint, s smallint, i integer, big bigint, r real, d double precision, d2 double precision,
+  ts timestamp, n numeric(10,3), grp text, code char(4), note varchar(20), flag boolean`,
+		File:    "obs.csv",
+		ViaCopy: true,
+	},
+}
+
+// csvField quotes a value as PostgreSQL's CSV format needs: an unquoted
+// empty field is NULL, so the empty string is written as "".
+func csvField(v string) string {
+	if v == "" || strings.ContainsAny(v, ",\"\r\n") || strings.TrimSpace(v) != v {
+		return `"` + strings.ReplaceAll(v, `"`, `""`) + `"`
+	}
+	return v
+}
+
+type csvWriter struct {
+	w   *bufio.Writer
+	f   *os.File
+	err error
+}
+
+func newCSV(path string, header []string) (*csvWriter, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	c := &csvWriter{w: bufio.NewWriter(f), f: f}
+	c.w.WriteString(strings.Join(header, ",") + "\n")
+	return c, nil
+}
+
+// row writes one record; nil is NULL.
+func (c *csvWriter) row(vals ...*string) {
+	for i, v := range vals {
+		if i > 0 {
+			c.w.WriteByte(',')
+		}
+		if v != nil {
+			c.w.WriteString(csvField(*v))
+		}
+	}
+	c.w.WriteByte('\n')
+}
+
+func (c *csvWriter) close() error {
+	if err := c.w.Flush(); err != nil {
+		c.f.Close()
+		return err
+	}
+	return c.f.Close()
+}
+
+func sp(s string) *string { return &s }
+
+// writeDiffData writes every table's CSV into dir.
+func writeDiffData(dir string) error {
+	if err := writeLineitem(filepath.Join(dir, "lineitem.csv")); err != nil {
+		return err
+	}
+	return writeObs(filepath.Join(dir, "obs.csv"))
+}
+
+var epoch = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func dateStr(days int) string { return epoch.AddDate(0, 0, days).Format("2006-01-02") }
+
+func daysOf(y, m, d int) int {
+	return int(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Sub(epoch).Hours() / 24)
+}
+
+// cents renders an amount in hundredths as a numeric(12,2) literal.
+func cents(v int) string {
+	sign := ""
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	return fmt.Sprintf("%s%d.%02d", sign, v/100, v%100)
+}
+
+var commentWords = []string{
+	"carefully", "final", "deposits", "detect", "slyly", "bold", "requests",
+	"ironic", "pinto", "beans", "quick,", "\"special\"", "packages", "wake",
+	"it's", "Zürich", "naïve", "crème", "brûlée", "北京", "東京", "café",
+	"ÅNGSTRÖM", "Ελλάδα", "🚀", "a,b", "x\"y", "%", "_", "under_score", "100%",
+}
+
+var shipModes = []string{"REG AIR", "AIR", "RAIL", "SHIP", "TRUCK", "MAIL", "FOB"}
+var shipInstructs = []string{"DELIVER IN PERSON", "COLLECT COD", "NONE", "TAKE BACK RETURN", "", "deliver in person"}
+var boolWords = []string{"t", "f", "true", "false"}
+
+func writeLineitem(path string) error {
+	rng := rand.New(rand.NewPCG(20240521, 1))
+	c, err := newCSV(path, []string{"l_orderkey", "l_partkey", "l_linenumber", "l_quantity",
+		"l_extendedprice", "l_discount", "l_tax", "l_returnflag", "l_linestatus", "l_shipdate",
+		"l_commitdate", "l_receiptdate", "l_shipinstruct", "l_shipmode", "l_comment", "l_urgent"})
+	if err != nil {
+		return err
+	}
+	start := daysOf(1992, 1, 2)
+	cutoff := daysOf(1995, 6, 17)
+	order, line := 1, 0
+	for i := 0; i < lineitemRows; i++ {
+		line++
+		if line > 1+rng.IntN(7) {
+			order += 1 + rng.IntN(3)
+			line = 1
+		}
+		qty := 1 + rng.IntN(50)
+		price := 90000 + rng.IntN(120001) // cents per unit
+		ship := start + rng.IntN(2526)
+		commit := ship - 30 + rng.IntN(91)
+		receipt := ship + 1 + rng.IntN(30)
+		flag := "N"
+		if receipt <= cutoff {
+			flag = []string{"R", "A"}[rng.IntN(2)]
+		}
+		status := "O"
+		if ship <= cutoff {
+			status = "F"
+		}
+		var partkey, discount, tax, commitS, mode, comment, urgent *string
+		if rng.IntN(50) != 0 {
+			partkey = sp(strconv.Itoa(1 + rng.IntN(200000)))
+		}
+		if rng.IntN(33) != 0 {
+			discount = sp(cents(rng.IntN(11)))
+		}
+		if rng.IntN(100) != 0 {
+			tax = sp(cents(rng.IntN(9)))
+		}
+		if rng.IntN(50) != 0 {
+			commitS = sp(dateStr(commit))
+		}
+		if rng.IntN(100) != 0 {
+			mode = sp(shipModes[rng.IntN(len(shipModes))])
+		}
+		switch k := rng.IntN(40); {
+		case k < 2: // NULL
+		case k < 3:
+			comment = sp("")
+		default:
+			comment = sp(makeComment(rng))
+		}
+		if rng.IntN(10) != 0 {
+			urgent = sp(boolWords[rng.IntN(len(boolWords))])
+		}
+		c.row(sp(strconv.Itoa(order)), partkey, sp(strconv.Itoa(line)), sp(cents(qty*100)),
+			sp(cents(qty*price)), discount, tax, sp(flag), sp(status), sp(dateStr(ship)), commitS,
+			sp(dateStr(receipt)), sp(shipInstructs[rng.IntN(len(shipInstructs))]), mode, comment, urgent)
+	}
+	return c.close()
+}
+
+func makeComment(rng *rand.Rand) string {
+	n := 1 + rng.IntN(6)
+	var words []string
+	chars := 0
+	for len(words) < n {
+		w := commentWords[rng.IntN(len(commentWords))]
+		if chars+len([]rune(w))+1 > 58 {
+			break
+		}
+		words = append(words, w)
+		chars += len([]rune(w)) + 1
+	}
+	s := strings.Join(words, " ")
+	switch rng.IntN(20) {
+	case 0:
+		s = " " + s // leading blank
+	case 1:
+		s += "  " // trailing blanks are kept by varchar
+	}
+	return s
+}
+
+// obs is small and hand-shaped: every double in d and real in r is a
+// multiple of 1/8 with few significant bits, so sums are exact in any
+// summation order; d2 holds values such as 0.1 that are only displayed,
+// compared and used in min/max.
+func writeObs(path string) error {
+	c, err := newCSV(path, []string{"id", "s", "i", "big", "r", "d", "d2", "ts", "n", "grp", "code", "note", "flag"})
+	if err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(7, 11))
+	grps := []*string{sp("alpha"), sp("beta"), sp("gamma"), nil, sp("Beta"), sp("")}
+	codes := []*string{sp("ab"), sp("abcd"), sp("x"), nil, sp("ÄÖ"), sp("")}
+	notes := []*string{sp("hello, world"), sp("say \"hi\""), sp("naïve café"), nil, sp(""), sp("100% sure"), sp("a_b"), sp("日本語テキスト")}
+	d2s := []string{"0.1", "-0.2", "3.14159", "1e-05", "123456789.123", "2.5", "-1.7976931348623157e+300", "6.02e+23", "1.0000000000000002", "0"}
+	rs := []string{"0.5", "-2.25", "1024", "3.125", "-0.125", "100.75", "0", "7"}
+	for id := 1; id <= 40; id++ {
+		var s, i, big, r, d, d2, ts, n, flag *string
+		if id%7 != 3 {
+			s = sp(strconv.Itoa(rng.IntN(2001) - 1000))
+		}
+		if id%9 != 4 {
+			i = sp(strconv.Itoa(rng.IntN(2000001) - 1000000))
+		}
+		if id%8 != 5 {
+			big = sp(strconv.FormatInt(rng.Int64N(1<<50)-(1<<49), 10))
+		}
+		if id%6 != 1 {
+			r = sp(rs[rng.IntN(len(rs))])
+		}
+		if id%10 != 7 {
+			d = sp(strconv.FormatFloat(float64(rng.IntN(20001)-10000)/8, 'g', -1, 64))
+		}
+		if id%11 != 2 {
+			d2 = sp(d2s[rng.IntN(len(d2s))])
+		}
+		if id%12 != 6 {
+			t := time.Date(1995+rng.IntN(30), time.Month(1+rng.IntN(12)), 1+rng.IntN(28),
+				rng.IntN(24), rng.IntN(60), rng.IntN(60), 0, time.UTC)
+			switch id % 4 {
+			case 1:
+				t = t.Add(time.Duration(rng.IntN(1000000)) * time.Microsecond)
+			case 2:
+				t = t.Add(500 * time.Millisecond)
+			}
+			ts = sp(t.Format("2006-01-02 15:04:05.999999"))
+		}
+		if id%13 != 9 {
+			n = sp(fmt.Sprintf("%.3f", float64(rng.IntN(2000001)-1000000)/1000))
+			if id%5 == 0 {
+				n = sp(strconv.Itoa(rng.IntN(200) - 100)) // no fraction in the input
+			}
+		}
+		if id%5 != 2 {
+			flag = sp(boolWords[rng.IntN(len(boolWords))])
+		}
+		c.row(sp(strconv.Itoa(id)), s, i, big, r, d, d2, ts, n,
+			grps[rng.IntN(len(grps))], codes[rng.IntN(len(codes))], notes[rng.IntN(len(notes))], flag)
+	}
+	return c.close()
+}

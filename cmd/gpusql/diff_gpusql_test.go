@@ -1,0 +1,74 @@
+package main
+
+// gpusql, in process, for the differential test. This is the only harness
+// file that knows how the server is put together; keep it in step with
+// cmd/gpusql/main.go.
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/gpusql/gpusql/query"
+	"github.com/gpusql/gpusql/wire"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+type gpusqlServer struct {
+	port int
+}
+
+// gpusqlPath is how a CSV file of the data dir is named in gpusql's
+// CREATE TABLE ... FROM CSV and COPY ... FROM: relative to FileRoot.
+func gpusqlPath(name string) string { return name }
+
+// startGpusql starts a gpusql server whose FileRoot is fileRoot, listening
+// on a free loopback port; it stops when the test ends. Its log is
+// discarded unless GPUSQL_DIFF_LOG is set (then it goes to stderr).
+func startGpusql(t *testing.T, fileRoot string) *gpusqlServer {
+	t.Helper()
+	var logw io.Writer = io.Discard
+	if os.Getenv("GPUSQL_DIFF_LOG") != "" {
+		logw = os.Stderr
+	}
+	logger := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelDebug}))
+
+	eng, err := query.NewServer(query.Options{
+		FileRoot:     fileRoot,
+		DataDir:      t.TempDir(),
+		MaxTextWidth: 4096,
+		Logger:       logger,
+	})
+	if err != nil {
+		t.Fatalf("gpusql: query.NewServer: %v", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := wire.NewServer(wire.Config{Listen: ln.Addr().String(), Logger: logger}, eng)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-done:
+		case <-time.After(15 * time.Second):
+			t.Errorf("gpusql server did not shut down within 15s")
+		}
+	})
+	return &gpusqlServer{port: ln.Addr().(*net.TCPAddr).Port}
+}
+
+func (s *gpusqlServer) connect(ctx context.Context) (*pgconn.PgConn, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	return pgconn.Connect(ctx, fmt.Sprintf(
+		"host=127.0.0.1 port=%d user=postgres dbname=postgres sslmode=disable connect_timeout=10", s.port))
+}

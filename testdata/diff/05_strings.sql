@@ -1,0 +1,37 @@
+-- String functions: length, upper, lower, substring, ||.
+
+-- name: s001_length_upper_lower
+-- ordered
+SELECT id, note, length(note), upper(note), lower(note), length(code), length(grp), upper(code), lower(grp)
+  FROM obs ORDER BY id;
+
+-- name: s002_substring_forms
+SELECT l_orderkey, l_linenumber, substring(l_comment from 2 for 5), substring(l_comment, 1, 3),
+       substring(l_comment from 3), substring(l_comment, 0, 3), substring(l_comment, -1, 4), substring(l_comment, 50, 5)
+  FROM lineitem WHERE l_orderkey < 400;
+
+-- name: s003_concat
+-- ordered
+SELECT id, grp || '-' || note, code || 'x', grp || NULL, 'id:' || id, note || code, grp || ''
+  FROM obs ORDER BY id;
+
+-- name: s004_upper_in_where
+SELECT count(*) FROM lineitem WHERE upper(l_shipinstruct) = 'DELIVER IN PERSON';
+
+-- name: s005_string_literals
+SELECT length('héllo'), upper('straße'), lower('ÀÉÎ'), substring('hello world' from 7), 'it''s',
+       length(''), '' || 'x', upper('abc') || lower('DEF'), length('日本語');
+
+-- name: s006_length_lineitem
+SELECT length(l_comment) AS len, count(*) FROM lineitem GROUP BY length(l_comment);
+
+-- name: s007_upper_lower_multibyte_lineitem
+SELECT l_orderkey, l_linenumber, upper(l_comment), lower(l_comment)
+  FROM lineitem WHERE l_orderkey BETWEEN 1000 AND 1150;
+
+-- name: s008_string_functions_in_group
+SELECT substring(l_shipmode from 1 for 1) AS initial, count(*) FROM lineitem GROUP BY 1;
+
+-- name: s009_concat_columns_lineitem
+SELECT l_orderkey, l_linenumber, l_returnflag || l_linestatus, l_shipmode || ':' || l_shipinstruct
+  FROM lineitem WHERE l_orderkey < 300;
