@@ -247,7 +247,7 @@ func oidName(oid uint32) string {
 	return fmt.Sprint(oid)
 }
 
-// rowKey is an injective encoding of a row: NULL and ” differ.
+// rowKey is an injective encoding of a row: NULL and the empty string differ.
 func rowKey(r [][]byte) string {
 	var b bytes.Buffer
 	for _, v := range r {
