@@ -311,7 +311,8 @@ func (c *conn) executeBuffered(p *portal, maxRows int) bool {
 		return c.writeErr == nil
 	}
 	end := len(p.rowEnds)
-	if maxRows > 0 && p.next+maxRows < end {
+	limited := maxRows > 0 && p.next+maxRows <= end
+	if limited {
 		end = p.next + maxRows
 	}
 	for ; p.next < end; p.next++ {
@@ -324,7 +325,9 @@ func (c *conn) executeBuffered(p *portal, maxRows int) bool {
 			return false
 		}
 	}
-	if p.next < len(p.rowEnds) {
+	if limited {
+		// As PostgreSQL: a fetch that fills its limit suspends the
+		// portal, even if no rows are left; the next Execute completes it.
 		c.send(&pgproto3.PortalSuspended{})
 		return c.writeErr == nil
 	}
