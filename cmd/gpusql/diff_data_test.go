@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -276,4 +277,34 @@ func writeObs(path string) error {
 			grps[rng.IntN(len(grps))], codes[rng.IntN(len(codes))], notes[rng.IntN(len(notes))], flag)
 	}
 	return c.close()
+}
+
+// TestDiffWriteData writes the differential test's CSV files and a psql
+// script that loads them (load.sql, with \copy) into $GPUSQL_DIFF_WRITE_DATA;
+// scripts/pg-start.sh --diff-data uses it. Skipped when that is unset.
+func TestDiffWriteData(t *testing.T) {
+	dir := os.Getenv("GPUSQL_DIFF_WRITE_DATA")
+	if dir == "" {
+		t.Skip("set GPUSQL_DIFF_WRITE_DATA=dir to write the differential test's data")
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := writeDiffData(dir); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("SET client_min_messages = warning;\n")
+	for _, tb := range diffTables {
+		fmt.Fprintf(&b, "DROP TABLE IF EXISTS %s;\nCREATE TABLE %s (%s);\n", tb.Name, tb.Name, tb.Columns)
+		fmt.Fprintf(&b, "\\copy %s FROM '%s' WITH (FORMAT csv, HEADER true)\n", tb.Name, filepath.Join(dir, tb.File))
+	}
+	b.WriteString("ANALYZE;\n")
+	if err := os.WriteFile(filepath.Join(dir, "load.sql"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
