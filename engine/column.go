@@ -121,3 +121,56 @@ func (c *Column) Bytes() int64 {
 		4*int64(len(c.F32)) + 8*int64(len(c.F64)) + int64(len(c.Str)) + 8*int64(len(c.Valid))
 	return n
 }
+
+// ConcatHost returns a new host table with a's rows followed by b's. The
+// tables must have the same column types. String columns take the wider of
+// the two widths.
+func ConcatHost(a, b *HostTable) *HostTable {
+	n := int(a.N + b.N)
+	out := &HostTable{N: int64(n), Cols: make([]*Column, len(a.Cols))}
+	for k, ca := range a.Cols {
+		cb := b.Cols[k]
+		w := max(ca.Width, cb.Width)
+		c := NewColumn(ca.Type, n, w, ca.Valid != nil || cb.Valid != nil)
+		na := int(a.N)
+		switch {
+		case c.B != nil:
+			copy(c.B, ca.B)
+			copy(c.B[na:], cb.B)
+		case c.I16 != nil:
+			copy(c.I16, ca.I16)
+			copy(c.I16[na:], cb.I16)
+		case c.I32 != nil:
+			copy(c.I32, ca.I32)
+			copy(c.I32[na:], cb.I32)
+		case c.I64 != nil:
+			copy(c.I64, ca.I64)
+			copy(c.I64[na:], cb.I64)
+		case c.F32 != nil:
+			copy(c.F32, ca.F32)
+			copy(c.F32[na:], cb.F32)
+		case c.F64 != nil:
+			copy(c.F64, ca.F64)
+			copy(c.F64[na:], cb.F64)
+		case ca.Type.Kind == KindChar || ca.Type.Kind == KindVarchar || ca.Type.Kind == KindText:
+			for i := 0; i < na; i++ {
+				copy(c.Str[i*c.Width:], ca.StrAt(i))
+			}
+			for i := 0; i < int(b.N); i++ {
+				copy(c.Str[(na+i)*c.Width:], cb.StrAt(i))
+			}
+		}
+		for i := 0; i < na; i++ {
+			if ca.IsNull(i) {
+				c.SetNull(i)
+			}
+		}
+		for i := 0; i < int(b.N); i++ {
+			if cb.IsNull(i) {
+				c.SetNull(na + i)
+			}
+		}
+		out.Cols[k] = c
+	}
+	return out
+}

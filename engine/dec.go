@@ -21,7 +21,9 @@ type Dec struct {
 func DecFromInt(v int64) Dec { return Dec{Hi: v >> 63, Lo: uint64(v)} }
 
 // DecFromScaled makes a Dec from a scaled int64.
-func DecFromScaled(v int64, scale int) Dec { return Dec{Hi: v >> 63, Lo: uint64(v), Scale: int32(scale)} }
+func DecFromScaled(v int64, scale int) Dec {
+	return Dec{Hi: v >> 63, Lo: uint64(v), Scale: int32(scale)}
+}
 
 func (d Dec) neg() Dec {
 	lo, borrow := bits.Sub64(0, d.Lo, 0)

@@ -113,15 +113,15 @@ const (
 	OpMod
 	OpNeg
 	// Date and time arithmetic.
-	OpDateAddInt   // date + int4 → date
-	OpDateSubInt   // date - int4 → date
-	OpDateDiff     // date - date → int4
-	OpTsAddIntv    // timestamp + interval → timestamp
-	OpTsSubIntv    // timestamp - interval → timestamp
-	OpTsDiff       // timestamp - timestamp → interval
-	OpIntvAdd      // interval + interval
-	OpIntvSub      // interval - interval
-	OpIntvNeg      // -interval
+	OpDateAddInt // date + int4 → date
+	OpDateSubInt // date - int4 → date
+	OpDateDiff   // date - date → int4
+	OpTsAddIntv  // timestamp + interval → timestamp
+	OpTsSubIntv  // timestamp - interval → timestamp
+	OpTsDiff     // timestamp - timestamp → interval
+	OpIntvAdd    // interval + interval
+	OpIntvSub    // interval - interval
+	OpIntvNeg    // -interval
 	// Comparisons of two operands of one type; result boolean.
 	OpEq
 	OpNe
@@ -135,17 +135,17 @@ const (
 	OpNot
 	OpIsNull
 	OpIsNotNull
-	OpIsTrue      // x IS TRUE
-	OpIsFalse     // x IS FALSE
-	OpIsDistinct  // a IS DISTINCT FROM b (never NULL)
-	OpIn          // Args[0] IN (Args[1:]...), all the same type
-	OpLike        // Args[0] LIKE Args[1] [ESCAPE Args[2]]
-	OpILike       // case-insensitive LIKE (ASCII folding, as in the C locale)
+	OpIsTrue     // x IS TRUE
+	OpIsFalse    // x IS FALSE
+	OpIsDistinct // a IS DISTINCT FROM b (never NULL)
+	OpIn         // Args[0] IN (Args[1:]...), all the same type
+	OpLike       // Args[0] LIKE Args[1] [ESCAPE Args[2]]
+	OpILike      // case-insensitive LIKE (ASCII folding, as in the C locale)
 	// Casts: Args[0] converted to T.
 	OpCast
 	// String functions.
-	OpLength  // character count → int4
-	OpUpper   // ASCII case mapping, as PostgreSQL in the C locale
+	OpLength // character count → int4
+	OpUpper  // ASCII case mapping, as PostgreSQL in the C locale
 	OpLower
 	OpSubstr  // substring(s, start [, count]) by characters
 	OpConcat  // s1 || s2

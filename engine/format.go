@@ -204,4 +204,3 @@ func floorDiv64(a, b int64) int64 {
 	}
 	return q
 }
-

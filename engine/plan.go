@@ -24,10 +24,10 @@ type SortKey struct {
 // ORDER BY keys refer to Project columns; those past Visible exist only to
 // be sorted on.
 type Plan struct {
-	Table   string    // "" when there is no FROM
-	Schema  []ColumnDef
-	Data    TableData // snapshot taken at bind time; nil means one empty row
-	Filter  Expr
+	Table  string // "" when there is no FROM
+	Schema []ColumnDef
+	Data   TableData // snapshot taken at bind time; nil means one empty row
+	Filter Expr
 	// Aggregate is set when the query has aggregates or GROUP BY.
 	Aggregate bool
 	GroupBy   []Expr

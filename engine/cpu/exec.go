@@ -47,7 +47,10 @@ func canceled(ctx context.Context) error {
 // limit, streaming results to sink in batches.
 func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.BatchSink) error {
 	var host *engine.HostTable
-	rows := 1
+	rows := 1 // no FROM: one row without columns
+	if p.Table != "" {
+		rows = 0 // a table never loaded
+	}
 	if p.Data != nil {
 		h, ok := p.Data.(*engine.HostTable)
 		if !ok {

@@ -1,0 +1,656 @@
+package query
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+	driver "github.com/pingcap/tidb/pkg/parser/test_driver"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/query/parse"
+)
+
+// source is what FROM names: a table's columns and its data snapshot.
+type source struct {
+	name    string // table name
+	alias   string // name used to qualify columns
+	cols    []engine.ColumnDef
+	data    engine.TableData
+	oid     uint32
+	present bool // false: no FROM clause
+}
+
+// binder turns one SELECT's AST into a plan. With agg set it binds in
+// the aggregate output's scope.
+type binder struct {
+	s   *Session
+	src source
+	agg *aggScope
+}
+
+type aggScope struct {
+	groups    []engine.Expr
+	groupKeys []string
+	aggs      []engine.AggCall
+	aggKeys   []string
+	inAgg     bool
+}
+
+func unsupported(format string, args ...any) error {
+	return engine.Errorf(engine.CodeFeatureNotSupported, format, args...)
+}
+
+// bindSelect binds a SELECT statement.
+func (s *Session) bindSelect(stmt ast.StmtNode) (*engine.Plan, []engine.ResultColumn, error) {
+	sel, ok := stmt.(*ast.SelectStmt)
+	if !ok {
+		return nil, nil, unsupported("UNION, INTERSECT and EXCEPT are not supported yet")
+	}
+	if sel.With != nil {
+		return nil, nil, unsupported("WITH queries are not supported yet")
+	}
+	b := &binder{s: s}
+	if err := b.bindFrom(sel.From); err != nil {
+		return nil, nil, err
+	}
+	p := &engine.Plan{Table: b.src.name, Schema: b.src.cols, Data: b.src.data, Limit: -1, Distinct: sel.Distinct}
+	if !b.src.present {
+		p.Table = ""
+	}
+
+	// The select list, with * expanded.
+	type item struct {
+		node ast.ExprNode
+		name string
+		col  int // table column for *, else -1
+	}
+	var items []item
+	for _, f := range sel.Fields.Fields {
+		if f.WildCard != nil {
+			if !b.src.present {
+				return nil, nil, engine.Errorf(engine.CodeSyntaxError, "SELECT * with no tables specified is not valid")
+			}
+			if q := f.WildCard.Table.O; q != "" && q != b.src.alias {
+				return nil, nil, engine.Errorf(engine.CodeUndefinedTable, "missing FROM-clause entry for table %q", q)
+			}
+			for i, c := range b.src.cols {
+				items = append(items, item{name: c.Name, col: i})
+			}
+			continue
+		}
+		name := f.AsName.O
+		if name == "" {
+			name = exprName(f.Expr)
+		}
+		items = append(items, item{node: f.Expr, name: name, col: -1})
+	}
+
+	if sel.Where != nil {
+		if hasAggregate(sel.Where) {
+			return nil, nil, engine.Errorf(engine.CodeGroupingError, "aggregate functions are not allowed in WHERE")
+		}
+		w, err := b.predicate(sel.Where, "WHERE")
+		if err != nil {
+			return nil, nil, err
+		}
+		p.Filter = w
+	}
+
+	aggregate := sel.GroupBy != nil || (sel.Having != nil)
+	for _, it := range items {
+		if it.node != nil && hasAggregate(it.node) {
+			aggregate = true
+		}
+	}
+	if sel.OrderBy != nil {
+		for _, o := range sel.OrderBy.Items {
+			if hasAggregate(o.Expr) {
+				aggregate = true
+			}
+		}
+	}
+	if aggregate {
+		p.Aggregate = true
+		b.agg = &aggScope{}
+		if sel.GroupBy != nil {
+			for _, g := range sel.GroupBy.Items {
+				node := g.Expr
+				switch n := node.(type) {
+				case *ast.PositionExpr:
+					if n.N < 1 || n.N > len(items) {
+						return nil, nil, engine.Errorf(engine.CodeInvalidColumnReference, "GROUP BY position %d is not in select list", n.N)
+					}
+					it := items[n.N-1]
+					if it.node == nil {
+						node = &ast.ColumnNameExpr{Name: &ast.ColumnName{Name: ast.NewCIStr(it.name)}}
+					} else {
+						node = it.node
+					}
+				case *ast.ColumnNameExpr:
+					if n.Name.Table.O == "" {
+						if _, ok := b.column(n.Name.Name.O); !ok {
+							for _, it := range items {
+								if it.name == n.Name.Name.O && it.node != nil {
+									node = it.node
+									break
+								}
+							}
+						}
+					}
+				}
+				if hasAggregate(node) {
+					return nil, nil, engine.Errorf(engine.CodeGroupingError, "aggregate functions are not allowed in GROUP BY")
+				}
+				e, err := b.plain().expr(node)
+				if err != nil {
+					return nil, nil, err
+				}
+				if isUnknown(e) {
+					if e, err = castTo(e, engine.Text); err != nil {
+						return nil, nil, err
+					}
+				}
+				b.agg.groups = append(b.agg.groups, e)
+				b.agg.groupKeys = append(b.agg.groupKeys, e.String())
+			}
+		}
+	}
+
+	var cols []engine.ResultColumn
+	for _, it := range items {
+		var e engine.Expr
+		var err error
+		rc := engine.ResultColumn{Name: it.name}
+		if it.node == nil {
+			e, err = b.expr(&ast.ColumnNameExpr{Name: &ast.ColumnName{Name: ast.NewCIStr(it.name)}})
+			if !aggregate {
+				rc.TableOID, rc.ColNum = b.src.oid, int16(it.col+1)
+			}
+		} else {
+			e, err = b.expr(it.node)
+			if c, ok := e.(*engine.ColRef); ok && !aggregate && b.src.oid != 0 {
+				rc.TableOID, rc.ColNum = b.src.oid, int16(c.Idx+1)
+			}
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if isUnknown(e) {
+			if e, err = castTo(e, engine.Text); err != nil {
+				return nil, nil, err
+			}
+		}
+		t := e.Type()
+		rc.TypeOID, rc.TypLen, rc.Typmod = t.OID(), t.TypLen(), t.Typmod()
+		p.Project = append(p.Project, e)
+		p.Names = append(p.Names, it.name)
+		cols = append(cols, rc)
+	}
+	p.Visible = len(p.Project)
+
+	if sel.Having != nil {
+		h, err := b.predicate(sel.Having.Expr, "HAVING")
+		if err != nil {
+			return nil, nil, err
+		}
+		p.Having = h
+	}
+
+	if sel.OrderBy != nil {
+		for _, o := range sel.OrderBy.Items {
+			key, err := b.orderKey(p, o, items2names(items), sel.Distinct)
+			if err != nil {
+				return nil, nil, err
+			}
+			p.OrderBy = append(p.OrderBy, key)
+		}
+	}
+	if sel.Limit != nil {
+		var err error
+		if sel.Limit.Count != nil {
+			if p.Limit, err = b.limitValue(sel.Limit.Count, "LIMIT"); err != nil {
+				return nil, nil, err
+			}
+		}
+		if sel.Limit.Offset != nil {
+			off, err := b.limitValue(sel.Limit.Offset, "OFFSET")
+			if err != nil {
+				return nil, nil, err
+			}
+			if off > 0 {
+				p.Offset = off
+			}
+		}
+	}
+	if b.agg != nil {
+		p.GroupBy = b.agg.groups
+		p.Aggs = b.agg.aggs
+	}
+	return p, cols, nil
+}
+
+func items2names[T any](items []T) []string {
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		switch v := any(it).(type) {
+		case interface{ Name() string }:
+			out = append(out, v.Name())
+		default:
+			out = append(out, "")
+		}
+	}
+	return out
+}
+
+func (b *binder) limitValue(n ast.ExprNode, what string) (int64, error) {
+	e, err := b.plain().expr(n)
+	if err != nil {
+		return 0, err
+	}
+	c, ok := e.(*engine.Const)
+	if !ok {
+		return 0, engine.Errorf(engine.CodeSyntaxError, "argument of %s must not contain variables", what)
+	}
+	if c.Null {
+		return -1, nil
+	}
+	if c.T.Kind == engine.KindNumeric { // values past bigint, e.g. OFFSET without LIMIT's rewrite
+		if c.D.Sign() > 0 {
+			return math.MaxInt64, nil
+		}
+	}
+	if !c.T.IsInteger() {
+		cc, err := castTo(c, engine.Int64)
+		if err != nil {
+			return 0, err
+		}
+		c = cc.(*engine.Const)
+	}
+	if c.I < 0 {
+		return 0, engine.Errorf("2201W", "%s must not be negative", what)
+	}
+	return c.I, nil
+}
+
+// orderKey resolves one ORDER BY item: a position, an output column name,
+// or an expression (added as a hidden output column if not in the list).
+func (b *binder) orderKey(p *engine.Plan, o *ast.ByItem, _ []string, distinct bool) (engine.SortKey, error) {
+	key := engine.SortKey{Desc: o.Desc}
+	key.NullsFirst = o.Desc
+	node := o.Expr
+	if f, ok := node.(*ast.FuncCallExpr); ok && (f.FnName.L == "__gpusql_nulls_first" || f.FnName.L == "__gpusql_nulls_last") && len(f.Args) == 1 {
+		key.NullsFirst = f.FnName.L == "__gpusql_nulls_first"
+		node = f.Args[0]
+		if v, ok := node.(ast.ValueExpr); ok {
+			if n, ok := v.GetValue().(int64); ok {
+				node = &ast.PositionExpr{N: int(n)}
+			}
+		}
+	}
+	switch n := node.(type) {
+	case *ast.PositionExpr:
+		if n.N < 1 || n.N > p.Visible {
+			return key, engine.Errorf(engine.CodeInvalidColumnReference, "ORDER BY position %d is not in select list", n.N)
+		}
+		key.Col = n.N - 1
+		return key, nil
+	case *ast.ColumnNameExpr:
+		if n.Name.Table.O == "" {
+			found := -1
+			for i := 0; i < p.Visible; i++ {
+				if p.Names[i] == n.Name.Name.O {
+					if found >= 0 && p.Project[found].String() != p.Project[i].String() {
+						return key, engine.Errorf(engine.CodeAmbiguousColumn, "ORDER BY %q is ambiguous", n.Name.Name.O)
+					}
+					if found < 0 {
+						found = i
+					}
+				}
+			}
+			if found >= 0 {
+				key.Col = found
+				return key, nil
+			}
+		}
+	}
+	e, err := b.expr(node)
+	if err != nil {
+		return key, err
+	}
+	if isUnknown(e) {
+		if e, err = castTo(e, engine.Text); err != nil {
+			return key, err
+		}
+	}
+	s := e.String()
+	for i, pe := range p.Project {
+		if pe.String() == s {
+			key.Col = i
+			return key, nil
+		}
+	}
+	if distinct {
+		return key, engine.Errorf(engine.CodeInvalidColumnReference, "for SELECT DISTINCT, ORDER BY expressions must appear in select list")
+	}
+	p.Project = append(p.Project, e)
+	p.Names = append(p.Names, "")
+	key.Col = len(p.Project) - 1
+	return key, nil
+}
+
+func (b *binder) plain() *binder { return &binder{s: b.s, src: b.src} }
+
+// predicate binds a boolean condition.
+func (b *binder) predicate(n ast.ExprNode, clause string) (engine.Expr, error) {
+	e, err := b.expr(n)
+	if err != nil {
+		return nil, err
+	}
+	if isUnknown(e) {
+		return castTo(e, engine.Bool)
+	}
+	if e.Type().Kind != engine.KindBool {
+		return nil, engine.Errorf(engine.CodeDatatypeMismatch, "argument of %s must be type boolean, not type %s", clause, e.Type())
+	}
+	return e, nil
+}
+
+func (b *binder) bindFrom(from *ast.TableRefsClause) error {
+	if from == nil || from.TableRefs == nil {
+		return nil
+	}
+	j := from.TableRefs
+	if j.Right != nil {
+		return unsupported("joins are not supported yet: a query reads one table")
+	}
+	ts, ok := j.Left.(*ast.TableSource)
+	if !ok {
+		if _, isJoin := j.Left.(*ast.Join); isJoin {
+			return unsupported("joins are not supported yet: a query reads one table")
+		}
+		return unsupported("this FROM clause is not supported")
+	}
+	tn, ok := ts.Source.(*ast.TableName)
+	if !ok {
+		return unsupported("subqueries in FROM are not supported yet")
+	}
+	schema := tn.Schema.O
+	name := tn.Name.O
+	src, err := b.s.lookupSource(schema, name)
+	if err != nil {
+		return err
+	}
+	src.alias = name
+	if ts.AsName.O != "" {
+		src.alias = ts.AsName.O
+	}
+	b.src = src
+	return nil
+}
+
+// column finds a table column by name.
+func (b *binder) column(name string) (int, bool) {
+	for i, c := range b.src.cols {
+		if c.Name == name {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
+// expr binds an expression in the binder's scope. In aggregate scope an
+// expression that equals a GROUP BY expression becomes a reference to that
+// group column, and aggregates become references to their results.
+func (b *binder) expr(n ast.ExprNode) (engine.Expr, error) {
+	if b.agg == nil {
+		return b.node(n)
+	}
+	if a, ok := n.(*ast.AggregateFuncExpr); ok {
+		return b.aggCall(a)
+	}
+	if !hasAggregate(n) {
+		e, err := b.plain().expr(n)
+		if err != nil {
+			return nil, err
+		}
+		s := e.String()
+		for k, g := range b.agg.groupKeys {
+			if g == s {
+				return &engine.ColRef{Idx: k, Name: s, T: e.Type()}, nil
+			}
+		}
+		if !hasColRef(e) {
+			return e, nil
+		}
+		if c, ok := n.(*ast.ColumnNameExpr); ok {
+			q := b.src.alias
+			if c.Name.Table.O != "" {
+				q = c.Name.Table.O
+			}
+			return nil, engine.Errorf(engine.CodeGroupingError, "column \"%s.%s\" must appear in the GROUP BY clause or be used in an aggregate function", q, c.Name.Name.O)
+		}
+	}
+	return b.node(n)
+}
+
+func hasColRef(e engine.Expr) bool {
+	switch e := e.(type) {
+	case *engine.ColRef:
+		return true
+	case *engine.Call:
+		for _, a := range e.Args {
+			if hasColRef(a) {
+				return true
+			}
+		}
+	case *engine.Case:
+		for i := range e.Conds {
+			if hasColRef(e.Conds[i]) || hasColRef(e.Results[i]) {
+				return true
+			}
+		}
+		return hasColRef(e.Else)
+	}
+	return false
+}
+
+// aggFinder reports whether an AST holds an aggregate call.
+type aggFinder struct{ found bool }
+
+func (f *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
+	if _, ok := n.(*ast.AggregateFuncExpr); ok {
+		f.found = true
+		return n, true
+	}
+	if _, ok := n.(*ast.WindowFuncExpr); ok {
+		f.found = true
+		return n, true
+	}
+	return n, false
+}
+func (f *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+func hasAggregate(n ast.Node) bool {
+	if n == nil {
+		return false
+	}
+	f := &aggFinder{}
+	n.Accept(f)
+	return f.found
+}
+
+// aggCall registers an aggregate and returns a reference to its result.
+func (b *binder) aggCall(a *ast.AggregateFuncExpr) (engine.Expr, error) {
+	fn := strings.ToLower(a.F)
+	inner := b.plain()
+	call := engine.AggCall{Distinct: a.Distinct}
+	if len(a.Args) != 1 {
+		return nil, engine.Errorf(engine.CodeUndefinedFunction, "function %s with %d arguments does not exist", fn, len(a.Args))
+	}
+	if hasAggregate(a.Args[0]) {
+		return nil, engine.Errorf(engine.CodeGroupingError, "aggregate function calls cannot be nested")
+	}
+	countStar := false
+	if fn == "count" && !a.Distinct {
+		if v, ok := a.Args[0].(ast.ValueExpr); ok && v.GetValue() != nil && a.Args[0].OriginTextPosition() >= 0 {
+			if x, ok := v.GetValue().(int64); ok && x == 1 {
+				countStar = true // count(*) (and count(1), which counts the same rows)
+			}
+		}
+	}
+	var arg engine.Expr
+	if !countStar {
+		e, err := inner.expr(a.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		if isUnknown(e) {
+			if e, err = castTo(e, engine.Text); err != nil {
+				return nil, err
+			}
+		}
+		arg = e
+	}
+	switch fn {
+	case "count":
+		call.Func, call.T = engine.AggCount, engine.Int64
+		if countStar {
+			call.Func = engine.AggCountStar
+		}
+	case "sum", "avg":
+		t := arg.Type()
+		if !t.IsNumber() {
+			return nil, engine.Errorf(engine.CodeUndefinedFunction, "function %s(%s) does not exist", fn, t)
+		}
+		call.Func = engine.AggSum
+		if fn == "avg" {
+			call.Func = engine.AggAvg
+		}
+		switch {
+		case fn == "sum" && (t.Kind == engine.KindInt16 || t.Kind == engine.KindInt32):
+			call.T = engine.Int64
+		case fn == "sum" && t.Kind == engine.KindFloat32:
+			call.T = engine.Float32
+		case t.IsFloat():
+			call.T = engine.Float64
+		default:
+			call.T = engine.Numeric
+		}
+	case "min", "max":
+		call.Func = engine.AggMin
+		if fn == "max" {
+			call.Func = engine.AggMax
+		}
+		call.T = arg.Type()
+		if call.T.Kind == engine.KindNumeric {
+			call.T = engine.Numeric
+		}
+		if call.T.Kind == engine.KindVarchar {
+			call.T = engine.Text // PostgreSQL's min/max over varchar return text
+		}
+		if call.T.Kind == engine.KindChar {
+			call.T = engine.Type{Kind: engine.KindChar}
+		}
+	default:
+		return nil, unsupported("aggregate function %s is not supported", fn)
+	}
+	call.Arg = arg
+	key := call.String()
+	for k, s := range b.agg.aggKeys {
+		if s == key {
+			return &engine.ColRef{Idx: len(b.agg.groups) + k, Name: key, T: b.agg.aggs[k].T}, nil
+		}
+	}
+	b.agg.aggs = append(b.agg.aggs, call)
+	b.agg.aggKeys = append(b.agg.aggKeys, key)
+	return &engine.ColRef{Idx: len(b.agg.groups) + len(b.agg.aggs) - 1, Name: key, T: call.T}, nil
+}
+
+// literal binds a constant from the parser.
+func literal(v ast.ValueExpr) (engine.Expr, error) {
+	if tv, ok := v.(*driver.ValueExpr); ok && tv.GetType().GetFlag()&mysql.IsBooleanFlag != 0 {
+		return &engine.Const{T: engine.Bool, I: tv.GetInt64()}, nil
+	}
+	switch x := v.GetValue().(type) {
+	case nil:
+		return &engine.Const{T: engine.Unknown, Null: true}, nil
+	case int64:
+		if x >= math.MinInt32 && x <= math.MaxInt32 {
+			return &engine.Const{T: engine.Int32, I: x}, nil
+		}
+		return &engine.Const{T: engine.Int64, I: x}, nil
+	case uint64:
+		d, ok := engine.ParseDecLiteral(strconv.FormatUint(x, 10))
+		if !ok {
+			return nil, engine.Errorf(engine.CodeNumericValueOutOfRange, "value out of range")
+		}
+		return &engine.Const{T: engine.Numeric, D: d}, nil
+	case string:
+		return &engine.Const{T: engine.Unknown, S: x}, nil
+	case []byte:
+		return &engine.Const{T: engine.Unknown, S: string(x)}, nil
+	case *driver.MyDecimal:
+		d, ok := engine.ParseDecLiteral(x.String())
+		if !ok {
+			return nil, engine.Errorf(engine.CodeInvalidTextRepresent, "invalid numeric literal %s", x.String())
+		}
+		return &engine.Const{T: engine.Numeric, D: d}, nil
+	case float64:
+		d, ok := engine.ParseDecLiteral(strconv.FormatFloat(x, 'g', -1, 64))
+		if !ok {
+			return nil, engine.Errorf(engine.CodeNumericValueOutOfRange, "value out of range")
+		}
+		return &engine.Const{T: engine.Numeric, D: d}, nil
+	}
+	return nil, unsupported("literal of type %T is not supported", v.GetValue())
+}
+
+// exprName is the column name PostgreSQL gives a select-list expression
+// without an alias.
+func exprName(n ast.ExprNode) string {
+	switch n := n.(type) {
+	case *ast.ColumnNameExpr:
+		return n.Name.Name.O
+	case *ast.ParenthesesExpr:
+		return exprName(n.Expr)
+	case *ast.AggregateFuncExpr:
+		return strings.ToLower(n.F)
+	case *ast.CaseExpr:
+		return "case"
+	case *ast.FuncCallExpr:
+		switch n.FnName.L {
+		case "__gpusql_cast":
+			if len(n.Args) == 2 {
+				if inner := exprName(n.Args[0]); inner != "?column?" {
+					return inner
+				}
+				if v, ok := n.Args[1].(ast.ValueExpr); ok {
+					if s, ok := v.GetValue().(string); ok {
+						if t, err := parse.ParseType(s); err == nil {
+							return pgTypeName(t)
+						}
+					}
+				}
+			}
+			return "?column?"
+		case "__gpusql_extract":
+			return "extract"
+		case "__gpusql_is_distinct", "concat":
+			return "?column?"
+		case "char_length", "character_length":
+			return n.FnName.L
+		}
+		return n.FnName.L
+	case ast.ValueExpr:
+		if tv, ok := n.(*driver.ValueExpr); ok && tv.GetType().GetFlag()&mysql.IsBooleanFlag != 0 {
+			return "bool"
+		}
+	}
+	return "?column?"
+}
+
+var _ = opcode.Plus

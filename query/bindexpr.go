@@ -1,0 +1,827 @@
+package query
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/query/parse"
+)
+
+// node binds one AST node; its children go back through b.expr so that
+// aggregate scope applies at every level. One type switch; the default
+// names what is not supported.
+func (b *binder) node(n ast.ExprNode) (engine.Expr, error) {
+	switch n := n.(type) {
+	case *ast.ColumnNameExpr:
+		return b.columnRef(n.Name)
+	case ast.ValueExpr:
+		return literal(n)
+	case *ast.ParenthesesExpr:
+		return b.expr(n.Expr)
+	case *ast.BinaryOperationExpr:
+		return b.binary(n)
+	case *ast.UnaryOperationExpr:
+		x, err := b.expr(n.V)
+		if err != nil {
+			return nil, err
+		}
+		switch n.Op {
+		case opcode.Plus:
+			return x, nil
+		case opcode.Minus:
+			return b.negate(x)
+		case opcode.Not, opcode.Not2:
+			return b.not(x)
+		}
+		return nil, unsupported("operator %s is not supported", n.Op)
+	case *ast.IsNullExpr:
+		x, err := b.expr(n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		op := engine.OpIsNull
+		if n.Not {
+			op = engine.OpIsNotNull
+		}
+		return fold(&engine.Call{Op: op, Args: []engine.Expr{x}, T: engine.Bool})
+	case *ast.IsTruthExpr:
+		x, err := b.expr(n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if x, err = b.asBool(x, "IS TRUE"); err != nil {
+			return nil, err
+		}
+		op := engine.OpIsTrue
+		if n.True == 0 {
+			op = engine.OpIsFalse
+		}
+		e, err := fold(&engine.Call{Op: op, Args: []engine.Expr{x}, T: engine.Bool})
+		if err != nil || !n.Not {
+			return e, err
+		}
+		return b.not(e)
+	case *ast.BetweenExpr:
+		x, err := b.expr(n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		lo, err := b.expr(n.Left)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := b.expr(n.Right)
+		if err != nil {
+			return nil, err
+		}
+		ge, err := b.compare(opcode.GE, x, lo)
+		if err != nil {
+			return nil, err
+		}
+		le, err := b.compare(opcode.LE, x, hi)
+		if err != nil {
+			return nil, err
+		}
+		e, err := fold(&engine.Call{Op: engine.OpAnd, Args: []engine.Expr{ge, le}, T: engine.Bool})
+		if err != nil || !n.Not {
+			return e, err
+		}
+		return b.not(e)
+	case *ast.PatternInExpr:
+		if n.Sel != nil {
+			return nil, unsupported("IN (subquery) is not supported yet")
+		}
+		args := make([]engine.Expr, 0, len(n.List)+1)
+		x, err := b.expr(n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, x)
+		for _, it := range n.List {
+			e, err := b.expr(it)
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, e)
+		}
+		args, _, err = coerceAll("IN", args)
+		if err != nil {
+			return nil, err
+		}
+		e, err := fold(&engine.Call{Op: engine.OpIn, Args: args, T: engine.Bool})
+		if err != nil || !n.Not {
+			return e, err
+		}
+		return b.not(e)
+	case *ast.PatternLikeOrIlikeExpr:
+		x, err := b.expr(n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		pat, err := b.expr(n.Pattern)
+		if err != nil {
+			return nil, err
+		}
+		if x, err = b.asText(x, "LIKE"); err != nil {
+			return nil, err
+		}
+		if pat, err = b.asText(pat, "LIKE"); err != nil {
+			return nil, err
+		}
+		esc := ""
+		if n.Escape != 0 {
+			esc = string([]byte{n.Escape})
+		}
+		op := engine.OpLike
+		if !n.IsLike {
+			op = engine.OpILike
+		}
+		e, err := fold(&engine.Call{Op: op, Args: []engine.Expr{x, pat, &engine.Const{T: engine.Text, S: esc}}, T: engine.Bool})
+		if err != nil || !n.Not {
+			return e, err
+		}
+		return b.not(e)
+	case *ast.CaseExpr:
+		return b.caseExpr(n)
+	case *ast.FuncCallExpr:
+		return b.funcCall(n)
+	case *ast.AggregateFuncExpr:
+		return nil, engine.Errorf(engine.CodeGroupingError, "aggregate functions are not allowed here")
+	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr, *ast.CompareSubqueryExpr:
+		return nil, unsupported("subqueries are not supported yet")
+	case *ast.WindowFuncExpr:
+		return nil, unsupported("window functions are not supported yet")
+	case *ast.FuncCastExpr:
+		x, err := b.expr(n.Expr)
+		if err != nil {
+			return nil, err
+		}
+		t, err := parse.ParseType(n.Tp.String())
+		if err != nil {
+			return nil, err
+		}
+		return castTo(x, t)
+	case *ast.DefaultExpr:
+		return nil, unsupported("DEFAULT is not supported here")
+	}
+	return nil, unsupported("expression %T is not supported", n)
+}
+
+func (b *binder) columnRef(c *ast.ColumnName) (engine.Expr, error) {
+	if q := c.Table.O; q != "" && q != b.src.alias {
+		return nil, engine.Errorf(engine.CodeUndefinedTable, "missing FROM-clause entry for table %q", q)
+	}
+	name := c.Name.O
+	if i, ok := b.column(name); ok {
+		return &engine.ColRef{Idx: i, Name: name, T: b.src.cols[i].Type}, nil
+	}
+	return nil, engine.Errorf(engine.CodeUndefinedColumn, "column %q does not exist", name)
+}
+
+func (b *binder) asBool(x engine.Expr, what string) (engine.Expr, error) {
+	if isUnknown(x) {
+		return castTo(x, engine.Bool)
+	}
+	if x.Type().Kind != engine.KindBool {
+		return nil, engine.Errorf(engine.CodeDatatypeMismatch, "argument of %s must be type boolean, not type %s", what, x.Type())
+	}
+	return x, nil
+}
+
+func (b *binder) asText(x engine.Expr, what string) (engine.Expr, error) {
+	if isUnknown(x) {
+		return castTo(x, engine.Text)
+	}
+	if !x.Type().IsString() {
+		return nil, engine.Errorf(engine.CodeUndefinedFunction, "operator does not exist: %s ~~ text", x.Type())
+	}
+	return x, nil
+}
+
+func (b *binder) asInt(x engine.Expr, fn string) (engine.Expr, error) {
+	t := x.Type()
+	if isUnknown(x) || t.Kind == engine.KindInt16 || t.Kind == engine.KindInt64 {
+		return castTo(x, engine.Int32)
+	}
+	if t.Kind != engine.KindInt32 {
+		return nil, engine.Errorf(engine.CodeUndefinedFunction, "function %s does not exist", fn).WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	return x, nil
+}
+
+func (b *binder) not(x engine.Expr) (engine.Expr, error) {
+	x, err := b.asBool(x, "NOT")
+	if err != nil {
+		return nil, err
+	}
+	return fold(&engine.Call{Op: engine.OpNot, Args: []engine.Expr{x}, T: engine.Bool})
+}
+
+func (b *binder) negate(x engine.Expr) (engine.Expr, error) {
+	t := x.Type()
+	switch {
+	case isUnknown(x):
+		f, err := castTo(x, engine.Float64)
+		if err != nil {
+			return nil, err
+		}
+		return b.negate(f)
+	case t.IsNumber():
+		rt := t
+		if t.Kind == engine.KindNumeric {
+			rt = engine.Numeric
+		}
+		return fold(&engine.Call{Op: engine.OpNeg, Args: []engine.Expr{x}, T: rt})
+	case t.Kind == engine.KindInterval:
+		return fold(&engine.Call{Op: engine.OpIntvNeg, Args: []engine.Expr{x}, T: engine.Interval})
+	}
+	return nil, engine.Errorf(engine.CodeUndefinedFunction, "operator does not exist: - %s", t)
+}
+
+func (b *binder) binary(n *ast.BinaryOperationExpr) (engine.Expr, error) {
+	l, err := b.expr(n.L)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.expr(n.R)
+	if err != nil {
+		return nil, err
+	}
+	switch n.Op {
+	case opcode.Plus, opcode.Minus, opcode.Mul, opcode.Div, opcode.Mod, opcode.IntDiv:
+		return b.arith(n.Op, l, r)
+	case opcode.EQ, opcode.NE, opcode.LT, opcode.LE, opcode.GT, opcode.GE:
+		return b.compare(n.Op, l, r)
+	case opcode.NullEQ:
+		e, err := b.distinct(l, r)
+		if err != nil {
+			return nil, err
+		}
+		return b.not(e)
+	case opcode.LogicAnd, opcode.LogicOr:
+		if l, err = b.asBool(l, opName(n.Op)); err != nil {
+			return nil, err
+		}
+		if r, err = b.asBool(r, opName(n.Op)); err != nil {
+			return nil, err
+		}
+		op := engine.OpAnd
+		if n.Op == opcode.LogicOr {
+			op = engine.OpOr
+		}
+		return fold(&engine.Call{Op: op, Args: []engine.Expr{l, r}, T: engine.Bool})
+	}
+	return nil, unsupported("operator %s is not supported", opName(n.Op))
+}
+
+func opName(op opcode.Op) string {
+	switch op {
+	case opcode.Plus:
+		return "+"
+	case opcode.Minus:
+		return "-"
+	case opcode.Mul:
+		return "*"
+	case opcode.Div:
+		return "/"
+	case opcode.Mod:
+		return "%"
+	case opcode.EQ:
+		return "="
+	case opcode.NE:
+		return "<>"
+	case opcode.LT:
+		return "<"
+	case opcode.LE:
+		return "<="
+	case opcode.GT:
+		return ">"
+	case opcode.GE:
+		return ">="
+	case opcode.LogicAnd:
+		return "AND"
+	case opcode.LogicOr:
+		return "OR"
+	}
+	return op.String()
+}
+
+func noOperator(op opcode.Op, l, r engine.Type) error {
+	return engine.Errorf(engine.CodeUndefinedFunction, "operator does not exist: %s %s %s", l, opName(op), r).
+		WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+// operand casts x to t for an operator, skipping representation-neutral
+// casts (numeric(p,s) → numeric, varchar(n) → text).
+func operand(x engine.Expr, t engine.Type) (engine.Expr, error) {
+	xt := x.Type()
+	if xt.Kind == t.Kind && !isUnknown(x) {
+		if t.Kind == engine.KindNumeric && t.Prec == 0 {
+			return x, nil
+		}
+		if t.IsString() && t.Len == 0 {
+			return x, nil
+		}
+		if xt == t {
+			return x, nil
+		}
+	}
+	if xt.IsString() && t.Kind == engine.KindText && !isUnknown(x) {
+		return x, nil
+	}
+	if xt.IsString() && t.Kind == engine.KindChar && t.Len == 0 && !isUnknown(x) {
+		return x, nil
+	}
+	return castTo(x, t)
+}
+
+func (b *binder) arith(op opcode.Op, l, r engine.Expr) (engine.Expr, error) {
+	lt, rt := l.Type(), r.Type()
+	// Dates, timestamps and intervals.
+	if isDatetime(lt) || isDatetime(rt) {
+		return b.datetimeArith(op, l, r)
+	}
+	switch {
+	case isUnknown(l) && isUnknown(r):
+		return nil, engine.Errorf(engine.CodeAmbiguousFunction, "operator is not unique: unknown %s unknown", opName(op))
+	case isUnknown(l):
+		lt = unifyTarget(rt)
+	case isUnknown(r):
+		rt = unifyTarget(lt)
+	}
+	if !lt.IsNumber() || !rt.IsNumber() {
+		return nil, noOperator(op, lt, rt)
+	}
+	t := arithType(lt, rt)
+	var eop engine.Op
+	switch op {
+	case opcode.Plus:
+		eop = engine.OpAdd
+	case opcode.Minus:
+		eop = engine.OpSub
+	case opcode.Mul:
+		eop = engine.OpMul
+	case opcode.Div:
+		eop = engine.OpDiv
+	case opcode.Mod:
+		if t.IsFloat() {
+			return nil, noOperator(op, lt, rt)
+		}
+		eop = engine.OpMod
+	default:
+		return nil, noOperator(op, lt, rt)
+	}
+	var err error
+	if l, err = operand(l, t); err != nil {
+		return nil, err
+	}
+	if r, err = operand(r, t); err != nil {
+		return nil, err
+	}
+	return fold(&engine.Call{Op: eop, Args: []engine.Expr{l, r}, T: t})
+}
+
+func isDatetime(t engine.Type) bool {
+	return t.Kind == engine.KindDate || t.Kind == engine.KindTimestamp || t.Kind == engine.KindInterval
+}
+
+// datetimeArith resolves date/timestamp/interval arithmetic.
+func (b *binder) datetimeArith(op opcode.Op, l, r engine.Expr) (engine.Expr, error) {
+	// An unknown literal next to a date is an integer if it reads as one,
+	// else an interval; next to a timestamp it is an interval.
+	resolve := func(x engine.Expr, other engine.Type) (engine.Expr, error) {
+		if !isUnknown(x) {
+			return x, nil
+		}
+		c, ok := x.(*engine.Const)
+		if ok && other.Kind == engine.KindDate && !c.Null {
+			if _, err := strconv.Atoi(strings.TrimSpace(c.S)); err == nil {
+				return castTo(x, engine.Int32)
+			}
+		}
+		if other.Kind == engine.KindInterval {
+			return castTo(x, engine.Timestamp)
+		}
+		return castTo(x, engine.Interval)
+	}
+	var err error
+	if l, err = resolve(l, r.Type()); err != nil {
+		return nil, err
+	}
+	if r, err = resolve(r, l.Type()); err != nil {
+		return nil, err
+	}
+	lt, rt := l.Type(), r.Type()
+	isInt := func(t engine.Type) bool { return t.Kind == engine.KindInt32 || t.Kind == engine.KindInt16 }
+	mk := func(o engine.Op, t engine.Type, a, c engine.Expr) (engine.Expr, error) {
+		return fold(&engine.Call{Op: o, Args: []engine.Expr{a, c}, T: t})
+	}
+	toTs := func(x engine.Expr) (engine.Expr, error) { return castTo(x, engine.Timestamp) }
+	switch {
+	case op == opcode.Plus && lt.Kind == engine.KindDate && isInt(rt):
+		r, _ = castTo(r, engine.Int32)
+		return mk(engine.OpDateAddInt, engine.Date, l, r)
+	case op == opcode.Plus && isInt(lt) && rt.Kind == engine.KindDate:
+		l, _ = castTo(l, engine.Int32)
+		return mk(engine.OpDateAddInt, engine.Date, r, l)
+	case op == opcode.Minus && lt.Kind == engine.KindDate && isInt(rt):
+		r, _ = castTo(r, engine.Int32)
+		return mk(engine.OpDateSubInt, engine.Date, l, r)
+	case op == opcode.Minus && lt.Kind == engine.KindDate && rt.Kind == engine.KindDate:
+		return mk(engine.OpDateDiff, engine.Int32, l, r)
+	case (op == opcode.Plus || op == opcode.Minus) && (lt.Kind == engine.KindDate || lt.Kind == engine.KindTimestamp) && rt.Kind == engine.KindInterval:
+		if l, err = toTs(l); err != nil {
+			return nil, err
+		}
+		o := engine.OpTsAddIntv
+		if op == opcode.Minus {
+			o = engine.OpTsSubIntv
+		}
+		return mk(o, engine.Timestamp, l, r)
+	case op == opcode.Plus && lt.Kind == engine.KindInterval && (rt.Kind == engine.KindDate || rt.Kind == engine.KindTimestamp):
+		if r, err = toTs(r); err != nil {
+			return nil, err
+		}
+		return mk(engine.OpTsAddIntv, engine.Timestamp, r, l)
+	case op == opcode.Minus && (lt.Kind == engine.KindTimestamp || lt.Kind == engine.KindDate) && (rt.Kind == engine.KindTimestamp || rt.Kind == engine.KindDate):
+		if l, err = toTs(l); err != nil {
+			return nil, err
+		}
+		if r, err = toTs(r); err != nil {
+			return nil, err
+		}
+		return mk(engine.OpTsDiff, engine.Interval, l, r)
+	case lt.Kind == engine.KindInterval && rt.Kind == engine.KindInterval && (op == opcode.Plus || op == opcode.Minus):
+		o := engine.OpIntvAdd
+		if op == opcode.Minus {
+			o = engine.OpIntvSub
+		}
+		return mk(o, engine.Interval, l, r)
+	}
+	return nil, noOperator(op, lt, rt)
+}
+
+func (b *binder) compare(op opcode.Op, l, r engine.Expr) (engine.Expr, error) {
+	t, ok := commonType(l.Type(), r.Type())
+	if !ok {
+		return nil, noOperator(op, l.Type(), r.Type())
+	}
+	var err error
+	if l, err = operand(l, t); err != nil {
+		return nil, err
+	}
+	if r, err = operand(r, t); err != nil {
+		return nil, err
+	}
+	var eop engine.Op
+	switch op {
+	case opcode.EQ:
+		eop = engine.OpEq
+	case opcode.NE:
+		eop = engine.OpNe
+	case opcode.LT:
+		eop = engine.OpLt
+	case opcode.LE:
+		eop = engine.OpLe
+	case opcode.GT:
+		eop = engine.OpGt
+	case opcode.GE:
+		eop = engine.OpGe
+	}
+	return fold(&engine.Call{Op: eop, Args: []engine.Expr{l, r}, T: engine.Bool})
+}
+
+func (b *binder) distinct(l, r engine.Expr) (engine.Expr, error) {
+	t, ok := commonType(l.Type(), r.Type())
+	if !ok {
+		return nil, engine.Errorf(engine.CodeUndefinedFunction, "operator does not exist: %s = %s", l.Type(), r.Type())
+	}
+	var err error
+	if l, err = operand(l, t); err != nil {
+		return nil, err
+	}
+	if r, err = operand(r, t); err != nil {
+		return nil, err
+	}
+	return fold(&engine.Call{Op: engine.OpIsDistinct, Args: []engine.Expr{l, r}, T: engine.Bool})
+}
+
+func (b *binder) caseExpr(n *ast.CaseExpr) (engine.Expr, error) {
+	var subject engine.Expr
+	if n.Value != nil {
+		v, err := b.expr(n.Value)
+		if err != nil {
+			return nil, err
+		}
+		subject = v
+	}
+	c := &engine.Case{}
+	results := make([]engine.Expr, 0, len(n.WhenClauses)+1)
+	for _, w := range n.WhenClauses {
+		cond, err := b.expr(w.Expr)
+		if err != nil {
+			return nil, err
+		}
+		if subject != nil {
+			if cond, err = b.compare(opcode.EQ, subject, cond); err != nil {
+				return nil, err
+			}
+		} else if cond, err = b.asBool(cond, "CASE/WHEN"); err != nil {
+			return nil, err
+		}
+		res, err := b.expr(w.Result)
+		if err != nil {
+			return nil, err
+		}
+		c.Conds = append(c.Conds, cond)
+		results = append(results, res)
+	}
+	var els engine.Expr = &engine.Const{T: engine.Unknown, Null: true}
+	if n.ElseClause != nil {
+		e, err := b.expr(n.ElseClause)
+		if err != nil {
+			return nil, err
+		}
+		els = e
+	}
+	results = append(results, els)
+	results, t, err := coerceAll("CASE", results)
+	if err != nil {
+		return nil, err
+	}
+	c.Results = results[:len(results)-1]
+	c.Else = results[len(results)-1]
+	c.T = t
+	return c, nil
+}
+
+func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
+	name := n.FnName.L
+	args := make([]engine.Expr, 0, len(n.Args))
+	bindArgs := func(from int) error {
+		for _, a := range n.Args[from:] {
+			e, err := b.expr(a)
+			if err != nil {
+				return err
+			}
+			args = append(args, e)
+		}
+		return nil
+	}
+	want := func(lo, hi int) error {
+		if len(n.Args) < lo || len(n.Args) > hi {
+			return engine.Errorf(engine.CodeUndefinedFunction, "function %s with %d arguments does not exist", name, len(n.Args))
+		}
+		return nil
+	}
+	switch name {
+	case "__gpusql_cast":
+		if err := want(2, 2); err != nil {
+			return nil, err
+		}
+		x, err := b.expr(n.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		tn, err := stringArg(n.Args[1])
+		if err != nil {
+			return nil, err
+		}
+		t, err := parse.ParseType(tn)
+		if err != nil {
+			return nil, err
+		}
+		return castTo(x, t)
+	case "__gpusql_is_distinct":
+		if err := want(2, 2); err != nil {
+			return nil, err
+		}
+		if err := bindArgs(0); err != nil {
+			return nil, err
+		}
+		return b.distinct(args[0], args[1])
+	case "__gpusql_extract":
+		if err := want(2, 2); err != nil {
+			return nil, err
+		}
+		field, err := stringArg(n.Args[0])
+		if err != nil {
+			return nil, err
+		}
+		field = strings.ToLower(field)
+		x, err := b.expr(n.Args[1])
+		if err != nil {
+			return nil, err
+		}
+		if isUnknown(x) {
+			if x, err = castTo(x, engine.Timestamp); err != nil {
+				return nil, err
+			}
+		}
+		k := x.Type().Kind
+		if k != engine.KindDate && k != engine.KindTimestamp {
+			return nil, engine.Errorf(engine.CodeUndefinedFunction, "function extract(unknown, %s) does not exist", x.Type())
+		}
+		if k == engine.KindDate && (field == "hour" || field == "minute" || field == "second") {
+			return nil, unsupported("unit %q not supported for type date", field)
+		}
+		return fold(&engine.Call{Op: engine.OpExtract, Args: []engine.Expr{&engine.Const{T: engine.Text, S: field}, x}, T: engine.Numeric})
+	case "__gpusql_nulls_first", "__gpusql_nulls_last":
+		return nil, engine.Errorf(engine.CodeSyntaxError, "NULLS FIRST/LAST is only allowed in ORDER BY")
+	case "length", "char_length", "character_length":
+		if err := want(1, 1); err != nil {
+			return nil, err
+		}
+		if err := bindArgs(0); err != nil {
+			return nil, err
+		}
+		x, err := b.strArg(args[0], name)
+		if err != nil {
+			return nil, err
+		}
+		return fold(&engine.Call{Op: engine.OpLength, Args: []engine.Expr{x}, T: engine.Int32})
+	case "upper", "lower":
+		if err := want(1, 1); err != nil {
+			return nil, err
+		}
+		if err := bindArgs(0); err != nil {
+			return nil, err
+		}
+		x, err := b.strArg(args[0], name)
+		if err != nil {
+			return nil, err
+		}
+		op := engine.OpUpper
+		if name == "lower" {
+			op = engine.OpLower
+		}
+		return fold(&engine.Call{Op: op, Args: []engine.Expr{x}, T: engine.Text})
+	case "substring", "substr":
+		if err := want(2, 3); err != nil {
+			return nil, err
+		}
+		if err := bindArgs(0); err != nil {
+			return nil, err
+		}
+		x, err := b.strArg(args[0], name)
+		if err != nil {
+			return nil, err
+		}
+		out := []engine.Expr{x}
+		for _, a := range args[1:] {
+			ia, err := b.asInt(a, name)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ia)
+		}
+		return fold(&engine.Call{Op: engine.OpSubstr, Args: out, T: engine.Text})
+	case "concat":
+		// tidb spells a || b as concat(a, b).
+		if err := want(2, 2); err != nil {
+			return nil, unsupported("concat() with other than two arguments is not supported; use ||")
+		}
+		if err := bindArgs(0); err != nil {
+			return nil, err
+		}
+		for i, a := range args {
+			if !a.Type().IsString() || isUnknown(a) || a.Type().Kind != engine.KindText {
+				c, err := castTo(a, engine.Text)
+				if err != nil {
+					return nil, err
+				}
+				args[i] = c
+			}
+		}
+		return fold(&engine.Call{Op: engine.OpConcat, Args: args, T: engine.Text})
+	case "version":
+		return &engine.Const{T: engine.Text, S: b.s.srv.version()}, nil
+	case "current_database", "current_catalog":
+		return &engine.Const{T: engine.Text, S: b.s.params.Database}, nil
+	case "current_user", "session_user", "user":
+		return &engine.Const{T: engine.Text, S: b.s.params.User}, nil
+	case "current_schema":
+		return &engine.Const{T: engine.Text, S: "public"}, nil
+	case "coalesce":
+		if len(n.Args) == 0 {
+			return nil, engine.Errorf(engine.CodeSyntaxError, "syntax error at or near \")\"")
+		}
+		if err := bindArgs(0); err != nil {
+			return nil, err
+		}
+		args, t, err := coerceAll("COALESCE", args)
+		if err != nil {
+			return nil, err
+		}
+		return fold(&engine.Call{Op: engine.OpCoalesce, Args: args, T: t})
+	case "nullif":
+		if err := want(2, 2); err != nil {
+			return nil, err
+		}
+		if err := bindArgs(0); err != nil {
+			return nil, err
+		}
+		x, err := b.compare(opcode.EQ, args[0], args[1]) // checks comparability
+		if err != nil {
+			return nil, err
+		}
+		cmp := x
+		_ = cmp
+		t, _ := commonType(args[0].Type(), args[1].Type())
+		a0, err := operand(args[0], t)
+		if err != nil {
+			return nil, err
+		}
+		a1, err := operand(args[1], t)
+		if err != nil {
+			return nil, err
+		}
+		rt := args[0].Type()
+		if isUnknown(args[0]) {
+			rt = t
+		}
+		return fold(&engine.Call{Op: engine.OpNullIf, Args: []engine.Expr{a0, a1}, T: rt})
+	case "abs":
+		if err := want(1, 1); err != nil {
+			return nil, err
+		}
+		if err := bindArgs(0); err != nil {
+			return nil, err
+		}
+		x := args[0]
+		if isUnknown(x) {
+			var err error
+			if x, err = castTo(x, engine.Float64); err != nil {
+				return nil, err
+			}
+		}
+		t := x.Type()
+		if !t.IsNumber() {
+			return nil, engine.Errorf(engine.CodeUndefinedFunction, "function abs(%s) does not exist", t)
+		}
+		if t.Kind == engine.KindNumeric {
+			t = engine.Numeric
+		}
+		return fold(&engine.Call{Op: engine.OpAbs, Args: []engine.Expr{x}, T: t})
+	case "round":
+		if err := want(1, 2); err != nil {
+			return nil, err
+		}
+		if err := bindArgs(0); err != nil {
+			return nil, err
+		}
+		x := args[0]
+		t := x.Type()
+		var err error
+		switch {
+		case len(args) == 2 || t.Kind == engine.KindNumeric || t.IsInteger():
+			if x, err = operand(x, engine.Numeric); err != nil {
+				return nil, err
+			}
+			t = engine.Numeric
+		case isUnknown(x) || t.IsFloat():
+			if x, err = castTo(x, engine.Float64); err != nil {
+				return nil, err
+			}
+			t = engine.Float64
+		default:
+			return nil, engine.Errorf(engine.CodeUndefinedFunction, "function round(%s) does not exist", t)
+		}
+		out := []engine.Expr{x}
+		if len(args) == 2 {
+			d, err := b.asInt(args[1], "round")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, d)
+		}
+		return fold(&engine.Call{Op: engine.OpRound, Args: out, T: t})
+	}
+	return nil, engine.Errorf(engine.CodeUndefinedFunction, "function %s(%s) does not exist", name, strings.Repeat("unknown, ", max(0, len(n.Args)-1))+map[bool]string{true: "unknown", false: ""}[len(n.Args) > 0]).
+		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+}
+
+func (b *binder) strArg(x engine.Expr, fn string) (engine.Expr, error) {
+	if isUnknown(x) {
+		return castTo(x, engine.Text)
+	}
+	if !x.Type().IsString() {
+		return nil, engine.Errorf(engine.CodeUndefinedFunction, "function %s(%s) does not exist", fn, x.Type()).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	return x, nil
+}
+
+func stringArg(n ast.ExprNode) (string, error) {
+	if v, ok := n.(ast.ValueExpr); ok {
+		if s, ok := v.GetValue().(string); ok {
+			return s, nil
+		}
+	}
+	return "", engine.Errorf(engine.CodeInternalError, "expected a string constant, got %s", fmt.Sprintf("%T", n))
+}

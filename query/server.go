@@ -1,0 +1,87 @@
+// Package query turns SQL text into results: it parses (query/parse),
+// binds to a typed plan (engine.Plan), and runs the plan on the engine's
+// backend, streaming rows to the client's ResultWriter.
+package query
+
+import (
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/gpusql/gpusql/engine"
+)
+
+// Version is gpusql's release.
+const Version = "0.1.0"
+
+// PGVersion is the PostgreSQL version gpusql speaks for.
+const PGVersion = "15.0"
+
+// Options configure a Server. They are validated by the caller (the
+// command line) and by NewServer.
+type Options struct {
+	// FileRoot is the only directory tree that server-side COPY FROM and
+	// CREATE TABLE ... FROM CSV may read.
+	FileRoot string
+	// DataDir is where the server keeps its files.
+	DataDir string
+	// MaxTextWidth bounds the stored byte width of text values.
+	MaxTextWidth int
+	// Backend runs loads and queries.
+	Backend engine.Backend
+	Logger  *slog.Logger
+}
+
+// Server is the SQL engine shared by all sessions.
+type Server struct {
+	opts    Options
+	cat     *engine.Catalog
+	backend engine.Backend
+	log     *slog.Logger
+	nextPID atomic.Int32
+}
+
+var _ engine.Server = (*Server)(nil)
+
+// NewServer makes a server with an empty catalog.
+func NewServer(opts Options) (*Server, error) {
+	if opts.Backend == nil {
+		return nil, fmt.Errorf("query: no backend")
+	}
+	if opts.FileRoot == "" {
+		return nil, fmt.Errorf("query: no file root")
+	}
+	root, err := filepath.Abs(opts.FileRoot)
+	if err != nil {
+		return nil, err
+	}
+	if r, err := filepath.EvalSymlinks(root); err == nil {
+		root = r
+	}
+	opts.FileRoot = root
+	if opts.MaxTextWidth <= 0 {
+		opts.MaxTextWidth = engine.DefaultCSVOptions().MaxTextWidth
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	return &Server{opts: opts, cat: engine.NewCatalog(), backend: opts.Backend, log: opts.Logger}, nil
+}
+
+// Catalog exposes the server's tables (for embedding and tests).
+func (s *Server) Catalog() *engine.Catalog { return s.cat }
+
+// ServerVersion is reported to clients as server_version.
+func (s *Server) ServerVersion() string { return PGVersion + " (gpusql " + Version + ")" }
+
+func (s *Server) version() string {
+	return fmt.Sprintf("PostgreSQL %s (gpusql %s, %s backend) on %s-%s, compiled by %s",
+		PGVersion, Version, s.backend.Name(), runtime.GOARCH, runtime.GOOS, runtime.Version())
+}
+
+// NewSession starts a session.
+func (s *Server) NewSession(p engine.SessionParams) (engine.Session, error) {
+	return newSession(s, p), nil
+}

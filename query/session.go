@@ -1,0 +1,214 @@
+package query
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/query/parse"
+)
+
+// Session runs statements for one client.
+type Session struct {
+	srv      *Server
+	params   engine.SessionParams
+	settings map[string]string
+	inTx     bool
+	failedTx bool
+}
+
+var _ engine.Session = (*Session)(nil)
+
+func newSession(srv *Server, p engine.SessionParams) *Session {
+	s := &Session{srv: srv, params: p, settings: map[string]string{}}
+	for k, v := range p.Options {
+		if _, ok := defaultSettings[strings.ToLower(k)]; ok {
+			s.settings[strings.ToLower(k)] = v
+		}
+	}
+	return s
+}
+
+// Close ends the session.
+func (s *Session) Close() error { return nil }
+
+// TxStatus is the ReadyForQuery status.
+func (s *Session) TxStatus() byte {
+	switch {
+	case s.failedTx:
+		return 'E'
+	case s.inTx:
+		return 'T'
+	}
+	return 'I'
+}
+
+// Query runs every statement of sql in order.
+func (s *Session) Query(ctx context.Context, sql string, w engine.ResultWriter) error {
+	stmts, err := parse.Parse(sql)
+	if err != nil {
+		s.fail()
+		return err
+	}
+	if len(stmts) == 0 {
+		return w.EmptyQuery()
+	}
+	for _, st := range stmts {
+		if s.failedTx {
+			if t, ok := st.(*parse.Transaction); !ok || t.Kind != "ROLLBACK" && t.Kind != "COMMIT" {
+				return engine.Errorf(engine.CodeInFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+			}
+		}
+		if err := s.exec(ctx, st, w); err != nil {
+			s.fail()
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Session) fail() {
+	if s.inTx {
+		s.failedTx = true
+	}
+}
+
+// DescribeQuery binds a statement without running it and returns its
+// result columns (nil when it returns none).
+func (s *Session) DescribeQuery(ctx context.Context, sql string) ([]engine.ResultColumn, error) {
+	stmts, err := parse.Parse(sql)
+	if err != nil {
+		return nil, err
+	}
+	if len(stmts) != 1 {
+		return nil, nil
+	}
+	switch st := stmts[0].(type) {
+	case *parse.Select:
+		_, cols, err := s.bindSelect(st.AST)
+		return cols, err
+	case *parse.Show:
+		return s.showColumns(st.Name), nil
+	}
+	return nil, nil
+}
+
+func (s *Session) exec(ctx context.Context, st parse.Stmt, w engine.ResultWriter) error {
+	switch st := st.(type) {
+	case *parse.Select:
+		return s.runSelect(ctx, st.AST, w)
+	case *parse.CreateTable:
+		return s.createTable(ctx, st, w)
+	case *parse.Copy:
+		return s.copyFrom(ctx, st, w)
+	case *parse.DropTable:
+		return s.dropTable(st, w)
+	case *parse.Set:
+		return s.set(st, w)
+	case *parse.Show:
+		return s.show(st, w)
+	case *parse.Reset:
+		return s.reset(st, w)
+	case *parse.Transaction:
+		return s.transaction(st, w)
+	}
+	return engine.Errorf(engine.CodeFeatureNotSupported, "statement is not supported: %s", st.SQL())
+}
+
+func (s *Session) transaction(t *parse.Transaction, w engine.ResultWriter) error {
+	switch t.Kind {
+	case "BEGIN":
+		if s.inTx {
+			_ = w.Notice(engine.Notice{Severity: "WARNING", Code: "25001", Message: "there is already a transaction in progress"})
+		}
+		s.inTx = true
+		return w.Complete("BEGIN")
+	case "COMMIT":
+		tag := "COMMIT"
+		if s.failedTx {
+			tag = "ROLLBACK"
+		} else if !s.inTx {
+			_ = w.Notice(engine.Notice{Severity: "WARNING", Code: "25P01", Message: "there is no transaction in progress"})
+		}
+		s.inTx, s.failedTx = false, false
+		return w.Complete(tag)
+	default:
+		if !s.inTx {
+			_ = w.Notice(engine.Notice{Severity: "WARNING", Code: "25P01", Message: "there is no transaction in progress"})
+		}
+		s.inTx, s.failedTx = false, false
+		return w.Complete("ROLLBACK")
+	}
+}
+
+// runSelect binds and executes a query, streaming rows.
+func (s *Session) runSelect(ctx context.Context, stmt ast.StmtNode, w engine.ResultWriter) error {
+	if d := s.statementTimeout(); d > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, d)
+		defer cancel()
+	}
+	plan, cols, err := s.bindSelect(stmt)
+	if err != nil {
+		return err
+	}
+	if err := w.Describe(cols); err != nil {
+		return err
+	}
+	var rows int64
+	vals := make([][]byte, plan.Visible)
+	var buf []byte
+	ends := make([]int, plan.Visible)
+	sink := func(b *engine.Batch) error {
+		for i := 0; i < b.N; i++ {
+			buf = buf[:0]
+			for c, v := range b.Cols {
+				if v.IsNull(i) {
+					ends[c] = -1
+					continue
+				}
+				buf = engine.AppendText(buf, v, i)
+				ends[c] = len(buf)
+			}
+			start := 0
+			for c := range b.Cols {
+				if ends[c] < 0 {
+					vals[c] = nil
+					continue
+				}
+				vals[c] = buf[start:ends[c]:ends[c]]
+				start = ends[c]
+			}
+			if err := w.Row(vals); err != nil {
+				return err
+			}
+		}
+		rows += int64(b.N)
+		return nil
+	}
+	if err := s.srv.backend.Execute(ctx, plan, sink); err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			return engine.Errorf(engine.CodeQueryCanceled, "canceling statement due to statement timeout")
+		}
+		return err
+	}
+	return w.Complete("SELECT " + strconv.FormatInt(rows, 10))
+}
+
+func (s *Session) statementTimeout() time.Duration {
+	v := s.setting("statement_timeout")
+	if v == "" || v == "0" {
+		return 0
+	}
+	if ms, err := strconv.Atoi(v); err == nil {
+		return time.Duration(ms) * time.Millisecond
+	}
+	if d, err := time.ParseDuration(strings.ReplaceAll(v, " ", "")); err == nil {
+		return d
+	}
+	return 0
+}

@@ -1,0 +1,149 @@
+package query
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/query/parse"
+)
+
+// defaultSettings are the run-time parameters a session can SHOW and SET,
+// with their defaults. Clients set several of these on connect.
+var defaultSettings = map[string]string{
+	"application_name":              "",
+	"client_encoding":               "UTF8",
+	"client_min_messages":           "notice",
+	"datestyle":                     "ISO, MDY",
+	"default_transaction_isolation": "read committed",
+	"extra_float_digits":            "1",
+	"integer_datetimes":             "on",
+	"intervalstyle":                 "postgres",
+	"search_path":                   `"$user", public`,
+	"server_encoding":               "UTF8",
+	"standard_conforming_strings":   "on",
+	"statement_timeout":             "0",
+	"timezone":                      "UTC",
+	"transaction_isolation":         "read committed",
+	"lc_collate":                    "C",
+	"lc_ctype":                      "C",
+	"max_identifier_length":         "63",
+	"bytea_output":                  "hex",
+}
+
+// settingNames maps lower-case names to PostgreSQL's spelling for SHOW.
+var settingNames = map[string]string{
+	"datestyle": "DateStyle", "intervalstyle": "IntervalStyle", "timezone": "TimeZone",
+}
+
+func (s *Session) setting(name string) string {
+	name = strings.ToLower(name)
+	if v, ok := s.settings[name]; ok {
+		return v
+	}
+	switch name {
+	case "server_version":
+		return PGVersion
+	case "gpusql.device":
+		return s.srv.backend.Name()
+	case "gpusql.version":
+		return Version
+	case "gpusql.file_root":
+		return s.srv.opts.FileRoot
+	}
+	return defaultSettings[name]
+}
+
+func (s *Session) known(name string) bool {
+	name = strings.ToLower(name)
+	if _, ok := defaultSettings[name]; ok {
+		return true
+	}
+	switch name {
+	case "server_version", "gpusql.device", "gpusql.version", "gpusql.file_root":
+		return true
+	}
+	return false
+}
+
+func (s *Session) set(st *parse.Set, w engine.ResultWriter) error {
+	name := strings.ToLower(st.Name)
+	switch name {
+	case "server_version", "server_encoding", "integer_datetimes", "lc_collate", "lc_ctype", "max_identifier_length", "gpusql.device", "gpusql.version", "gpusql.file_root":
+		return engine.Errorf(engine.CodeCantChangeRuntimeParam, "parameter %q cannot be changed", name)
+	}
+	if !s.known(name) && !strings.Contains(name, ".") {
+		return engine.Errorf(engine.CodeUndefinedObject, "unrecognized configuration parameter %q", name)
+	}
+	v := st.Value
+	switch name {
+	case "client_encoding":
+		u := strings.ToUpper(strings.ReplaceAll(v, "-", ""))
+		if u != "UTF8" && u != "UNICODE" {
+			return engine.Errorf(engine.CodeFeatureNotSupported, "client encoding %q is not supported: gpusql speaks UTF8 only", v)
+		}
+		v = "UTF8"
+	case "statement_timeout":
+		if s2 := strings.TrimSpace(v); s2 != "" && (s2[0] < '0' || s2[0] > '9') {
+			return engine.Errorf(engine.CodeInvalidParameterValue, "invalid value for parameter \"statement_timeout\": %q", v)
+		}
+	}
+	s.settings[name] = v
+	return w.Complete("SET")
+}
+
+func (s *Session) reset(st *parse.Reset, w engine.ResultWriter) error {
+	if strings.EqualFold(st.Name, "all") {
+		s.settings = map[string]string{}
+	} else {
+		delete(s.settings, strings.ToLower(st.Name))
+	}
+	return w.Complete("RESET")
+}
+
+func (s *Session) showColumns(name string) []engine.ResultColumn {
+	if strings.EqualFold(name, "all") {
+		return []engine.ResultColumn{textColumn("name"), textColumn("setting"), textColumn("description")}
+	}
+	n := strings.ToLower(name)
+	if p, ok := settingNames[n]; ok {
+		n = p
+	}
+	return []engine.ResultColumn{textColumn(n)}
+}
+
+func textColumn(name string) engine.ResultColumn {
+	return engine.ResultColumn{Name: name, TypeOID: engine.OIDText, TypLen: -1, Typmod: -1}
+}
+
+func (s *Session) show(st *parse.Show, w engine.ResultWriter) error {
+	name := strings.ToLower(st.Name)
+	if name == "all" {
+		if err := w.Describe(s.showColumns("all")); err != nil {
+			return err
+		}
+		names := []string{"server_version", "gpusql.device", "gpusql.version", "gpusql.file_root"}
+		for k := range defaultSettings {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			if err := w.Row([][]byte{[]byte(n), []byte(s.setting(n)), nil}); err != nil {
+				return err
+			}
+		}
+		return w.Complete("SHOW")
+	}
+	if !s.known(name) {
+		if _, ok := s.settings[name]; !ok {
+			return engine.Errorf(engine.CodeUndefinedObject, "unrecognized configuration parameter %q", name)
+		}
+	}
+	if err := w.Describe(s.showColumns(name)); err != nil {
+		return err
+	}
+	if err := w.Row([][]byte{[]byte(s.setting(name))}); err != nil {
+		return err
+	}
+	return w.Complete("SHOW")
+}

@@ -1,0 +1,124 @@
+package query
+
+import (
+	"github.com/dustin/go-humanize"
+
+	"github.com/gpusql/gpusql/engine"
+)
+
+// System tables are built from the catalog when a query names them.
+const (
+	sysLoadErrors = "gpusql_load_errors"
+	sysTables     = "gpusql_tables"
+)
+
+func isSystemTable(name string) bool { return name == sysLoadErrors || name == sysTables }
+
+// lookupSource resolves a FROM name to a table snapshot.
+func (s *Session) lookupSource(schema, name string) (source, error) {
+	switch schema {
+	case "", "public", "pg_catalog", "gpusql":
+	default:
+		return source{}, engine.Errorf(engine.CodeUndefinedTable, "relation \"%s.%s\" does not exist", schema, name)
+	}
+	switch name {
+	case sysLoadErrors:
+		return s.loadErrorsSource(), nil
+	case sysTables:
+		return s.tablesSource(), nil
+	}
+	t, ok := s.srv.cat.Lookup(name)
+	if !ok {
+		return source{}, engine.Errorf(engine.CodeUndefinedTable, "relation %q does not exist", name)
+	}
+	return source{name: name, cols: t.Columns, data: t.Data(), oid: t.OID, present: true}, nil
+}
+
+// hostBuilder assembles a small host table column by column.
+type hostBuilder struct {
+	cols []engine.ColumnDef
+	data []*engine.Column
+	n    int
+}
+
+func (h *hostBuilder) text(name string, vals []string, null []bool) {
+	w := 0
+	for _, v := range vals {
+		w = max(w, len(v))
+	}
+	c := engine.NewColumn(engine.Text, len(vals), w, null != nil)
+	for i, v := range vals {
+		copy(c.Str[i*c.Width:], v)
+		if null != nil && null[i] {
+			c.SetNull(i)
+		}
+	}
+	h.add(name, engine.Text, c)
+}
+
+func (h *hostBuilder) int64s(name string, vals []int64) {
+	c := engine.NewColumn(engine.Int64, len(vals), 0, false)
+	copy(c.I64, vals)
+	h.add(name, engine.Int64, c)
+}
+
+func (h *hostBuilder) add(name string, t engine.Type, c *engine.Column) {
+	h.cols = append(h.cols, engine.ColumnDef{Name: name, Type: t})
+	h.data = append(h.data, c)
+	h.n = c.Len
+}
+
+func (h *hostBuilder) source(name string) source {
+	return source{name: name, cols: h.cols, data: &engine.HostTable{Cols: h.data, N: int64(h.n)}, present: true}
+}
+
+func (s *Session) loadErrorsSource() source {
+	rows := s.srv.cat.LoadErrors()
+	var tables, cols, codes, reasons, raws []string
+	var lines []int64
+	colNull := make([]bool, len(rows))
+	for i, r := range rows {
+		tables = append(tables, r.Table)
+		lines = append(lines, r.Line)
+		cols = append(cols, r.Column)
+		colNull[i] = r.Column == ""
+		codes = append(codes, r.Code)
+		reasons = append(reasons, r.Reason)
+		raws = append(raws, r.Raw)
+	}
+	h := &hostBuilder{}
+	h.text("table_name", tables, nil)
+	h.int64s("line", lines)
+	h.text("column_name", cols, colNull)
+	h.text("sqlstate", codes, nil)
+	h.text("reason", reasons, nil)
+	h.text("raw", raws, nil)
+	return h.source(sysLoadErrors)
+}
+
+func (s *Session) tablesSource() source {
+	var names, sizes, backends []string
+	var rows, ncols, bytes []int64
+	for _, t := range s.srv.cat.Tables() {
+		names = append(names, t.Name)
+		ncols = append(ncols, int64(len(t.Columns)))
+		var b int64
+		if d := t.Data(); d != nil {
+			rows = append(rows, d.Rows())
+			b = d.DeviceBytes()
+		} else {
+			rows = append(rows, 0)
+		}
+		bytes = append(bytes, b)
+		sizes = append(sizes, humanize.Bytes(uint64(b)))
+		backends = append(backends, s.srv.backend.Name())
+	}
+	h := &hostBuilder{}
+	h.text("table_name", names, nil)
+	h.int64s("rows", rows)
+	h.int64s("columns", ncols)
+	h.int64s("device_bytes", bytes)
+	h.text("device_size", sizes, nil)
+	h.text("backend", backends, nil)
+	return h.source(sysTables)
+}
