@@ -1,0 +1,372 @@
+package parse
+
+import (
+	"strings"
+
+	"github.com/gpusql/gpusql/engine"
+)
+
+// parseCopy parses COPY table [(columns)] FROM 'path' | STDIN with either
+// the option list [WITH] (name value, ...) or the old keyword syntax
+// [WITH] [CSV] [HEADER] [DELIMITER [AS] 'c'] ...
+func parseCopy(c *cursor, text string) (Stmt, error) {
+	c.word("copy")
+	if n := c.peek(); n != nil && n.group {
+		return nil, notSupported(c.src, n.tok, "COPY (query) TO is not supported by gpusql")
+	}
+	st := &Copy{Text: text}
+	var err error
+	if st.Table, err = c.tableName(); err != nil {
+		return nil, err
+	}
+	if n := c.peek(); n != nil && n.group {
+		c.i++
+		if st.Columns, err = copyColumns(c.sub(n)); err != nil {
+			return nil, err
+		}
+	}
+	if c.word("to") {
+		return nil, notSupported(c.src, c.items[c.i-1].tok, "COPY TO is not supported by gpusql")
+	}
+	if err := c.expect("from"); err != nil {
+		return nil, err
+	}
+	switch {
+	case c.word("stdin"):
+		st.Stdin = true
+	case c.word("program"):
+		return nil, notSupported(c.src, c.items[c.i-1].tok, "COPY FROM PROGRAM is not supported by gpusql")
+	default:
+		var ok bool
+		if st.Path, ok = c.stringLit(); !ok {
+			return nil, c.fail()
+		}
+	}
+	var raw []copyOpt
+	with := c.word("with")
+	if n := c.peek(); n != nil && n.group {
+		c.i++
+		if raw, err = genericOptions(c.sub(n)); err != nil {
+			return nil, err
+		}
+	} else if raw, err = oldOptions(c); err != nil {
+		return nil, err
+	} else if with && len(raw) == 0 {
+		return nil, c.fail()
+	}
+	if c.word("where") {
+		return nil, notSupported(c.src, c.items[c.i-1].tok, "COPY FROM ... WHERE is not supported by gpusql")
+	}
+	if err := c.finish(); err != nil {
+		return nil, err
+	}
+	st.Options, st.Format, err = copyOptions(c.src, raw, true)
+	return st, err
+}
+
+// copyColumns parses COPY's column list.
+func copyColumns(c *cursor) ([]string, error) {
+	var cols []string
+	seen := map[string]bool{}
+	for {
+		at := c.tok()
+		name, err := c.ident()
+		if err != nil {
+			return nil, err
+		}
+		if seen[name] {
+			return nil, &engine.Error{Code: engine.CodeDuplicateColumn, Position: position(c.src, at.pos),
+				Message: `column "` + name + `" specified more than once`}
+		}
+		seen[name] = true
+		cols = append(cols, name)
+		if c.done() {
+			return cols, nil
+		}
+		if !c.op(",") {
+			return nil, c.fail()
+		}
+	}
+}
+
+// copyOpt is one option as written: name and an optional value.
+type copyOpt struct {
+	name   string
+	tok    token // the option's name, for error positions
+	hasVal bool
+	val    string // the value's text: a string's contents, a folded word, a number
+	num    bool   // the value was a number
+}
+
+// genericOptions parses the items of a (name value, ...) option list.
+func genericOptions(c *cursor) ([]copyOpt, error) {
+	var opts []copyOpt
+	for {
+		n := c.next()
+		if n == nil || n.group || (n.tok.kind != kIdent && n.tok.kind != kQIdent) {
+			return nil, syntaxErr(c.src, tokOr(n, c.end))
+		}
+		o := copyOpt{name: n.tok.text, tok: n.tok}
+		if v := c.peek(); v != nil && !v.op(",") {
+			var err error
+			if o, err = optionValue(c, o); err != nil {
+				return nil, err
+			}
+		}
+		opts = append(opts, o)
+		if c.done() {
+			return opts, nil
+		}
+		if !c.op(",") {
+			return nil, c.fail()
+		}
+	}
+}
+
+// optionValue reads an option's value: a string, word, signed number, "*"
+// or a parenthesised list (the last two only for options gpusql refuses).
+func optionValue(c *cursor, o copyOpt) (copyOpt, error) {
+	v := c.next()
+	o.hasVal = true
+	switch {
+	case v.group || v.op("*"):
+		o.val = "*"
+	case v.tok.kind == kString || v.tok.kind == kIdent || v.tok.kind == kQIdent:
+		o.val = v.tok.text
+	case v.tok.kind == kNumber:
+		o.val, o.num = v.tok.text, true
+	case v.op("-") || v.op("+"):
+		num := c.next()
+		if num == nil || num.group || num.tok.kind != kNumber {
+			return o, syntaxErr(c.src, tokOr(num, c.end))
+		}
+		o.val, o.num = v.tok.text+num.tok.text, true
+	default:
+		return o, syntaxErr(c.src, v.tok)
+	}
+	return o, nil
+}
+
+func tokOr(n *node, t token) token {
+	if n == nil {
+		return t
+	}
+	return n.tok
+}
+
+// oldOptions parses PostgreSQL's pre-9.0 COPY options: BINARY, CSV,
+// HEADER, DELIMITER [AS] 'c', NULL [AS] 's', QUOTE [AS] 'c', ESCAPE [AS]
+// 'c', ENCODING 'e', FORCE ... (until WHERE or the end).
+func oldOptions(c *cursor) ([]copyOpt, error) {
+	var opts []copyOpt
+	for n := c.peek(); n != nil && !n.word("where"); n = c.peek() {
+		if n.group || n.tok.kind != kIdent {
+			return nil, c.fail()
+		}
+		c.i++
+		o := copyOpt{name: n.tok.text, tok: n.tok}
+		switch n.tok.text {
+		case "binary":
+			o = copyOpt{name: "format", tok: n.tok, hasVal: true, val: "binary"}
+		case "csv":
+			o = copyOpt{name: "format", tok: n.tok, hasVal: true, val: "csv"}
+		case "header", "freeze", "oids":
+		case "delimiter", "null", "quote", "escape", "encoding":
+			c.word("as")
+			s, ok := c.stringLit()
+			if !ok {
+				return nil, c.fail()
+			}
+			o.hasVal, o.val = true, s
+		case "force":
+			return nil, notSupported(c.src, n.tok, "COPY FORCE options are not supported by gpusql")
+		default:
+			return nil, syntaxErr(c.src, n.tok)
+		}
+		opts = append(opts, o)
+	}
+	return opts, nil
+}
+
+// optionList parses and checks a (name value, ...) list, as used by
+// CREATE TABLE ... FROM CSV.
+func optionList(c *cursor, from bool) (engine.CSVOptions, string, error) {
+	raw, err := genericOptions(c)
+	if err != nil {
+		return engine.CSVOptions{}, "", err
+	}
+	return copyOptions(c.src, raw, from)
+}
+
+// copyOptions checks COPY options once, as PostgreSQL's
+// ProcessCopyOptions does, and returns them with the format ("csv").
+// Without a FORMAT option the format is csv (PostgreSQL's default, text,
+// is not supported yet).
+func copyOptions(src string, raw []copyOpt, from bool) (engine.CSVOptions, string, error) {
+	opts := engine.DefaultCSVOptions()
+	format := "csv"
+	seen := map[string]bool{}
+	var escapeSet bool
+	var delim, quote, escape *string
+	for _, o := range raw {
+		errAt := func(code, msg string) *engine.Error {
+			return &engine.Error{Code: code, Message: msg, Position: position(src, o.tok.pos)}
+		}
+		if seen[o.name] {
+			return opts, "", errAt(engine.CodeSyntaxError, "conflicting or redundant options")
+		}
+		seen[o.name] = true
+		needVal := func() error {
+			if !o.hasVal {
+				return errAt(engine.CodeSyntaxError, o.name+" requires a parameter")
+			}
+			return nil
+		}
+		switch o.name {
+		case "format":
+			if err := needVal(); err != nil {
+				return opts, "", err
+			}
+			switch f := strings.ToLower(o.val); f {
+			case "csv":
+				format = f
+			case "text", "binary":
+				return opts, "", errAt(engine.CodeFeatureNotSupported,
+					`COPY format "`+f+`" is not supported by gpusql yet: only csv is (text format is planned)`)
+			default:
+				return opts, "", errAt(engine.CodeInvalidParameterValue, `COPY format "`+o.val+`" not recognized`)
+			}
+		case "header":
+			h, err := headerChoice(o, from)
+			if err != nil {
+				return opts, "", errAt(err.Code, err.Message)
+			}
+			opts.Header = h
+		case "delimiter", "quote", "escape", "null":
+			if err := needVal(); err != nil {
+				return opts, "", err
+			}
+			v := o.val
+			switch o.name {
+			case "delimiter":
+				delim = &v
+			case "quote":
+				quote = &v
+			case "escape":
+				escape, escapeSet = &v, true
+			case "null":
+				opts.Null = v
+			}
+		case "on_error":
+			if err := needVal(); err != nil {
+				return opts, "", err
+			}
+			switch strings.ToLower(o.val) {
+			case "stop":
+				opts.OnError = engine.OnErrorStop
+			case "ignore":
+				opts.OnError = engine.OnErrorIgnore
+			default:
+				return opts, "", errAt(engine.CodeInvalidParameterValue, `COPY ON_ERROR "`+o.val+`" not recognized`)
+			}
+		case "encoding":
+			if err := needVal(); err != nil {
+				return opts, "", err
+			}
+			if err := checkEncoding(o.val); err != nil {
+				return opts, "", errAt(err.Code, err.Message)
+			}
+		case "freeze", "force_quote", "force_not_null", "force_null", "default", "log_verbosity",
+			"reject_limit", "convert_selectively", "oids":
+			return opts, "", errAt(engine.CodeFeatureNotSupported, `COPY option "`+o.name+`" is not supported by gpusql`)
+		default:
+			return opts, "", errAt(engine.CodeSyntaxError, `option "`+o.name+`" not recognized`)
+		}
+	}
+	invalid := func(msg string) *engine.Error { return engine.Errorf(engine.CodeInvalidParameterValue, "%s", msg) }
+	unsupported := func(msg string) *engine.Error { return engine.Errorf(engine.CodeFeatureNotSupported, "%s", msg) }
+	if delim != nil {
+		if len(*delim) != 1 {
+			return opts, "", unsupported("COPY delimiter must be a single one-byte character")
+		}
+		opts.Delimiter = (*delim)[0]
+	}
+	if opts.Delimiter == '\n' || opts.Delimiter == '\r' {
+		return opts, "", invalid("COPY delimiter cannot be newline or carriage return")
+	}
+	if strings.ContainsAny(opts.Null, "\r\n") {
+		return opts, "", invalid("COPY null representation cannot use newline or carriage return")
+	}
+	if quote != nil {
+		if len(*quote) != 1 {
+			return opts, "", unsupported("COPY quote must be a single one-byte character")
+		}
+		opts.Quote = (*quote)[0]
+	}
+	if opts.Delimiter == opts.Quote {
+		return opts, "", invalid("COPY delimiter and quote must be different")
+	}
+	opts.Escape = opts.Quote
+	if escapeSet {
+		if len(*escape) != 1 {
+			return opts, "", unsupported("COPY escape must be a single one-byte character")
+		}
+		opts.Escape = (*escape)[0]
+	}
+	if strings.IndexByte(opts.Null, opts.Delimiter) >= 0 {
+		return opts, "", invalid("COPY delimiter must not appear in the NULL specification")
+	}
+	if strings.IndexByte(opts.Null, opts.Quote) >= 0 {
+		return opts, "", invalid("CSV quote character must not appear in the NULL specification")
+	}
+	return opts, format, nil
+}
+
+// headerChoice reads HEADER's value as PostgreSQL does: none (true), 0 or
+// 1, true/false/on/off, or match (COPY FROM only).
+func headerChoice(o copyOpt, from bool) (engine.HeaderMode, *engine.Error) {
+	if !o.hasVal {
+		return engine.HeaderSkip, nil
+	}
+	if o.num {
+		switch o.val {
+		case "0":
+			return engine.HeaderNone, nil
+		case "1":
+			return engine.HeaderSkip, nil
+		}
+	} else {
+		switch strings.ToLower(o.val) {
+		case "true", "on":
+			return engine.HeaderSkip, nil
+		case "false", "off":
+			return engine.HeaderNone, nil
+		case "match":
+			if !from {
+				return 0, engine.Errorf(engine.CodeFeatureNotSupported, `cannot use "%s" with HEADER in COPY TO`, o.val)
+			}
+			return engine.HeaderMatch, nil
+		}
+	}
+	return 0, engine.Errorf(engine.CodeInvalidParameterValue, `%s requires a Boolean value or "match"`, o.name)
+}
+
+// checkEncoding accepts UTF8 under its PostgreSQL spellings.
+func checkEncoding(name string) *engine.Error {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	switch n := b.String(); {
+	case n == "utf8" || n == "unicode":
+		return nil
+	case n == "sqlascii" || strings.HasPrefix(n, "latin") || strings.HasPrefix(n, "win") ||
+		strings.HasPrefix(n, "iso8859") || strings.HasPrefix(n, "euc") || strings.HasPrefix(n, "koi8") ||
+		n == "sjis" || n == "big5" || n == "gbk" || n == "uhc" || n == "gb18030" || n == "johab" ||
+		n == "shiftjis2004" || n == "mulecinternal" || n == "alt":
+		return engine.Errorf(engine.CodeFeatureNotSupported, "COPY encoding %q is not supported by gpusql: only UTF8 is", name)
+	}
+	return engine.Errorf(engine.CodeInvalidParameterValue, `argument to option "encoding" must be a valid encoding name`)
+}

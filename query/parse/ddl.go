@@ -1,0 +1,159 @@
+package parse
+
+import (
+	"strings"
+
+	"github.com/gpusql/gpusql/engine"
+)
+
+// parseCreate parses CREATE TABLE [IF NOT EXISTS] name (columns)
+// [FROM CSV 'path' [WITH] [(options)]].
+func parseCreate(c *cursor, text string) (Stmt, error) {
+	c.word("create")
+	if !c.word("table") {
+		return nil, notSupported(c.src, c.items[0].tok, unsupportedKind(c.items)+" is not supported by gpusql")
+	}
+	st := &CreateTable{Text: text}
+	if c.words("if", "not", "exists") {
+		st.IfNotExists = true
+	}
+	var err error
+	if st.Name, err = c.tableName(); err != nil {
+		return nil, err
+	}
+	if c.word("as") || c.word("of") || c.word("partition") {
+		return nil, notSupported(c.src, c.items[c.i-1].tok, "CREATE TABLE "+strings.ToUpper(c.items[c.i-1].tok.text)+" is not supported by gpusql")
+	}
+	g, err := c.group()
+	if err != nil {
+		return nil, err
+	}
+	if st.Columns, err = columnDefs(c.sub(g), st.Name); err != nil {
+		return nil, err
+	}
+	if c.word("from") {
+		if !c.word("csv") {
+			return nil, c.fail()
+		}
+		src := &CSVSource{Format: "csv"}
+		var ok bool
+		if src.Path, ok = c.stringLit(); !ok {
+			return nil, c.fail()
+		}
+		with := c.word("with")
+		opts := engine.DefaultCSVOptions()
+		format := "csv"
+		if n := c.peek(); n != nil && n.group {
+			c.i++
+			if opts, format, err = optionList(c.sub(n), true); err != nil {
+				return nil, err
+			}
+		} else if with {
+			return nil, c.fail()
+		}
+		src.Options, src.Format = opts, format
+		st.CSV = src
+	} else if c.word("with") || c.word("inherits") || c.word("partition") || c.word("using") || c.word("tablespace") {
+		at := c.items[c.i-1].tok
+		return nil, notSupported(c.src, at, "CREATE TABLE ... "+strings.ToUpper(at.text)+" is not supported by gpusql")
+	}
+	return st, c.finish()
+}
+
+// columnDefs parses the column list of CREATE TABLE.
+func columnDefs(c *cursor, table string) ([]engine.ColumnDef, error) {
+	var cols []engine.ColumnDef
+	for !c.done() {
+		if n := c.peek(); n.tok.kind == kIdent {
+			switch n.tok.text {
+			case "constraint", "primary", "unique", "check", "foreign", "exclude", "like":
+				return nil, notSupported(c.src, n.tok, "table constraints are not supported by gpusql")
+			}
+		}
+		col, err := columnDef(c, table)
+		if err != nil {
+			return nil, err
+		}
+		cols = append(cols, col)
+		if c.done() {
+			break
+		}
+		if !c.op(",") {
+			return nil, c.fail()
+		}
+		if c.done() {
+			return nil, c.fail()
+		}
+	}
+	return cols, nil
+}
+
+// columnDef parses name type [NOT NULL | NULL]...
+func columnDef(c *cursor, table string) (engine.ColumnDef, error) {
+	var col engine.ColumnDef
+	var err error
+	if col.Name, err = c.ident(); err != nil {
+		return col, err
+	}
+	end, ok := typeSpan(c.items, c.i, false)
+	if !ok {
+		return col, c.fail()
+	}
+	if col.Type, err = typeOf(c.src, c.items[c.i:end]); err != nil {
+		return col, err
+	}
+	c.i = end
+	seenNull := false
+	for n := c.peek(); n != nil && !n.op(","); n = c.peek() {
+		at := n.tok
+		notNull := false
+		switch {
+		case c.words("not", "null"):
+			notNull = true
+		case c.word("null"):
+		case n.tok.kind == kIdent && constraintWord(n.tok.text):
+			return col, notSupported(c.src, at, "column constraint "+strings.ToUpper(at.text)+" is not supported by gpusql")
+		default:
+			return col, c.fail()
+		}
+		if seenNull && notNull != col.NotNull {
+			return col, &engine.Error{Code: engine.CodeSyntaxError, Position: position(c.src, at.pos),
+				Message: `conflicting NULL/NOT NULL declarations for column "` + col.Name + `" of table "` + table + `"`}
+		}
+		seenNull, col.NotNull = true, notNull
+	}
+	return col, nil
+}
+
+func constraintWord(w string) bool {
+	switch w {
+	case "constraint", "primary", "unique", "check", "default", "references", "collate", "generated",
+		"deferrable", "initially", "compression", "storage":
+		return true
+	}
+	return false
+}
+
+// parseDrop parses DROP TABLE [IF EXISTS] name [, ...] [CASCADE | RESTRICT].
+func parseDrop(c *cursor, text string) (Stmt, error) {
+	c.word("drop")
+	if !c.word("table") {
+		return nil, notSupported(c.src, c.items[0].tok, unsupportedKind(c.items)+" is not supported by gpusql")
+	}
+	st := &DropTable{Text: text}
+	st.IfExists = c.words("if", "exists")
+	for {
+		name, err := c.tableName()
+		if err != nil {
+			return nil, err
+		}
+		st.Names = append(st.Names, name)
+		if !c.op(",") {
+			break
+		}
+	}
+	if !c.word("cascade") {
+		c.word("restrict")
+	}
+	return st, c.finish()
+}

@@ -1,0 +1,697 @@
+package parse
+
+import (
+	"strings"
+
+	"github.com/gpusql/gpusql/engine"
+)
+
+// Names of the functions that rewrites produce. The binder recognises
+// them; see docs/sql.md.
+const (
+	fnCast       = "__gpusql_cast"        // (expr, 'canonical type')
+	fnExtract    = "__gpusql_extract"     // ('field', expr)
+	fnIsDistinct = "__gpusql_is_distinct" // (a, b)
+	fnNullsFirst = "__gpusql_nulls_first" // (order-by expr)
+	fnNullsLast  = "__gpusql_nulls_last"  // (order-by expr)
+	fnParam      = "__gpusql_param"       // (n) for $n
+)
+
+// maxLimit stands in for "no limit" when only OFFSET is given.
+const maxLimit = "18446744073709551615"
+
+// rewriter turns PostgreSQL-only syntax in a SELECT into function calls
+// that tidb parses. It works on one parenthesis level at a time, inner
+// levels first, so rewrites nest.
+type rewriter struct {
+	src string
+	end token // the token after the level being rewritten: ")", ";" or end of input
+}
+
+// level rewrites one level's items (and, first, every group in them).
+func (r *rewriter) level(items []*node, end token) ([]*node, error) {
+	for _, n := range items {
+		if n.group {
+			kids, err := r.level(n.kids, n.close)
+			if err != nil {
+				return nil, err
+			}
+			n.kids = kids
+		}
+	}
+	r.end = end
+	passes := []func([]*node) ([]*node, error){r.specials, r.casts, r.distinct, r.nulls, r.limit}
+	for _, pass := range passes {
+		var err error
+		if items, err = pass(items); err != nil {
+			return nil, err
+		}
+	}
+	return items, nil
+}
+
+// synth makes a token for a rewrite, placed at origin's position so that
+// errors about it point into the query.
+func synth(k kind, text string, origin token) token {
+	return token{kind: k, text: text, pos: origin.pos, end: origin.end, space: true, synth: true}
+}
+
+// call builds name(arg, ...) as items: a name and a group.
+func call(name string, origin token, args ...[]*node) []*node {
+	g := &node{tok: synth(kOp, "(", origin), group: true, close: synth(kOp, ")", origin)}
+	for i, a := range args {
+		if i > 0 {
+			g.kids = append(g.kids, &node{tok: synth(kOp, ",", origin)})
+		}
+		g.kids = append(g.kids, a...)
+	}
+	return []*node{{tok: synth(kIdent, name, origin)}, g}
+}
+
+// str is a string literal item.
+func str(s string, origin token) []*node { return []*node{{tok: synth(kString, s, origin)}} }
+
+// specials rewrites typed literals (DATE '...', INTERVAL '3' DAY),
+// CAST(x AS type), EXTRACT(field FROM x) and $n parameters.
+func (r *rewriter) specials(items []*node) ([]*node, error) {
+	out := make([]*node, 0, len(items))
+	for i := 0; i < len(items); i++ {
+		n := items[i]
+		afterDot := i > 0 && items[i-1].op(".")
+		next := func(k int) *node {
+			if i+k < len(items) {
+				return items[i+k]
+			}
+			return nil
+		}
+		switch {
+		case !n.group && n.tok.kind == kParam:
+			out = append(out, call(fnParam, n.tok, []*node{{tok: synth(kNumber, n.tok.text, n.tok)}})...)
+			continue
+		case afterDot || n.group || n.tok.kind != kIdent:
+		case n.tok.text == "cast" && next(1) != nil && next(1).group:
+			c, err := r.cast(n.tok, next(1))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, c...)
+			i++
+			continue
+		case n.tok.text == "extract" && next(1) != nil && next(1).group:
+			c, err := r.extract(n.tok, next(1))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, c...)
+			i++
+			continue
+		default:
+			end, ok := typeSpan(items, i, true)
+			if !ok || end >= len(items) || items[end].group || items[end].tok.kind != kString {
+				break
+			}
+			c, skip, err := r.typedLiteral(items, i, end)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, c...)
+			i += skip - 1
+			continue
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// typedLiteral rewrites type 'string' (items[i:end] is the type, items[end]
+// the string) and, for INTERVAL, an optional unit after it. It returns
+// the call and how many items it used.
+func (r *rewriter) typedLiteral(items []*node, i, end int) ([]*node, int, error) {
+	t, err := typeOf(r.src, items[i:end])
+	if err != nil {
+		return nil, 0, err
+	}
+	lit := items[end].tok
+	val := lit.text
+	used := end + 1 - i
+	if items[i].word("interval") && end+1 < len(items) && intervalUnit(items[end+1]) {
+		unit := items[end+1].tok
+		if end+2 < len(items) && items[end+2].word("to") {
+			return nil, 0, notSupported(r.src, items[end+2].tok, "interval field ranges (YEAR TO MONTH, ...) are not supported by gpusql")
+		}
+		if !plainNumber(val) {
+			return nil, 0, notSupported(r.src, unit, "an interval unit after a literal is supported only for a plain number, as in INTERVAL '3' DAY")
+		}
+		val = strings.TrimSpace(val) + " " + unit.text
+		used++
+	}
+	return call(fnCast, items[i].tok, str(val, lit), str(typeText(t), items[i].tok)), used, nil
+}
+
+func intervalUnit(n *node) bool {
+	if n.group || n.tok.kind != kIdent {
+		return false
+	}
+	switch n.tok.text {
+	case "year", "month", "day", "hour", "minute", "second":
+		return true
+	}
+	return false
+}
+
+func plainNumber(s string) bool {
+	s = strings.TrimSpace(s)
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	if s == "" {
+		return false
+	}
+	dot := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '.' && !dot:
+			dot = true
+		case !isDigit(c):
+			return false
+		}
+	}
+	return s != "."
+}
+
+// cast rewrites CAST(expr AS type).
+func (r *rewriter) cast(name token, g *node) ([]*node, error) {
+	as := -1
+	for k, n := range g.kids {
+		if n.word("as") {
+			as = k
+			break
+		}
+	}
+	if as < 0 {
+		return nil, syntaxErr(r.src, g.close)
+	}
+	if as == 0 {
+		return nil, syntaxErr(r.src, g.kids[0].tok)
+	}
+	tt := g.kids[as+1:]
+	end, ok := typeSpan(tt, 0, false)
+	if !ok {
+		return nil, syntaxErr(r.src, tokOr(first(tt), g.close))
+	}
+	if end < len(tt) {
+		return nil, syntaxErr(r.src, tt[end].tok)
+	}
+	t, err := typeOf(r.src, tt)
+	if err != nil {
+		return nil, err
+	}
+	return call(fnCast, name, g.kids[:as], str(typeText(t), name)), nil
+}
+
+func first(items []*node) *node {
+	if len(items) == 0 {
+		return nil
+	}
+	return items[0]
+}
+
+// extract rewrites EXTRACT(field FROM expr) to __gpusql_extract('field',
+// expr). The field is passed on in lower case, unchecked.
+func (r *rewriter) extract(name token, g *node) ([]*node, error) {
+	k := g.kids
+	if len(k) == 0 {
+		return nil, syntaxErr(r.src, g.close)
+	}
+	f := k[0]
+	if f.group || f.tok.kind != kIdent && f.tok.kind != kString && f.tok.kind != kQIdent {
+		return nil, syntaxErr(r.src, f.tok)
+	}
+	if len(k) < 2 || !k[1].word("from") {
+		return nil, syntaxErr(r.src, tokOr(get(k, 1), g.close))
+	}
+	if len(k) < 3 {
+		return nil, syntaxErr(r.src, g.close)
+	}
+	field := f.tok.text
+	if f.tok.kind == kString {
+		field = strings.ToLower(field)
+	}
+	return call(fnExtract, name, str(field, f.tok), k[2:]), nil
+}
+
+func get(items []*node, i int) *node {
+	if i < len(items) {
+		return items[i]
+	}
+	return nil
+}
+
+// casts rewrites expr::type, where expr is the primary just before "::".
+// Left to right, so x::a::b casts the first cast.
+func (r *rewriter) casts(items []*node) ([]*node, error) {
+	out := make([]*node, 0, len(items))
+	for i := 0; i < len(items); i++ {
+		n := items[i]
+		if !n.op("::") {
+			out = append(out, n)
+			continue
+		}
+		s := primaryStart(out)
+		if s < 0 {
+			return nil, syntaxErr(r.src, n.tok)
+		}
+		end, ok := typeSpan(items, i+1, false)
+		if !ok {
+			return nil, syntaxErr(r.src, tokOr(get(items, i+1), n.tok))
+		}
+		t, err := typeOf(r.src, items[i+1:end])
+		if err != nil {
+			return nil, err
+		}
+		expr := append([]*node(nil), out[s:]...)
+		out = append(out[:s], call(fnCast, n.tok, expr, str(typeText(t), n.tok))...)
+		i = end - 1
+	}
+	return out, nil
+}
+
+// primaryStart finds where the primary expression that ends xs starts: a
+// (qualified) name, a literal, a parenthesised group, a function call
+// f(...) or CASE ... END. It returns -1 if xs does not end with one.
+func primaryStart(xs []*node) int {
+	n := len(xs)
+	if n == 0 {
+		return -1
+	}
+	last := xs[n-1]
+	switch {
+	case last.group:
+		if n >= 2 && isFuncName(xs[n-2]) {
+			return nameStart(xs, n-2)
+		}
+		return n - 1
+	case last.word("end"):
+		depth := 0
+		for j := n - 1; j >= 0; j-- {
+			if xs[j].word("end") {
+				depth++
+			} else if xs[j].word("case") {
+				depth--
+				if depth == 0 {
+					return j
+				}
+			}
+		}
+		return -1
+	case last.tok.kind == kIdent:
+		if keyword(last.tok.text) {
+			return -1
+		}
+		return nameStart(xs, n-1)
+	case last.tok.kind == kQIdent:
+		return nameStart(xs, n-1)
+	case last.tok.kind == kString || last.tok.kind == kNumber || last.tok.kind == kParam:
+		return n - 1
+	}
+	return -1
+}
+
+// nameStart extends the name at xs[i] backwards over "qualifier." parts.
+func nameStart(xs []*node, i int) int {
+	for i >= 2 && xs[i-1].op(".") && !xs[i-2].group &&
+		(xs[i-2].tok.kind == kIdent || xs[i-2].tok.kind == kQIdent) {
+		i -= 2
+	}
+	return i
+}
+
+// isFuncName reports whether n, followed by a group, is a function call's
+// name rather than a keyword such as IN or AND.
+func isFuncName(n *node) bool {
+	if n.group {
+		return false
+	}
+	return n.tok.kind == kQIdent || n.tok.kind == kIdent && !keyword(n.tok.text)
+}
+
+// keyword reports whether w is a keyword that is neither an operand nor a
+// function name (so "in (1, 2)" is not a call, and "and" ends an operand).
+func keyword(w string) bool {
+	switch w {
+	case "all", "and", "any", "as", "asc", "between", "by", "case", "cross", "desc", "distinct", "else",
+		"escape", "except", "exists", "fetch", "filter", "first", "for", "from", "full", "group", "having",
+		"ilike", "in", "inner", "intersect", "into", "is", "join", "last", "lateral", "like", "limit",
+		"natural", "not", "nulls", "offset", "on", "only", "or", "order", "outer", "over", "partition",
+		"returning", "rows", "select", "similar", "some", "table", "then", "union", "using", "values",
+		"when", "where", "window", "with", "within":
+		return true
+	}
+	return false
+}
+
+// primaryEnd finds the end (exclusive) of the primary that starts at
+// xs[i], or -1.
+func primaryEnd(xs []*node, i int) int {
+	if i >= len(xs) {
+		return -1
+	}
+	x := xs[i]
+	switch {
+	case x.group:
+		return i + 1
+	case x.word("case"):
+		depth := 0
+		for j := i; j < len(xs); j++ {
+			if xs[j].word("case") {
+				depth++
+			} else if xs[j].word("end") {
+				depth--
+				if depth == 0 {
+					return j + 1
+				}
+			}
+		}
+		return -1
+	case x.tok.kind == kIdent && keyword(x.tok.text):
+		return -1
+	case x.tok.kind == kIdent || x.tok.kind == kQIdent:
+		j := i + 1
+		for j+1 < len(xs) && xs[j].op(".") && !xs[j+1].group &&
+			(xs[j+1].tok.kind == kIdent || xs[j+1].tok.kind == kQIdent) {
+			j += 2
+		}
+		if j < len(xs) && xs[j].group && isFuncName(xs[j-1]) {
+			j++
+		}
+		return j
+	case x.tok.kind == kString || x.tok.kind == kNumber || x.tok.kind == kParam:
+		return i + 1
+	}
+	return -1
+}
+
+// arith reports whether n is a binary operator that binds tighter than
+// IS (arithmetic, concatenation, bitwise).
+func arith(n *node) bool {
+	if n.group || n.tok.kind != kOp {
+		return false
+	}
+	switch n.tok.text {
+	case "+", "-", "*", "/", "%", "||", "&", "|", "<<", ">>":
+		return true
+	}
+	return false
+}
+
+// comparison reports whether n is an operator between IS and arithmetic
+// in precedence, which would make an unparenthesised IS DISTINCT FROM
+// operand ambiguous for this rewriter.
+func comparison(n *node) bool {
+	if n.group {
+		return false
+	}
+	if n.tok.kind == kOp {
+		switch n.tok.text {
+		case "=", "<", ">", "<=", ">=", "<>", "!=":
+			return true
+		}
+		return false
+	}
+	switch n.tok.text {
+	case "like", "ilike", "in", "between", "escape", "similar":
+		return n.tok.kind == kIdent
+	}
+	return false
+}
+
+// distinct rewrites a IS [NOT] DISTINCT FROM b. The operands are chains of
+// primaries joined by arithmetic operators; a comparison, LIKE, IN or
+// BETWEEN next to an operand must be parenthesised.
+func (r *rewriter) distinct(items []*node) ([]*node, error) {
+	out := make([]*node, 0, len(items))
+	for i := 0; i < len(items); i++ {
+		n := items[i]
+		not := i+1 < len(items) && items[i+1].word("not")
+		k := i + 1
+		if not {
+			k++
+		}
+		if !n.word("is") || k+1 >= len(items) || !items[k].word("distinct") || !items[k+1].word("from") {
+			out = append(out, n)
+			continue
+		}
+		s, err := r.operandStart(out, n.tok)
+		if err != nil {
+			return nil, err
+		}
+		e, err := r.operandEnd(items, k+2, items[k+1].tok)
+		if err != nil {
+			return nil, err
+		}
+		a := append([]*node(nil), out[s:]...)
+		out = out[:s]
+		if not {
+			out = append(out, &node{tok: synth(kIdent, "not", n.tok)})
+		}
+		out = append(out, call(fnIsDistinct, n.tok, a, items[k+2:e])...)
+		i = e - 1
+	}
+	return out, nil
+}
+
+// operandStart finds the start of the left operand of IS ending xs.
+func (r *rewriter) operandStart(xs []*node, is token) (int, error) {
+	k := len(xs)
+	for {
+		s := primaryStart(xs[:k])
+		if s < 0 {
+			return 0, syntaxErr(r.src, is)
+		}
+		k = s
+		// unary signs
+		for k > 0 && (xs[k-1].op("-") || xs[k-1].op("+")) && (k == 1 || !operandEnd(xs[k-2])) {
+			k--
+		}
+		if k > 0 && arith(xs[k-1]) {
+			k--
+			continue
+		}
+		if k > 0 && comparison(xs[k-1]) {
+			return 0, notSupported(r.src, is, "IS DISTINCT FROM next to a comparison, LIKE, IN or BETWEEN needs parentheses in gpusql")
+		}
+		return k, nil
+	}
+}
+
+// operandEnd finds the end (exclusive) of the right operand of IS
+// DISTINCT FROM starting at xs[i].
+func (r *rewriter) operandEnd(xs []*node, i int, from token) (int, error) {
+	for {
+		for i < len(xs) && (xs[i].op("-") || xs[i].op("+")) {
+			i++
+		}
+		e := primaryEnd(xs, i)
+		if e < 0 {
+			return 0, syntaxErr(r.src, tokOr(get(xs, i), from))
+		}
+		i = e
+		if i < len(xs) && arith(xs[i]) {
+			i++
+			continue
+		}
+		if i < len(xs) && comparison(xs[i]) {
+			return 0, notSupported(r.src, from, "IS DISTINCT FROM next to a comparison, LIKE, IN or BETWEEN needs parentheses in gpusql")
+		}
+		return i, nil
+	}
+}
+
+// operandEnd reports whether n can end an operand (so a following "-" is
+// binary).
+func operandEnd(n *node) bool {
+	if n.group {
+		return true
+	}
+	switch n.tok.kind {
+	case kString, kNumber, kParam, kQIdent:
+		return true
+	case kIdent:
+		return !keyword(n.tok.text) || n.tok.text == "end"
+	}
+	return false
+}
+
+// nulls rewrites ORDER BY items ending in NULLS FIRST or NULLS LAST:
+// "e [ASC|DESC] NULLS FIRST" becomes "__gpusql_nulls_first(e) [ASC|DESC]".
+func (r *rewriter) nulls(items []*node) ([]*node, error) {
+	for i := 0; i+1 < len(items); i++ {
+		if !items[i].word("order") || !items[i+1].word("by") {
+			continue
+		}
+		start := i + 2
+		end := start
+		for end < len(items) && !clauseEnd(items[end]) {
+			end++
+		}
+		var clause []*node
+		itemStart := start
+		for k := start; k <= end; k++ {
+			if k < end && !items[k].op(",") {
+				continue
+			}
+			it, err := r.nullsItem(items[itemStart:k], items[i+1].tok)
+			if err != nil {
+				return nil, err
+			}
+			clause = append(clause, it...)
+			if k < end {
+				clause = append(clause, items[k])
+			}
+			itemStart = k + 1
+		}
+		rest := append(clause, items[end:]...)
+		items = append(items[:start], rest...)
+		i = start + len(clause) - 1
+	}
+	return items, nil
+}
+
+// clauseEnd reports whether n ends an ORDER BY list.
+func clauseEnd(n *node) bool {
+	for _, w := range []string{"limit", "offset", "fetch", "for", "union", "except", "intersect", "window"} {
+		if n.word(w) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *rewriter) nullsItem(it []*node, by token) ([]*node, error) {
+	n := len(it)
+	if n < 2 || !it[n-2].word("nulls") || !(it[n-1].word("first") || it[n-1].word("last")) {
+		return it, nil
+	}
+	fn := fnNullsFirst
+	if it[n-1].word("last") {
+		fn = fnNullsLast
+	}
+	nullsTok := it[n-2].tok
+	expr := it[:n-2]
+	var dir []*node
+	if k := len(expr); k > 0 && (expr[k-1].word("asc") || expr[k-1].word("desc")) {
+		dir = expr[k-1:]
+		expr = expr[:k-1]
+	}
+	if len(expr) == 0 {
+		return nil, syntaxErr(r.src, nullsTok)
+	}
+	return append(call(fn, expr[0].tok, expr), dir...), nil
+}
+
+// limit rewrites PostgreSQL's LIMIT/OFFSET/FETCH forms to tidb's
+// LIMIT n [OFFSET m]: OFFSET alone gets LIMIT 18446744073709551615, LIMIT
+// ALL is dropped, OFFSET n ROWS loses ROWS, FETCH FIRST n ROWS ONLY
+// becomes LIMIT n, and OFFSET before LIMIT is put after it.
+func (r *rewriter) limit(items []*node) ([]*node, error) {
+	start := -1
+	for i, n := range items {
+		if n.word("limit") || n.word("offset") || n.word("fetch") && i+1 < len(items) &&
+			(items[i+1].word("first") || items[i+1].word("next")) {
+			start = i
+			break
+		}
+	}
+	if start < 0 {
+		return items, nil
+	}
+	stop := start
+	for stop < len(items) && !items[stop].word("for") {
+		stop++
+	}
+	isClause := func(n *node) bool { return n.word("limit") || n.word("offset") || n.word("fetch") }
+	var limit, offset []*node
+	var limitTok, offsetTok *token
+	for i := start; i < stop; {
+		kw := items[i]
+		i++
+		expr := func() []*node {
+			j := i
+			for j < stop && !isClause(items[j]) && !items[j].word("row") && !items[j].word("rows") {
+				j++
+			}
+			e := items[i:j]
+			i = j
+			return e
+		}
+		switch {
+		case kw.word("limit"), kw.word("fetch"):
+			if limitTok != nil {
+				return nil, errAt(r.src, kw.tok, engine.CodeSyntaxError, "multiple LIMIT clauses not allowed")
+			}
+			t := kw.tok
+			limitTok = &t
+			if kw.word("limit") {
+				if i < stop && items[i].word("all") {
+					i++
+					continue
+				}
+				if limit = expr(); len(limit) == 0 {
+					return nil, syntaxErr(r.src, tokAt(items, i, stop, r.end))
+				}
+				continue
+			}
+			i++ // FIRST | NEXT
+			if limit = expr(); len(limit) == 0 {
+				limit = []*node{{tok: synth(kNumber, "1", kw.tok)}}
+			}
+			if i >= stop || !(items[i].word("row") || items[i].word("rows")) {
+				return nil, syntaxErr(r.src, tokAt(items, i, stop, r.end))
+			}
+			i++
+			if i+1 < stop && items[i].word("with") && items[i+1].word("ties") {
+				return nil, notSupported(r.src, items[i].tok, "FETCH ... WITH TIES is not supported by gpusql")
+			}
+			if i >= stop || !items[i].word("only") {
+				return nil, syntaxErr(r.src, tokAt(items, i, stop, r.end))
+			}
+			i++
+		case kw.word("offset"):
+			if offsetTok != nil {
+				return nil, errAt(r.src, kw.tok, engine.CodeSyntaxError, "multiple OFFSET clauses not allowed")
+			}
+			t := kw.tok
+			offsetTok = &t
+			if offset = expr(); len(offset) == 0 {
+				return nil, syntaxErr(r.src, tokAt(items, i, stop, r.end))
+			}
+			if i < stop && (items[i].word("row") || items[i].word("rows")) {
+				i++
+			}
+		default:
+			return nil, syntaxErr(r.src, kw.tok)
+		}
+	}
+	var clause []*node
+	if limit == nil && offset != nil {
+		limit = []*node{{tok: synth(kNumber, maxLimit, *offsetTok)}}
+		limitTok = offsetTok
+	}
+	if limit != nil {
+		clause = append(clause, &node{tok: synth(kIdent, "limit", *limitTok)})
+		clause = append(clause, limit...)
+	}
+	if offset != nil {
+		clause = append(clause, &node{tok: synth(kIdent, "offset", *offsetTok)})
+		clause = append(clause, offset...)
+	}
+	out := append([]*node(nil), items[:start]...)
+	out = append(out, clause...)
+	return append(out, items[stop:]...), nil
+}
+
+// tokAt is items[i]'s token if i < stop, else end.
+func tokAt(items []*node, i, stop int, end token) token {
+	if i < stop {
+		return items[i].tok
+	}
+	return end
+}
