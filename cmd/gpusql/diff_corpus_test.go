@@ -16,7 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-const corpusDir = "../../testdata/diff"
+const diffCorpusDir = "../../testdata/diff"
 
 type diffQuery struct {
 	Name    string
@@ -29,13 +29,13 @@ type diffQuery struct {
 }
 
 var (
-	nameRe  = regexp.MustCompile(`^--\s*name:\s*([A-Za-z0-9_]+)\s*$`)
-	errorRe = regexp.MustCompile(`^--\s*error(?:\s+([0-9A-Z]{5}))?\s*$`)
-	orderRe = regexp.MustCompile(`^--\s*ordered\s*$`)
+	diffNameRe  = regexp.MustCompile(`^--\s*name:\s*([A-Za-z0-9_]+)\s*$`)
+	diffErrorRe = regexp.MustCompile(`^--\s*error(?:\s+([0-9A-Z]{5}))?\s*$`)
+	diffOrderRe = regexp.MustCompile(`^--\s*ordered\s*$`)
 )
 
-// loadCorpus reads every *.sql file of dir in name order.
-func loadCorpus(dir string) ([]*diffQuery, error) {
+// loadDiffCorpus reads every *.sql file of dir in name order.
+func loadDiffCorpus(dir string) ([]*diffQuery, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.sql"))
 	if err != nil {
 		return nil, err
@@ -51,7 +51,7 @@ func loadCorpus(dir string) ([]*diffQuery, error) {
 		if err != nil {
 			return nil, err
 		}
-		qs, err := parseCorpus(filepath.Base(f), string(b))
+		qs, err := parseDiffCorpus(filepath.Base(f), string(b))
 		if err != nil {
 			return nil, err
 		}
@@ -66,10 +66,10 @@ func loadCorpus(dir string) ([]*diffQuery, error) {
 	return all, nil
 }
 
-// parseCorpus splits one file into entries. An entry starts at a
+// parseDiffCorpus splits one file into entries. An entry starts at a
 // "-- name: NAME" line; "-- ordered" and "-- error [SQLSTATE]" lines in it
 // are markers, other "--" lines are comments, and the rest is the SQL.
-func parseCorpus(file, text string) ([]*diffQuery, error) {
+func parseDiffCorpus(file, text string) ([]*diffQuery, error) {
 	var out []*diffQuery
 	var cur *diffQuery
 	var sql []string
@@ -98,7 +98,7 @@ func parseCorpus(file, text string) ([]*diffQuery, error) {
 	}
 	for i, line := range strings.Split(text, "\n") {
 		trimmed := strings.TrimSpace(line)
-		if m := nameRe.FindStringSubmatch(trimmed); m != nil {
+		if m := diffNameRe.FindStringSubmatch(trimmed); m != nil {
 			if err := flush(); err != nil {
 				return nil, err
 			}
@@ -112,11 +112,11 @@ func parseCorpus(file, text string) ([]*diffQuery, error) {
 			continue
 		}
 		switch {
-		case orderRe.MatchString(trimmed):
+		case diffOrderRe.MatchString(trimmed):
 			cur.Ordered = true
-		case errorRe.MatchString(trimmed):
+		case diffErrorRe.MatchString(trimmed):
 			cur.Error = true
-			cur.Code = errorRe.FindStringSubmatch(trimmed)[1]
+			cur.Code = diffErrorRe.FindStringSubmatch(trimmed)[1]
 		case strings.HasPrefix(trimmed, "--") && len(sql) == 0:
 			// a comment in the entry's header
 		default:
@@ -129,22 +129,22 @@ func parseCorpus(file, text string) ([]*diffQuery, error) {
 	return out, nil
 }
 
-// outcome is what one server answered to one query.
-type outcome struct {
+// diffOutcome is what one server answered to one query.
+type diffOutcome struct {
 	Results []*pgconn.Result
 	Err     error // the first statement error or connection error
 }
 
-func (o *outcome) errCode() string {
+func (o *diffOutcome) errCode() string {
 	if o.Err == nil {
 		return ""
 	}
 	return pgErrCode(o.Err)
 }
 
-// compareOutcomes returns the differences between want (PostgreSQL) and
+// diffCompare returns the differences between want (PostgreSQL) and
 // got (gpusql) for q, or nil if they match.
-func compareOutcomes(q *diffQuery, want, got *outcome) []string {
+func diffCompare(q *diffQuery, want, got *diffOutcome) []string {
 	var diffs []string
 	if want.Err != nil || got.Err != nil {
 		switch {
@@ -166,26 +166,26 @@ func compareOutcomes(q *diffQuery, want, got *outcome) []string {
 		if len(want.Results) > 1 {
 			prefix = fmt.Sprintf("statement %d: ", i+1)
 		}
-		for _, d := range compareResult(q, want.Results[i], got.Results[i]) {
+		for _, d := range diffCompareResult(q, want.Results[i], got.Results[i]) {
 			diffs = append(diffs, prefix+d)
 		}
 	}
 	return diffs
 }
 
-const maxRowDiffs = 5
+const diffMaxRowDiffs = 5
 
-func compareResult(q *diffQuery, want, got *pgconn.Result) []string {
+func diffCompareResult(q *diffQuery, want, got *pgconn.Result) []string {
 	var diffs []string
 	wf, gf := want.FieldDescriptions, got.FieldDescriptions
 	if len(wf) != len(gf) {
-		diffs = append(diffs, fmt.Sprintf("columns: PostgreSQL %s, gpusql %s", describeFields(wf), describeFields(gf)))
+		diffs = append(diffs, fmt.Sprintf("columns: PostgreSQL %s, gpusql %s", diffDescribeFields(wf), diffDescribeFields(gf)))
 		return diffs
 	}
 	for i := range wf {
 		if wf[i].Name != gf[i].Name || wf[i].DataTypeOID != gf[i].DataTypeOID {
 			diffs = append(diffs, fmt.Sprintf("column %d: PostgreSQL %q (type %s), gpusql %q (type %s)",
-				i+1, wf[i].Name, oidName(wf[i].DataTypeOID), gf[i].Name, oidName(gf[i].DataTypeOID)))
+				i+1, wf[i].Name, diffOIDName(wf[i].DataTypeOID), gf[i].Name, diffOIDName(gf[i].DataTypeOID)))
 		}
 	}
 	if want.CommandTag.String() != got.CommandTag.String() {
@@ -193,17 +193,17 @@ func compareResult(q *diffQuery, want, got *pgconn.Result) []string {
 	}
 	wr, gr := want.Rows, got.Rows
 	if !q.Ordered {
-		wr, gr = sortedRows(wr), sortedRows(gr)
+		wr, gr = diffSortedRows(wr), diffSortedRows(gr)
 	}
 	if len(wr) != len(gr) {
 		diffs = append(diffs, fmt.Sprintf("row count: PostgreSQL %d, gpusql %d", len(wr), len(gr)))
 	}
 	n := 0
 	for i := 0; i < len(wr) && i < len(gr); i++ {
-		if rowKey(wr[i]) == rowKey(gr[i]) {
+		if diffRowKey(wr[i]) == diffRowKey(gr[i]) {
 			continue
 		}
-		if n++; n > maxRowDiffs {
+		if n++; n > diffMaxRowDiffs {
 			diffs = append(diffs, "... (more differing rows)")
 			break
 		}
@@ -211,7 +211,7 @@ func compareResult(q *diffQuery, want, got *pgconn.Result) []string {
 		if !q.Ordered {
 			where = "sorted row"
 		}
-		diffs = append(diffs, fmt.Sprintf("%s %d: PostgreSQL %s, gpusql %s", where, i+1, formatRow(wr[i]), formatRow(gr[i])))
+		diffs = append(diffs, fmt.Sprintf("%s %d: PostgreSQL %s, gpusql %s", where, i+1, diffFormatRow(wr[i]), diffFormatRow(gr[i])))
 	}
 	if n == 0 && len(wr) != len(gr) {
 		// Show the surplus rows.
@@ -219,36 +219,36 @@ func compareResult(q *diffQuery, want, got *pgconn.Result) []string {
 		if len(gr) > len(wr) {
 			long, who = gr, "only in gpusql"
 		}
-		for i := min(len(wr), len(gr)); i < len(long) && i < min(len(wr), len(gr))+maxRowDiffs; i++ {
-			diffs = append(diffs, fmt.Sprintf("%s: %s", who, formatRow(long[i])))
+		for i := min(len(wr), len(gr)); i < len(long) && i < min(len(wr), len(gr))+diffMaxRowDiffs; i++ {
+			diffs = append(diffs, fmt.Sprintf("%s: %s", who, diffFormatRow(long[i])))
 		}
 	}
 	return diffs
 }
 
-func describeFields(fs []pgconn.FieldDescription) string {
+func diffDescribeFields(fs []pgconn.FieldDescription) string {
 	var parts []string
 	for _, f := range fs {
-		parts = append(parts, fmt.Sprintf("%s %s", f.Name, oidName(f.DataTypeOID)))
+		parts = append(parts, fmt.Sprintf("%s %s", f.Name, diffOIDName(f.DataTypeOID)))
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
 }
 
-var oidNames = map[uint32]string{
+var diffOIDNames = map[uint32]string{
 	16: "boolean", 20: "bigint", 21: "smallint", 23: "integer", 25: "text", 700: "real",
 	701: "double precision", 705: "unknown", 1042: "character", 1043: "character varying",
 	1082: "date", 1114: "timestamp", 1186: "interval", 1700: "numeric",
 }
 
-func oidName(oid uint32) string {
-	if n, ok := oidNames[oid]; ok {
+func diffOIDName(oid uint32) string {
+	if n, ok := diffOIDNames[oid]; ok {
 		return fmt.Sprintf("%s/%d", n, oid)
 	}
 	return fmt.Sprint(oid)
 }
 
-// rowKey is an injective encoding of a row: NULL and the empty string differ.
-func rowKey(r [][]byte) string {
+// diffRowKey is an injective encoding of a row: NULL and the empty string differ.
+func diffRowKey(r [][]byte) string {
 	var b bytes.Buffer
 	for _, v := range r {
 		if v == nil {
@@ -261,13 +261,13 @@ func rowKey(r [][]byte) string {
 	return b.String()
 }
 
-func sortedRows(rows [][][]byte) [][][]byte {
+func diffSortedRows(rows [][][]byte) [][][]byte {
 	out := append([][][]byte(nil), rows...)
 	keys := make(map[int]string, len(out))
 	idx := make([]int, len(out))
 	for i := range out {
 		idx[i] = i
-		keys[i] = rowKey(out[i])
+		keys[i] = diffRowKey(out[i])
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return keys[idx[a]] < keys[idx[b]] })
 	sorted := make([][][]byte, len(out))
@@ -277,7 +277,7 @@ func sortedRows(rows [][][]byte) [][][]byte {
 	return sorted
 }
 
-func formatRow(r [][]byte) string {
+func diffFormatRow(r [][]byte) string {
 	parts := make([]string, len(r))
 	for i, v := range r {
 		if v == nil {
@@ -291,7 +291,7 @@ func formatRow(r [][]byte) string {
 
 // TestDiffCorpus checks the corpus files themselves; it needs no server.
 func TestDiffCorpus(t *testing.T) {
-	qs, err := loadCorpus(corpusDir)
+	qs, err := loadDiffCorpus(diffCorpusDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +325,7 @@ SELECT x
   FROM t
 -- trailing comments are dropped
 `
-	qs, err := parseCorpus("t.sql", text)
+	qs, err := parseDiffCorpus("t.sql", text)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,16 +344,16 @@ SELECT x
 			t.Errorf("entry %d: got %+v, want %+v", i, *g, w)
 		}
 	}
-	if _, err := parseCorpus("t.sql", "SELECT 1\n"); err == nil {
+	if _, err := parseDiffCorpus("t.sql", "SELECT 1\n"); err == nil {
 		t.Error("SQL before the first name: no error")
 	}
-	if _, err := parseCorpus("t.sql", "-- name: x\n-- ordered\n-- error\nSELECT 1 ORDER BY 1\n"); err == nil {
+	if _, err := parseDiffCorpus("t.sql", "-- name: x\n-- ordered\n-- error\nSELECT 1 ORDER BY 1\n"); err == nil {
 		t.Error("ordered+error: no error")
 	}
 
 	// Comparison: order-insensitive unless ordered; NULL is not ''.
-	res := func(rows ...[][]byte) *outcome {
-		return &outcome{Results: []*pgconn.Result{{
+	res := func(rows ...[][]byte) *diffOutcome {
+		return &diffOutcome{Results: []*pgconn.Result{{
 			FieldDescriptions: []pgconn.FieldDescription{{Name: "x", DataTypeOID: 25}},
 			Rows:              rows,
 			CommandTag:        pgconn.NewCommandTag(fmt.Sprintf("SELECT %d", len(rows))),
@@ -361,16 +361,16 @@ SELECT x
 	}
 	a, b, null := [][]byte{[]byte("a")}, [][]byte{[]byte("b")}, [][]byte{nil}
 	empty := [][]byte{[]byte("")}
-	if d := compareOutcomes(&diffQuery{}, res(a, b), res(b, a)); d != nil {
+	if d := diffCompare(&diffQuery{}, res(a, b), res(b, a)); d != nil {
 		t.Errorf("unordered: %v", d)
 	}
-	if d := compareOutcomes(&diffQuery{Ordered: true}, res(a, b), res(b, a)); d == nil {
+	if d := diffCompare(&diffQuery{Ordered: true}, res(a, b), res(b, a)); d == nil {
 		t.Error("ordered: no difference found")
 	}
-	if d := compareOutcomes(&diffQuery{}, res(null), res(empty)); d == nil {
+	if d := diffCompare(&diffQuery{}, res(null), res(empty)); d == nil {
 		t.Error("NULL vs '': no difference found")
 	}
-	if d := compareOutcomes(&diffQuery{}, res(a, a, b), res(a, b, b)); d == nil {
+	if d := diffCompare(&diffQuery{}, res(a, a, b), res(a, b, b)); d == nil {
 		t.Error("multiset: no difference found")
 	}
 }

@@ -28,7 +28,7 @@ type diffTable struct {
 	Rows    int
 }
 
-const lineitemRows = 20000
+const diffLineitemRows = 20000
 
 var diffTables = []*diffTable{
 	{
@@ -49,45 +49,45 @@ var diffTables = []*diffTable{
 	},
 }
 
-// csvField quotes a value as PostgreSQL's CSV format needs: an unquoted
+// diffCSVField quotes a value as PostgreSQL's CSV format needs: an unquoted
 // empty field is NULL, so the empty string is written as "".
-func csvField(v string) string {
+func diffCSVField(v string) string {
 	if v == "" || strings.ContainsAny(v, ",\"\r\n") || strings.TrimSpace(v) != v {
 		return `"` + strings.ReplaceAll(v, `"`, `""`) + `"`
 	}
 	return v
 }
 
-type csvWriter struct {
+type diffCSVWriter struct {
 	w   *bufio.Writer
 	f   *os.File
 	err error
 }
 
-func newCSV(path string, header []string) (*csvWriter, error) {
+func newDiffCSV(path string, header []string) (*diffCSVWriter, error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return nil, err
 	}
-	c := &csvWriter{w: bufio.NewWriter(f), f: f}
+	c := &diffCSVWriter{w: bufio.NewWriter(f), f: f}
 	c.w.WriteString(strings.Join(header, ",") + "\n")
 	return c, nil
 }
 
 // row writes one record; nil is NULL.
-func (c *csvWriter) row(vals ...*string) {
+func (c *diffCSVWriter) row(vals ...*string) {
 	for i, v := range vals {
 		if i > 0 {
 			c.w.WriteByte(',')
 		}
 		if v != nil {
-			c.w.WriteString(csvField(*v))
+			c.w.WriteString(diffCSVField(*v))
 		}
 	}
 	c.w.WriteByte('\n')
 }
 
-func (c *csvWriter) close() error {
+func (c *diffCSVWriter) close() error {
 	if err := c.w.Flush(); err != nil {
 		c.f.Close()
 		return err
@@ -95,26 +95,26 @@ func (c *csvWriter) close() error {
 	return c.f.Close()
 }
 
-func sp(s string) *string { return &s }
+func diffStr(s string) *string { return &s }
 
 // writeDiffData writes every table's CSV into dir.
 func writeDiffData(dir string) error {
-	if err := writeLineitem(filepath.Join(dir, "lineitem.csv")); err != nil {
+	if err := writeDiffLineitem(filepath.Join(dir, "lineitem.csv")); err != nil {
 		return err
 	}
-	return writeObs(filepath.Join(dir, "obs.csv"))
+	return writeDiffObs(filepath.Join(dir, "obs.csv"))
 }
 
-var epoch = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
+var diffEpoch = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
 
-func dateStr(days int) string { return epoch.AddDate(0, 0, days).Format("2006-01-02") }
+func diffDate(days int) string { return diffEpoch.AddDate(0, 0, days).Format("2006-01-02") }
 
-func daysOf(y, m, d int) int {
-	return int(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Sub(epoch).Hours() / 24)
+func diffDays(y, m, d int) int {
+	return int(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Sub(diffEpoch).Hours() / 24)
 }
 
-// cents renders an amount in hundredths as a numeric(12,2) literal.
-func cents(v int) string {
+// diffCents renders an amount in hundredths as a numeric(12,2) literal.
+func diffCents(v int) string {
 	sign := ""
 	if v < 0 {
 		sign, v = "-", -v
@@ -122,29 +122,29 @@ func cents(v int) string {
 	return fmt.Sprintf("%s%d.%02d", sign, v/100, v%100)
 }
 
-var commentWords = []string{
+var diffCommentWords = []string{
 	"carefully", "final", "deposits", "detect", "slyly", "bold", "requests",
 	"ironic", "pinto", "beans", "quick,", "\"special\"", "packages", "wake",
 	"it's", "Zürich", "naïve", "crème", "brûlée", "北京", "東京", "café",
 	"ÅNGSTRÖM", "Ελλάδα", "🚀", "a,b", "x\"y", "%", "_", "under_score", "100%",
 }
 
-var shipModes = []string{"REG AIR", "AIR", "RAIL", "SHIP", "TRUCK", "MAIL", "FOB"}
-var shipInstructs = []string{"DELIVER IN PERSON", "COLLECT COD", "NONE", "TAKE BACK RETURN", "", "deliver in person"}
-var boolWords = []string{"t", "f", "true", "false"}
+var diffShipModes = []string{"REG AIR", "AIR", "RAIL", "SHIP", "TRUCK", "MAIL", "FOB"}
+var diffShipInstructs = []string{"DELIVER IN PERSON", "COLLECT COD", "NONE", "TAKE BACK RETURN", "", "deliver in person"}
+var diffBoolWords = []string{"t", "f", "true", "false"}
 
-func writeLineitem(path string) error {
+func writeDiffLineitem(path string) error {
 	rng := rand.New(rand.NewPCG(20240521, 1))
-	c, err := newCSV(path, []string{"l_orderkey", "l_partkey", "l_linenumber", "l_quantity",
+	c, err := newDiffCSV(path, []string{"l_orderkey", "l_partkey", "l_linenumber", "l_quantity",
 		"l_extendedprice", "l_discount", "l_tax", "l_returnflag", "l_linestatus", "l_shipdate",
 		"l_commitdate", "l_receiptdate", "l_shipinstruct", "l_shipmode", "l_comment", "l_urgent"})
 	if err != nil {
 		return err
 	}
-	start := daysOf(1992, 1, 2)
-	cutoff := daysOf(1995, 6, 17)
+	start := diffDays(1992, 1, 2)
+	cutoff := diffDays(1995, 6, 17)
 	order, line := 1, 0
-	for i := 0; i < lineitemRows; i++ {
+	for i := 0; i < diffLineitemRows; i++ {
 		line++
 		if line > 1+rng.IntN(7) {
 			order += 1 + rng.IntN(3)
@@ -165,43 +165,43 @@ func writeLineitem(path string) error {
 		}
 		var partkey, discount, tax, commitS, mode, comment, urgent *string
 		if rng.IntN(50) != 0 {
-			partkey = sp(strconv.Itoa(1 + rng.IntN(200000)))
+			partkey = diffStr(strconv.Itoa(1 + rng.IntN(200000)))
 		}
 		if rng.IntN(33) != 0 {
-			discount = sp(cents(rng.IntN(11)))
+			discount = diffStr(diffCents(rng.IntN(11)))
 		}
 		if rng.IntN(100) != 0 {
-			tax = sp(cents(rng.IntN(9)))
+			tax = diffStr(diffCents(rng.IntN(9)))
 		}
 		if rng.IntN(50) != 0 {
-			commitS = sp(dateStr(commit))
+			commitS = diffStr(diffDate(commit))
 		}
 		if rng.IntN(100) != 0 {
-			mode = sp(shipModes[rng.IntN(len(shipModes))])
+			mode = diffStr(diffShipModes[rng.IntN(len(diffShipModes))])
 		}
 		switch k := rng.IntN(40); {
 		case k < 2: // NULL
 		case k < 3:
-			comment = sp("")
+			comment = diffStr("")
 		default:
-			comment = sp(makeComment(rng))
+			comment = diffStr(diffComment(rng))
 		}
 		if rng.IntN(10) != 0 {
-			urgent = sp(boolWords[rng.IntN(len(boolWords))])
+			urgent = diffStr(diffBoolWords[rng.IntN(len(diffBoolWords))])
 		}
-		c.row(sp(strconv.Itoa(order)), partkey, sp(strconv.Itoa(line)), sp(cents(qty*100)),
-			sp(cents(qty*price)), discount, tax, sp(flag), sp(status), sp(dateStr(ship)), commitS,
-			sp(dateStr(receipt)), sp(shipInstructs[rng.IntN(len(shipInstructs))]), mode, comment, urgent)
+		c.row(diffStr(strconv.Itoa(order)), partkey, diffStr(strconv.Itoa(line)), diffStr(diffCents(qty*100)),
+			diffStr(diffCents(qty*price)), discount, tax, diffStr(flag), diffStr(status), diffStr(diffDate(ship)), commitS,
+			diffStr(diffDate(receipt)), diffStr(diffShipInstructs[rng.IntN(len(diffShipInstructs))]), mode, comment, urgent)
 	}
 	return c.close()
 }
 
-func makeComment(rng *rand.Rand) string {
+func diffComment(rng *rand.Rand) string {
 	n := 1 + rng.IntN(6)
 	var words []string
 	chars := 0
 	for len(words) < n {
-		w := commentWords[rng.IntN(len(commentWords))]
+		w := diffCommentWords[rng.IntN(len(diffCommentWords))]
 		if chars+len([]rune(w))+1 > 58 {
 			break
 		}
@@ -222,36 +222,36 @@ func makeComment(rng *rand.Rand) string {
 // multiple of 1/8 with few significant bits, so sums are exact in any
 // summation order; d2 holds values such as 0.1 that are only displayed,
 // compared and used in min/max.
-func writeObs(path string) error {
-	c, err := newCSV(path, []string{"id", "s", "i", "big", "r", "d", "d2", "ts", "n", "grp", "code", "note", "flag"})
+func writeDiffObs(path string) error {
+	c, err := newDiffCSV(path, []string{"id", "s", "i", "big", "r", "d", "d2", "ts", "n", "grp", "code", "note", "flag"})
 	if err != nil {
 		return err
 	}
 	rng := rand.New(rand.NewPCG(7, 11))
-	grps := []*string{sp("alpha"), sp("beta"), sp("gamma"), nil, sp("Beta"), sp("")}
-	codes := []*string{sp("ab"), sp("abcd"), sp("x"), nil, sp("ÄÖ"), sp("")}
-	notes := []*string{sp("hello, world"), sp("say \"hi\""), sp("naïve café"), nil, sp(""), sp("100% sure"), sp("a_b"), sp("日本語テキスト")}
+	grps := []*string{diffStr("alpha"), diffStr("beta"), diffStr("gamma"), nil, diffStr("Beta"), diffStr("")}
+	codes := []*string{diffStr("ab"), diffStr("abcd"), diffStr("x"), nil, diffStr("ÄÖ"), diffStr("")}
+	notes := []*string{diffStr("hello, world"), diffStr("say \"hi\""), diffStr("naïve café"), nil, diffStr(""), diffStr("100% sure"), diffStr("a_b"), diffStr("日本語テキスト")}
 	d2s := []string{"0.1", "-0.2", "3.14159", "1e-05", "123456789.123", "2.5", "-1.7976931348623157e+300", "6.02e+23", "1.0000000000000002", "0"}
 	rs := []string{"0.5", "-2.25", "1024", "3.125", "-0.125", "100.75", "0", "7"}
 	for id := 1; id <= 40; id++ {
 		var s, i, big, r, d, d2, ts, n, flag *string
 		if id%7 != 3 {
-			s = sp(strconv.Itoa(rng.IntN(2001) - 1000))
+			s = diffStr(strconv.Itoa(rng.IntN(2001) - 1000))
 		}
 		if id%9 != 4 {
-			i = sp(strconv.Itoa(rng.IntN(2000001) - 1000000))
+			i = diffStr(strconv.Itoa(rng.IntN(2000001) - 1000000))
 		}
 		if id%8 != 5 {
-			big = sp(strconv.FormatInt(rng.Int64N(1<<50)-(1<<49), 10))
+			big = diffStr(strconv.FormatInt(rng.Int64N(1<<50)-(1<<49), 10))
 		}
 		if id%6 != 1 {
-			r = sp(rs[rng.IntN(len(rs))])
+			r = diffStr(rs[rng.IntN(len(rs))])
 		}
 		if id%10 != 7 {
-			d = sp(strconv.FormatFloat(float64(rng.IntN(20001)-10000)/8, 'g', -1, 64))
+			d = diffStr(strconv.FormatFloat(float64(rng.IntN(20001)-10000)/8, 'g', -1, 64))
 		}
 		if id%11 != 2 {
-			d2 = sp(d2s[rng.IntN(len(d2s))])
+			d2 = diffStr(d2s[rng.IntN(len(d2s))])
 		}
 		if id%12 != 6 {
 			t := time.Date(1995+rng.IntN(30), time.Month(1+rng.IntN(12)), 1+rng.IntN(28),
@@ -262,18 +262,18 @@ func writeObs(path string) error {
 			case 2:
 				t = t.Add(500 * time.Millisecond)
 			}
-			ts = sp(t.Format("2006-01-02 15:04:05.999999"))
+			ts = diffStr(t.Format("2006-01-02 15:04:05.999999"))
 		}
 		if id%13 != 9 {
-			n = sp(fmt.Sprintf("%.3f", float64(rng.IntN(2000001)-1000000)/1000))
+			n = diffStr(fmt.Sprintf("%.3f", float64(rng.IntN(2000001)-1000000)/1000))
 			if id%5 == 0 {
-				n = sp(strconv.Itoa(rng.IntN(200) - 100)) // no fraction in the input
+				n = diffStr(strconv.Itoa(rng.IntN(200) - 100)) // no fraction in the input
 			}
 		}
 		if id%5 != 2 {
-			flag = sp(boolWords[rng.IntN(len(boolWords))])
+			flag = diffStr(diffBoolWords[rng.IntN(len(diffBoolWords))])
 		}
-		c.row(sp(strconv.Itoa(id)), s, i, big, r, d, d2, ts, n,
+		c.row(diffStr(strconv.Itoa(id)), s, i, big, r, d, d2, ts, n,
 			grps[rng.IntN(len(grps))], codes[rng.IntN(len(codes))], notes[rng.IntN(len(notes))], flag)
 	}
 	return c.close()

@@ -1,8 +1,8 @@
 package main
 
-// gpusql, in process, for the differential test. This is the only harness
-// file that knows how the server is put together; keep it in step with
-// cmd/gpusql/main.go.
+// gpusql, in process, for the differential test: the engine is built by
+// newEngine (engine.go), as the command builds it, and served by the wire
+// package on a free loopback port.
 
 import (
 	"context"
@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gpusql/gpusql/query"
 	"github.com/gpusql/gpusql/wire"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -24,12 +23,12 @@ type gpusqlServer struct {
 }
 
 // gpusqlPath is how a CSV file of the data dir is named in gpusql's
-// CREATE TABLE ... FROM CSV and COPY ... FROM: relative to FileRoot.
+// CREATE TABLE ... FROM CSV and COPY ... FROM: relative to the file root.
 func gpusqlPath(name string) string { return name }
 
-// startGpusql starts a gpusql server whose FileRoot is fileRoot, listening
-// on a free loopback port; it stops when the test ends. Its log is
-// discarded unless GPUSQL_DIFF_LOG is set (then it goes to stderr).
+// startGpusql starts a gpusql server whose file root is fileRoot; it stops
+// when the test ends. Its log is discarded unless GPUSQL_DIFF_LOG is set
+// (then it goes to stderr).
 func startGpusql(t *testing.T, fileRoot string) *gpusqlServer {
 	t.Helper()
 	var logw io.Writer = io.Discard
@@ -38,20 +37,31 @@ func startGpusql(t *testing.T, fileRoot string) *gpusqlServer {
 	}
 	logger := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelDebug}))
 
-	eng, err := query.NewServer(query.Options{
-		FileRoot:     fileRoot,
-		DataDir:      t.TempDir(),
-		MaxTextWidth: 4096,
-		Logger:       logger,
-	})
-	if err != nil {
-		t.Fatalf("gpusql: query.NewServer: %v", err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	dataDir, err := resolveDir(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := wire.NewServer(wire.Config{Listen: ln.Addr().String(), Logger: logger}, eng)
+	root, err := resolveDir(fileRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &options{
+		listen:       "127.0.0.1:0",
+		dataDir:      dataDir,
+		fileRoot:     root,
+		device:       "cpu",
+		maxTextWidth: 4096,
+		logLevel:     slog.LevelDebug,
+	}
+	eng, _, err := newEngine(o, logger)
+	if err != nil {
+		t.Fatalf("gpusql: newEngine: %v", err)
+	}
+	ln, err := net.Listen("tcp", o.listen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := wire.NewServer(wire.Config{Listen: o.listen, Logger: logger}, eng)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln) }()

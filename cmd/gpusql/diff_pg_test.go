@@ -29,10 +29,10 @@ import (
 )
 
 const (
-	pgDefaultBinDir = "/usr/lib/postgresql/15/bin"
-	// pgPort only names the socket file (.s.PGSQL.<port>) in our private
+	diffPGBinDirDefault = "/usr/lib/postgresql/15/bin"
+	// diffPGPort only names the socket file (.s.PGSQL.<port>) in our private
 	// socket dir; no TCP port is opened.
-	pgPort = 54329
+	diffPGPort = 54329
 )
 
 type pgServer struct {
@@ -48,12 +48,12 @@ type pgServer struct {
 func pgBinDir() (string, error) {
 	dir := os.Getenv("GPUSQL_PG_BINDIR")
 	if dir == "" {
-		dir = pgDefaultBinDir
+		dir = diffPGBinDirDefault
 	}
 	for _, b := range []string{"initdb", "postgres"} {
 		if _, err := os.Stat(filepath.Join(dir, b)); err != nil {
 			return "", fmt.Errorf("PostgreSQL 15 server binaries not found (%v); install them with "+
-				"`apt-get install -y postgresql-15 postgresql-client-15` or set GPUSQL_PG_BINDIR", err)
+				"`apt-get install -y postgresql-15 postgresql-diffClient-15` or set GPUSQL_PG_BINDIR", err)
 		}
 	}
 	out, err := exec.Command(filepath.Join(dir, "postgres"), "--version").Output()
@@ -132,7 +132,7 @@ func startPG(t *testing.T, binDir string) *pgServer {
 		"-D", s.dataDir, "-U", "postgres", "--auth=trust", "--encoding=UTF8",
 		"--lc-collate=C", "--lc-ctype=C.UTF-8", "--lc-messages=C", "--no-sync")
 	initdb.Dir = root
-	initdb.Env = pgEnv()
+	initdb.Env = diffPGEnv()
 	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}
 	if out, err := initdb.CombinedOutput(); err != nil {
 		t.Fatalf("initdb: %v\n%s", err, out)
@@ -145,7 +145,7 @@ func startPG(t *testing.T, binDir string) *pgServer {
 	defer log.Close()
 	s.cmd = exec.Command(filepath.Join(binDir, "postgres"),
 		"-D", s.dataDir,
-		"-p", strconv.Itoa(pgPort),
+		"-p", strconv.Itoa(diffPGPort),
 		"-k", root,
 		"-c", "listen_addresses=",
 		"-c", "fsync=off",
@@ -158,7 +158,7 @@ func startPG(t *testing.T, binDir string) *pgServer {
 		"-c", "max_parallel_workers_per_gather=0",
 	)
 	s.cmd.Dir = root
-	s.cmd.Env = pgEnv()
+	s.cmd.Env = diffPGEnv()
 	s.cmd.Stdout = log
 	s.cmd.Stderr = log
 	// If the test binary dies, take the server down with it (SIGQUIT is
@@ -192,12 +192,12 @@ func startPG(t *testing.T, binDir string) *pgServer {
 	}
 }
 
-func pgEnv() []string {
+func diffPGEnv() []string {
 	return []string{"PATH=/usr/bin:/bin", "LC_ALL=C.UTF-8", "TZ=UTC", "PGTZ=UTC"}
 }
 
 func (s *pgServer) connString() string {
-	return fmt.Sprintf("host=%s port=%d user=postgres dbname=postgres sslmode=disable connect_timeout=10", s.root, pgPort)
+	return fmt.Sprintf("host=%s port=%d user=postgres dbname=postgres sslmode=disable connect_timeout=10", s.root, diffPGPort)
 }
 
 func (s *pgServer) connect(ctx context.Context) (*pgconn.PgConn, error) {

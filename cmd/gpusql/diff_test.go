@@ -33,27 +33,27 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
-const queryTimeout = 30 * time.Second
+const diffQueryTimeout = 30 * time.Second
 
-// client is a connection that reconnects after a query broke it.
-type client struct {
+// diffClient is a connection that reconnects after a query broke it.
+type diffClient struct {
 	name    string
 	connect func(context.Context) (*pgconn.PgConn, error)
 	conn    *pgconn.PgConn
 }
 
-func (c *client) run(sql string) *outcome {
-	ctx, cancel := context.WithTimeout(context.Background(), queryTimeout)
+func (c *diffClient) run(sql string) *diffOutcome {
+	ctx, cancel := context.WithTimeout(context.Background(), diffQueryTimeout)
 	defer cancel()
 	if c.conn == nil || c.conn.IsClosed() {
 		conn, err := c.connect(ctx)
 		if err != nil {
-			return &outcome{Err: fmt.Errorf("connecting to %s: %w", c.name, err)}
+			return &diffOutcome{Err: fmt.Errorf("connecting to %s: %w", c.name, err)}
 		}
 		c.conn = conn
 	}
 	results, err := c.conn.Exec(ctx, sql).ReadAll()
-	o := &outcome{Results: results, Err: err}
+	o := &diffOutcome{Results: results, Err: err}
 	for _, r := range results {
 		if r.Err != nil && o.Err == nil {
 			o.Err = r.Err
@@ -62,7 +62,7 @@ func (c *client) run(sql string) *outcome {
 	return o
 }
 
-func (c *client) close() {
+func (c *diffClient) close() {
 	if c.conn != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
@@ -70,14 +70,14 @@ func (c *client) close() {
 	}
 }
 
-func mustExec(t *testing.T, c *client, sql string) {
+func diffMustExec(t *testing.T, c *diffClient, sql string) {
 	t.Helper()
 	if o := c.run(sql); o.Err != nil {
-		t.Fatalf("%s: %s: %s", c.name, firstLine(sql), pgErrText(o.Err))
+		t.Fatalf("%s: %s: %s", c.name, diffFirstLine(sql), pgErrText(o.Err))
 	}
 }
 
-func firstLine(s string) string {
+func diffFirstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i] + " ..."
 	}
@@ -87,11 +87,11 @@ func firstLine(s string) string {
 // loadPG creates and fills the tables in PostgreSQL through COPY FROM
 // STDIN (the server runs as another user and does not read our files).
 // It returns each table's COPY tag.
-func loadPG(t *testing.T, c *client, dataDir string) map[string]string {
+func loadPG(t *testing.T, c *diffClient, dataDir string) map[string]string {
 	t.Helper()
 	tags := map[string]string{}
 	for _, tb := range diffTables {
-		mustExec(t, c, fmt.Sprintf("CREATE TABLE %s (%s)", tb.Name, tb.Columns))
+		diffMustExec(t, c, fmt.Sprintf("CREATE TABLE %s (%s)", tb.Name, tb.Columns))
 		f, err := os.Open(filepath.Join(dataDir, tb.File))
 		if err != nil {
 			t.Fatal(err)
@@ -105,14 +105,14 @@ func loadPG(t *testing.T, c *client, dataDir string) map[string]string {
 		}
 		tags[tb.Name] = tag.String()
 	}
-	mustExec(t, c, "ANALYZE")
+	diffMustExec(t, c, "ANALYZE")
 	return tags
 }
 
 // loadGpusql loads the same files into gpusql: lineitem with CREATE TABLE
 // ... FROM CSV, obs with CREATE TABLE then COPY ... FROM 'file'. A failed
 // load is reported and the corpus still runs (queries on that table fail).
-func loadGpusql(t *testing.T, c *client, pgTags map[string]string) {
+func loadGpusql(t *testing.T, c *diffClient, pgTags map[string]string) {
 	t.Helper()
 	for _, tb := range diffTables {
 		var stmts []string
@@ -128,7 +128,7 @@ func loadGpusql(t *testing.T, c *client, pgTags map[string]string) {
 		for _, sql := range stmts {
 			o := c.run(sql)
 			if o.Err != nil {
-				t.Errorf("gpusql: loading %s: %s: %s", tb.Name, firstLine(sql), pgErrText(o.Err))
+				t.Errorf("gpusql: loading %s: %s: %s", tb.Name, diffFirstLine(sql), pgErrText(o.Err))
 				break
 			}
 			if strings.HasPrefix(sql, "COPY") {
@@ -145,7 +145,7 @@ func TestDiff(t *testing.T) {
 		t.Skip("skipping the differential test in -short mode")
 	}
 	start := time.Now()
-	qs, err := loadCorpus(corpusDir)
+	qs, err := loadDiffCorpus(diffCorpusDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,15 +158,15 @@ func TestDiff(t *testing.T) {
 		t.Fatal(err)
 	}
 	pg := startPG(t, binDir)
-	pgc := &client{name: "PostgreSQL", connect: pg.connect}
+	pgc := &diffClient{name: "PostgreSQL", connect: pg.connect}
 	defer pgc.close()
 	tags := loadPG(t, pgc, dataDir)
 	t.Logf("PostgreSQL ready and loaded in %v", time.Since(start).Round(time.Millisecond))
 
-	var gpc *client
+	var gpc *diffClient
 	if !pgOnly {
 		gp := startGpusql(t, dataDir)
-		gpc = &client{name: "gpusql", connect: gp.connect}
+		gpc = &diffClient{name: "gpusql", connect: gp.connect}
 		defer gpc.close()
 		loadStart := time.Now()
 		loadGpusql(t, gpc, tags)
@@ -179,7 +179,7 @@ func TestDiff(t *testing.T) {
 			where := fmt.Sprintf("%s:%d", q.File, q.Line)
 			want := pgc.run(q.SQL)
 			if show {
-				t.Logf("%s\n%s\n%s", where, q.SQL, formatOutcome(want))
+				t.Logf("%s\n%s\n%s", where, q.SQL, diffFormatOutcome(want))
 			}
 			// The corpus itself must be right about PostgreSQL.
 			switch {
@@ -194,7 +194,7 @@ func TestDiff(t *testing.T) {
 				return
 			}
 			got := gpc.run(q.SQL)
-			if diffs := compareOutcomes(q, want, got); diffs != nil {
+			if diffs := diffCompare(q, want, got); diffs != nil {
 				t.Errorf("%s: gpusql differs from PostgreSQL\n%s\n  %s", where, q.SQL, strings.Join(diffs, "\n  "))
 			}
 		})
@@ -214,20 +214,20 @@ func TestDiff(t *testing.T) {
 	}
 }
 
-// formatOutcome renders a result for GPUSQL_DIFF_SHOW.
-func formatOutcome(o *outcome) string {
+// diffFormatOutcome renders a result for GPUSQL_DIFF_SHOW.
+func diffFormatOutcome(o *diffOutcome) string {
 	if o.Err != nil {
 		return pgErrText(o.Err)
 	}
 	var b bytes.Buffer
 	for _, r := range o.Results {
-		b.WriteString(describeFields(r.FieldDescriptions))
+		b.WriteString(diffDescribeFields(r.FieldDescriptions))
 		for i, row := range r.Rows {
 			if i == 20 {
 				fmt.Fprintf(&b, "\n  ... %d rows", len(r.Rows))
 				break
 			}
-			b.WriteString("\n  " + formatRow(row))
+			b.WriteString("\n  " + diffFormatRow(row))
 		}
 		b.WriteString("\n  " + r.CommandTag.String())
 	}
@@ -238,7 +238,7 @@ func formatOutcome(o *outcome) string {
 // checked here instead of in the corpus.
 func TestDiffVersion(t *testing.T) {
 	gp := startGpusql(t, t.TempDir())
-	c := &client{name: "gpusql", connect: gp.connect}
+	c := &diffClient{name: "gpusql", connect: gp.connect}
 	defer c.close()
 	o := c.run("SELECT version()")
 	if o.Err != nil {
@@ -246,7 +246,7 @@ func TestDiffVersion(t *testing.T) {
 	}
 	r := o.Results[0]
 	if len(r.FieldDescriptions) != 1 || r.FieldDescriptions[0].Name != "version" || r.FieldDescriptions[0].DataTypeOID != 25 {
-		t.Errorf("SELECT version(): columns %s, want (version text/25)", describeFields(r.FieldDescriptions))
+		t.Errorf("SELECT version(): columns %s, want (version text/25)", diffDescribeFields(r.FieldDescriptions))
 	}
 	if len(r.Rows) != 1 || len(r.Rows[0]) != 1 {
 		t.Fatalf("SELECT version(): %d rows", len(r.Rows))
