@@ -23,12 +23,10 @@ const sqlMode = mysql.ModeANSIQuotes | mysql.ModePipesAsConcat | mysql.ModeNoBac
 // tidb. A tidb parser is made per call: they are not safe for concurrent
 // use.
 func parseSelect(src, text string, items []*node, end token) (Stmt, error) {
-	r := &rewriter{src: src}
-	items, err := r.level(items, end)
+	out, marks, err := rewrite(src, items, end)
 	if err != nil {
 		return nil, err
 	}
-	out, marks := render(items)
 	p := parser.New()
 	p.SetSQLMode(sqlMode)
 	stmts, _, err := p.ParseSQL(out)
@@ -44,6 +42,18 @@ func parseSelect(src, text string, items []*node, end token) (Stmt, error) {
 		return nil, notSupported(src, items[0].tok, "this statement is not supported by gpusql")
 	}
 	return &Select{Text: text, AST: stmts[0]}, nil
+}
+
+// rewrite applies the PostgreSQL-syntax rewrites to a query's items and
+// renders the result as text for tidb.
+func rewrite(src string, items []*node, end token) (string, []mark, error) {
+	r := &rewriter{src: src}
+	items, err := r.level(items, end)
+	if err != nil {
+		return "", nil, err
+	}
+	out, marks := render(items)
+	return out, marks, nil
 }
 
 // tidbError turns tidb's error about the rewritten text out into
