@@ -112,7 +112,11 @@ func columnDef(c *cursor, table string) (engine.ColumnDef, error) {
 			notNull = true
 		case c.word("null"):
 		case n.tok.kind == kIdent && constraintWord(n.tok.text):
-			return col, notSupported(c.src, at, "column constraint "+strings.ToUpper(at.text)+" is not supported by gpusql")
+			what := strings.ToUpper(at.text)
+			if what == "PRIMARY" {
+				what = "PRIMARY KEY"
+			}
+			return col, notSupported(c.src, at, "column constraint "+what+" is not supported by gpusql")
 		default:
 			return col, c.fail()
 		}
