@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Start a private PostgreSQL 15 configured like the differential test's
-# (UTF8, C collation, C.UTF-8 ctype), to compare gpusql with by hand.
+# (UTF8 encoding, C locale), to compare gpusql with by hand.
 #
 #   scripts/pg-start.sh [-d DIR] [-p PORT] [--diff-data]
 #
@@ -48,7 +48,7 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 if [ ! -f "$dir/data/PG_VERSION" ]; then
 	"${as_pg[@]}" "$bin/initdb" -D "$dir/data" -U postgres --auth=trust --encoding=UTF8 \
-		--lc-collate=C --lc-ctype=C.UTF-8 --lc-messages=C --no-sync >"$dir/initdb.log"
+		--locale=C --no-sync >"$dir/initdb.log"
 fi
 if "${as_pg[@]}" "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
 	echo "pg-start.sh: already running in $dir"

@@ -180,6 +180,8 @@ func diffCompareResult(q *diffQuery, want, got *pgconn.Result) []string {
 	wf, gf := want.FieldDescriptions, got.FieldDescriptions
 	if len(wf) != len(gf) {
 		diffs = append(diffs, fmt.Sprintf("columns: PostgreSQL %s, gpusql %s", diffDescribeFields(wf), diffDescribeFields(gf)))
+		diffs = append(diffs, fmt.Sprintf("command tag: PostgreSQL %q (%d rows), gpusql %q (%d rows)",
+			want.CommandTag.String(), len(want.Rows), got.CommandTag.String(), len(got.Rows)))
 		return diffs
 	}
 	for i := range wf {

@@ -126,11 +126,12 @@ func startPG(t *testing.T, binDir string) *pgServer {
 		}
 	}
 
-	// C collation: text sorts by bytes (= code points for UTF-8);
-	// C.UTF-8 ctype: upper/lower know non-ASCII letters.
+	// The C locale with UTF8 encoding, the reference gpusql matches: text
+	// sorts and compares by bytes (= code points for UTF-8), and
+	// upper/lower/ILIKE fold ASCII letters only.
 	initdb := exec.Command(filepath.Join(binDir, "initdb"),
 		"-D", s.dataDir, "-U", "postgres", "--auth=trust", "--encoding=UTF8",
-		"--lc-collate=C", "--lc-ctype=C.UTF-8", "--lc-messages=C", "--no-sync")
+		"--locale=C", "--no-sync")
 	initdb.Dir = root
 	initdb.Env = diffPGEnv()
 	initdb.SysProcAttr = &syscall.SysProcAttr{Credential: cred}

@@ -11,7 +11,9 @@ package main
 //
 //	GPUSQL_DIFF_PG_ONLY=1  run the corpus on PostgreSQL only (to check the
 //	                       corpus itself: markers, that every query runs)
-//	GPUSQL_DIFF_SHOW=1     log every query's PostgreSQL result (with -v)
+//	GPUSQL_DIFF_SHOW=1     log every query's PostgreSQL result (with -v),
+//	                       and gpusql's where it differs
+//	GPUSQL_DIFF_LOG=1      gpusql's log to stderr
 //	GPUSQL_PG_BINDIR=dir   PostgreSQL 15 binaries (default
 //	                       /usr/lib/postgresql/15/bin)
 //	CI=...                 missing PostgreSQL fails the test instead of
@@ -196,6 +198,9 @@ func TestDiff(t *testing.T) {
 			got := gpc.run(q.SQL)
 			if diffs := diffCompare(q, want, got); diffs != nil {
 				t.Errorf("%s: gpusql differs from PostgreSQL\n%s\n  %s", where, q.SQL, strings.Join(diffs, "\n  "))
+				if show {
+					t.Logf("gpusql answered:\n%s", diffFormatOutcome(got))
+				}
 			}
 		})
 		if !ok {
