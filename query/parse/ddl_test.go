@@ -37,10 +37,10 @@ func TestCreateTable(t *testing.T) {
 			Columns: []engine.ColumnDef{col("a", engine.Int32, false)}, CSV: csv("/data/t.csv", nil)}},
 		{`create table t (a int, key text) from csv 'it''s.csv' with (header true, delimiter '|', null 'NA')`, parse.CreateTable{Name: "t",
 			Columns: []engine.ColumnDef{col("a", engine.Int32, false), col("key", engine.Text, false)},
-			CSV: csv("it's.csv", func(o *engine.CSVOptions) { o.Header = engine.HeaderSkip; o.Delimiter = '|'; o.Null = "NA" })}},
+			CSV:     csv("it's.csv", func(o *engine.CSVOptions) { o.Header = engine.HeaderSkip; o.Delimiter = '|'; o.Null = "NA" })}},
 		{`create table t (a int) from csv 'x' (header match, on_error ignore)`, parse.CreateTable{Name: "t",
 			Columns: []engine.ColumnDef{col("a", engine.Int32, false)},
-			CSV: csv("x", func(o *engine.CSVOptions) { o.Header = engine.HeaderMatch; o.OnError = engine.OnErrorIgnore })}},
+			CSV:     csv("x", func(o *engine.CSVOptions) { o.Header = engine.HeaderMatch; o.OnError = engine.OnErrorIgnore })}},
 		{`create table t ()`, parse.CreateTable{Name: "t"}},
 	}
 	for _, tt := range tests {
