@@ -213,6 +213,18 @@ func diffCompareResult(q *diffQuery, want, got *pgconn.Result) []string {
 		if !q.Ordered {
 			where = "sorted row"
 		}
+		if len(wr[i]) == len(gr[i]) && len(wf) == len(wr[i]) && len(wr[i]) > 3 {
+			// Wide rows: name the differing columns.
+			var cols []string
+			for k := range wr[i] {
+				if diffRowKey(wr[i][k:k+1]) != diffRowKey(gr[i][k:k+1]) {
+					cols = append(cols, fmt.Sprintf("column %d %q: PostgreSQL %s, gpusql %s", k+1, wf[k].Name,
+						diffFormatRow(wr[i][k:k+1]), diffFormatRow(gr[i][k:k+1])))
+				}
+			}
+			diffs = append(diffs, fmt.Sprintf("%s %d: %s", where, i+1, strings.Join(cols, "; ")))
+			continue
+		}
 		diffs = append(diffs, fmt.Sprintf("%s %d: PostgreSQL %s, gpusql %s", where, i+1, diffFormatRow(wr[i]), diffFormatRow(gr[i])))
 	}
 	if n == 0 && len(wr) != len(gr) {

@@ -11,7 +11,7 @@ SELECT 42::text, 'abcdef'::varchar(3), '2020-02-29'::date, 'true'::boolean, 'f':
 -- name: c003_cast_columns_numbers
 -- ordered
 SELECT id, CAST(n AS integer), n::bigint, CAST(d AS numeric(12,3)), d::integer, r::float8, big::numeric,
-       s::float8, id::numeric(6,1) AS idn, n::float8, d2::numeric, i::bigint, s::integer, big::float8
+       s::float8, id::numeric(6,1) AS idn, n::float8, i::bigint, s::integer, big::float8
   FROM obs ORDER BY id;
 
 -- name: c004_cast_columns_text
@@ -36,3 +36,8 @@ SELECT count(*) FROM lineitem WHERE l_quantity::integer = 24 OR CAST(l_shipdate 
 -- name: c008_cast_string_to_date_and_bool
 SELECT CAST('1999-12-31' AS date), '2000-01-01'::date - 1, CAST('false' AS boolean) OR true,
        'on'::boolean, '0'::boolean;
+
+-- name: c009_float_to_numeric
+-- ordered
+-- d2 holds 6.02e+23 and -1.7976931348623156e+300: numeric has room for both.
+SELECT id, d2, d2::numeric, d::numeric, r::numeric FROM obs ORDER BY id;
