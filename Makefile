@@ -7,7 +7,7 @@ GO        ?= go
 BIN       := bin/gpusql
 DATA_DIR  ?= ./gpusql-data
 # Packages also tested under the race detector by `make test`.
-RACE_PKGS ?= ./engine/... ./wire/...
+RACE_PKGS ?= ./engine/... ./loader/... ./query/... ./wire/...
 TEST_TIMEOUT ?= 20m
 FUZZTIME  ?= 30s
 NVCC      ?= nvcc
@@ -44,7 +44,6 @@ test:
 	$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) $(RACE_PKGS) || rc=1; \
 	echo "== go test ./..."; \
 	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) ./... || rc=1; \
-	if [ $$rc -ne 0 ]; then echo "make test: FAILED (see above)"; fi; \
 	exit $$rc
 
 vet:
