@@ -127,6 +127,11 @@ func (ld *load) run(ctx context.Context) error {
 		if err := ld.indexBatch(ctx, b, eof); err != nil {
 			return err
 		}
+		// Keep three bytes after the last record taken, so that an error
+		// message can show a UTF-8 sequence that runs past its newline.
+		for !eof && b.nrec > 0 && len(b.data)-b.recTerm(b.nrec-1) <= 3 {
+			b.nrec--
+		}
 		if b.nrec == 0 && !eof { // no complete record: grow the batch
 			if len(buf) >= maxBatch {
 				return engine.Errorf(engine.CodeProgramLimitExceeded, "CSV record longer than %d bytes", maxBatch/2)
@@ -257,11 +262,20 @@ func (ld *load) loadBatch(ctx context.Context, b *batch) error {
 	if err := ctx.Err(); err != nil {
 		return canceled(err)
 	}
-	// Stop at the first bad row: no later row matters.
+	// With ON_ERROR stop, the first row rejected here fails the load
+	// unless a row before it has a value that does not convert: convert
+	// only the rows before it, then decide.
+	stopAt := -1
 	if ld.req.Options.OnError == engine.OnErrorStop {
 		for i := range blocks {
 			if len(blocks[i].bad) > 0 {
-				return ld.firstError(b, blocks[:i+1])
+				stopAt = int(blocks[i].bad[0])
+				blocks[i].r1 = stopAt
+				blocks[i].bad = blocks[i].bad[:0]
+				blocks[i].good = stopAt - blocks[i].r0
+				blocks = blocks[:i+1]
+				nblk = i + 1
+				break
 			}
 		}
 	}
@@ -290,6 +304,10 @@ func (ld *load) loadBatch(ctx context.Context, b *batch) error {
 	}
 	if failed && ld.req.Options.OnError == engine.OnErrorStop {
 		return ld.firstError(b, blocks)
+	}
+	if stopAt >= 0 {
+		e, _ := ld.rowError(b, &lineCounter{}, stopAt)
+		return e
 	}
 	if failed { // drop the rows whose values did not convert
 		var rows []int

@@ -38,11 +38,13 @@ func refLoad(input []byte, cols []engine.ColumnDef, o engine.CSVOptions) (rows [
 		var bad *engine.Error
 		badCtxNone := false
 		badLine := int64(0)
+		validTo := 0
 		end := -1
 		for pos < len(input) {
 			c := input[pos]
-			if bad == nil && (c >= 0x80 || c == 0) {
+			if bad == nil && pos >= validTo && (c >= 0x80 || c == 0) {
 				r, n := utf8.DecodeRune(input[pos:])
+				validTo = pos + n
 				if c == 0 || (r == utf8.RuneError && n <= 1) {
 					bad = encodingError(input, pos)
 					badCtxNone = true

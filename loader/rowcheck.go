@@ -113,9 +113,12 @@ func (ld *load) checkRow(b *batch, r int) *rowErr {
 	for i := start; i < term; i++ {
 		c := data[i]
 		if c >= utf8.RuneSelf || c == 0 {
-			if rr, n := utf8.DecodeRune(data[i:]); c == 0 || (rr == utf8.RuneError && n <= 1) {
+			rr, n := utf8.DecodeRune(data[i:])
+			if c == 0 || (rr == utf8.RuneError && n <= 1) {
 				return &rowErr{err: encodingError(data, i), ctx: ctxNone, off: i}
 			}
+			i += n - 1 // continuation bytes are never special
+			continue
 		}
 		if c == '\r' && s == stOut && !(i+1 == term && term < len(data)) {
 			e := engine.Errorf(engine.CodeBadCopyFileFormat, "unquoted carriage return found in data")
