@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -130,6 +131,9 @@ func (l *lexer) next() (token, error) {
 		l.i++
 		s, err := l.quoted('\'', true)
 		if err != nil {
+			return token{}, err
+		}
+		if err := checkUTF8(src, start, s); err != nil {
 			return token{}, err
 		}
 		return tok(kString, s)
@@ -386,4 +390,18 @@ func foldIdent(s string) string {
 		}
 	}
 	return s
+}
+
+// checkUTF8 rejects an escape string whose escapes made invalid UTF-8 or
+// a zero byte, as PostgreSQL does.
+func checkUTF8(src string, off int, s string) error {
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == 0 || r == utf8.RuneError && n == 1 {
+			return &engine.Error{Code: engine.CodeCharacterNotInRepertoir, Position: position(src, off),
+				Message: fmt.Sprintf(`invalid byte sequence for encoding "UTF8": 0x%02x`, s[i])}
+		}
+		i += n
+	}
+	return nil
 }

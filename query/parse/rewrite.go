@@ -338,11 +338,10 @@ func isFuncName(n *node) bool {
 func keyword(w string) bool {
 	switch w {
 	case "all", "and", "any", "as", "asc", "between", "by", "case", "cross", "desc", "distinct", "else",
-		"escape", "except", "exists", "fetch", "filter", "first", "for", "from", "full", "group", "having",
-		"ilike", "in", "inner", "intersect", "into", "is", "join", "last", "lateral", "like", "limit",
-		"natural", "not", "nulls", "offset", "on", "only", "or", "order", "outer", "over", "partition",
-		"returning", "rows", "select", "similar", "some", "table", "then", "union", "using", "values",
-		"when", "where", "window", "with", "within":
+		"escape", "except", "exists", "fetch", "filter", "for", "from", "full", "group", "having", "ilike",
+		"in", "inner", "intersect", "into", "is", "join", "lateral", "like", "limit", "natural", "not",
+		"offset", "on", "or", "order", "outer", "over", "returning", "select", "similar", "some", "table",
+		"then", "union", "using", "values", "when", "where", "window", "with", "within":
 		return true
 	}
 	return false
@@ -636,6 +635,13 @@ func (r *rewriter) limit(items []*node) ([]*node, error) {
 				}
 				if limit = expr(); len(limit) == 0 {
 					return nil, syntaxErr(r.src, tokAt(items, i, stop, r.end))
+				}
+				for _, n := range limit {
+					if n.op(",") {
+						e := errAt(r.src, kw.tok, engine.CodeFeatureNotSupported, "LIMIT #,# syntax is not supported")
+						e.Hint = "Use separate LIMIT and OFFSET clauses."
+						return nil, e
+					}
 				}
 				continue
 			}

@@ -60,13 +60,13 @@ func settingName(c *cursor) (string, error) {
 	if n == nil || n.group || n.tok.kind != kIdent && n.tok.kind != kQIdent {
 		return "", syntaxErr(c.src, tokOr(n, c.end))
 	}
-	name := n.tok.text
+	name := strings.ToLower(n.tok.text) // parameter names are case-insensitive
 	for c.op(".") {
 		p := c.next()
 		if p == nil || p.group || p.tok.kind != kIdent && p.tok.kind != kQIdent {
 			return "", syntaxErr(c.src, tokOr(p, c.end))
 		}
-		name += "." + p.tok.text
+		name += "." + strings.ToLower(p.tok.text)
 	}
 	return name, nil
 }

@@ -31,6 +31,7 @@ func TestSessionStatements(t *testing.T) {
 		{`SHOW ALL`, &parse.Show{Name: "all"}},
 		{`show time zone`, &parse.Show{Name: "timezone"}},
 		{`show transaction isolation level`, &parse.Show{Name: "transaction_isolation"}},
+		{`show "TimeZone"`, &parse.Show{Name: "timezone"}},
 		{`show server_version`, &parse.Show{Name: "server_version"}},
 		{`reset x`, &parse.Reset{Name: "x"}},
 		{`RESET ALL`, &parse.Reset{Name: "all"}},
