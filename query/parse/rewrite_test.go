@@ -47,6 +47,10 @@ func TestRewrite(t *testing.T) {
 		{"cast quoted column", `select "A"::int from t`, `select __gpusql_cast("A", 'integer') from t`},
 		{"cast pg_catalog type", `select a::pg_catalog.int4 from t`, `select __gpusql_cast(a, 'integer') from t`},
 		{"cast then operator", `select a::int4 * 2 from t where a::int > 1`, `select __gpusql_cast(a, 'integer') * 2 from t where __gpusql_cast(a, 'integer') > 1`},
+		{"rows, row, range, groups, partition as names", `select rows, row, range, groups, partition, t.rows from t order by rows`,
+			`select "rows", "row", "range", "groups", "partition", t."rows" from t order by "rows"`},
+		{"window words stay keywords", `select sum(a) over (partition by b order by c rows between unbounded preceding and current row) from t`,
+			`select sum(a) over (partition by b order by c rows between unbounded preceding and current row) from t`},
 		{"cast unreserved-keyword column", `select first::text, last from t`, `select __gpusql_cast(first, 'text'), last from t`},
 		{"cast param", `select $1::int`, `select __gpusql_cast(__gpusql_param(1), 'integer')`},
 

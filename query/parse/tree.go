@@ -78,8 +78,14 @@ func (r *renderer) items(items []*node) {
 			r.emit(n.close, ")")
 			continue
 		}
-		callNext := i+1 < len(items) && items[i+1].group
-		r.emit(n.tok, tokenText(n.tok, callNext))
+		var prev, next *node
+		if i > 0 {
+			prev = items[i-1]
+		}
+		if i+1 < len(items) {
+			next = items[i+1]
+		}
+		r.emit(n.tok, tokenText(n.tok, prev, next))
 	}
 }
 
@@ -108,23 +114,57 @@ func spaced(prev, t token) bool {
 	return true
 }
 
-// tokenText is a token as tidb should read it. Strings and quoted
-// identifiers are re-quoted in standard form; unquoted identifiers are
-// already folded to lower case, and those that tidb reserves but
-// PostgreSQL lets be plain names are quoted (unless a "(" follows: then
-// they name a function).
-func tokenText(t token, callNext bool) string {
+// tokenText is a token as tidb should read it, given the items around it
+// (nil at either end). Strings and quoted identifiers are re-quoted in
+// standard form; unquoted identifiers are already folded to lower case,
+// and those that tidb reserves but PostgreSQL lets be plain names are
+// quoted when they are used as names.
+func tokenText(t token, prev, next *node) string {
 	switch t.kind {
 	case kString:
 		return "'" + strings.ReplaceAll(t.text, "'", "''") + "'"
 	case kQIdent:
 		return quoteIdent(t.text)
 	case kIdent:
-		if !callNext && tidbOnlyReserved(t.text) {
+		if usedAsName(t.text, prev, next) {
 			return quoteIdent(t.text)
 		}
 	}
 	return t.text
+}
+
+// usedAsName reports whether the tidb-reserved word w is a name here,
+// rather than a function name (a "(" follows) or part of a window clause.
+func usedAsName(w string, prev, next *node) bool {
+	if next != nil && next.group {
+		return false
+	}
+	nextWord := func(ws ...string) bool {
+		if next == nil || next.group {
+			return false
+		}
+		if next.tok.kind == kNumber {
+			return true
+		}
+		for _, x := range ws {
+			if next.tok.is(x) {
+				return true
+			}
+		}
+		return false
+	}
+	switch w {
+	case "rows", "range", "groups":
+		// ROWS BETWEEN ..., ROWS UNBOUNDED PRECEDING, ROWS 3 PRECEDING
+		return !nextWord("between", "unbounded", "current")
+	case "row":
+		// CURRENT ROW
+		return prev == nil || !prev.word("current")
+	case "partition":
+		// PARTITION BY
+		return next == nil || !next.word("by")
+	}
+	return tidbOnlyReserved(w)
 }
 
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
@@ -143,7 +183,7 @@ func tidbOnlyReserved(w string) bool {
 		"linear", "lines", "load", "lock", "long", "longblob", "longtext", "low_priority", "match",
 		"maxvalue", "mediumblob", "mediumint", "mediumtext", "middleint", "minute_microsecond",
 		"minute_second", "mod", "no_write_to_binlog", "nth_value", "ntile", "optimize", "option",
-		"optionally", "out", "outfile", "percent_rank", "procedure", "range", "rank", "read", "regexp",
+		"optionally", "out", "outfile", "percent_rank", "procedure", "rank", "read", "regexp",
 		"release", "rename", "repeat", "replace", "require", "restrict", "revoke", "rlike", "row_number",
 		"second_microsecond", "show", "spatial", "sql", "sqlexception", "sqlstate", "sqlwarning",
 		"sql_big_result", "sql_calc_found_rows", "sql_small_result", "ssl", "starting", "stored",
