@@ -52,8 +52,8 @@ func cbool(b bool) *engine.Const {
 	return c
 }
 func cnull(t engine.Type) *engine.Const { return &engine.Const{T: t, Null: true} }
-func cdate(days int64) *engine.Const   { return &engine.Const{T: engine.Date, I: days} }
-func cts(us int64) *engine.Const       { return &engine.Const{T: engine.Timestamp, I: us} }
+func cdate(days int64) *engine.Const    { return &engine.Const{T: engine.Date, I: days} }
+func cts(us int64) *engine.Const        { return &engine.Const{T: engine.Timestamp, I: us} }
 func civ(months, days int32, us int64) *engine.Const {
 	return &engine.Const{T: engine.Interval, V: engine.IntervalVal{Months: months, Days: days, Micros: us}}
 }
