@@ -92,6 +92,11 @@ func TestSelectNative(t *testing.T) {
 				t.Errorf("missing nodes")
 			}
 		}},
+		{"is true unknown and simple case", `select case a when 1 then 'x' end from t where b is not true and c is unknown and d is false`, func(t *testing.T, n ast.StmtNode) {
+			if len(collect[*ast.IsTruthExpr](n)) != 2 || len(collect[*ast.IsNullExpr](n)) != 1 {
+				t.Errorf("missing IS TRUE/FALSE/UNKNOWN nodes")
+			}
+		}},
 		{"limit offset", `select a from t offset 3`, func(t *testing.T, n ast.StmtNode) {
 			s := n.(*ast.SelectStmt)
 			if s.Limit == nil || s.Limit.Offset == nil || s.Limit.Count == nil {
