@@ -1,7 +1,6 @@
 package parse
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -337,4 +336,4 @@ func charType(k engine.Kind, what string, args []int) (engine.Type, *engine.Erro
 }
 
 // typeText is the canonical spelling of a type, which ParseType reads back.
-func typeText(t engine.Type) string { return fmt.Sprint(t) }
+func typeText(t engine.Type) string { return t.String() }
