@@ -76,7 +76,17 @@ func (b *batch) fieldCount(r int) int { return int(b.recStart[r+1] - b.recStart[
 // dequoted into scratch. quoted reports whether a quote was seen (such a
 // field is never NULL).
 func value(raw []byte, mayQuote bool, d *dialect, scratch *[]byte) (val []byte, quoted bool) {
-	if !mayQuote || bytes.IndexByte(raw, d.quote) < 0 {
+	if !mayQuote {
+		return raw, false
+	}
+	n := len(raw)
+	if n >= 2 && raw[0] == d.quote && raw[n-1] == d.quote { // the usual "..." with nothing to unescape
+		in := raw[1 : n-1]
+		if bytes.IndexByte(in, d.quote) < 0 && (!d.fsm || bytes.IndexByte(in, d.esc) < 0) {
+			return in, true
+		}
+	}
+	if bytes.IndexByte(raw, d.quote) < 0 {
 		return raw, false
 	}
 	out, _ := dequote((*scratch)[:0], raw, d)

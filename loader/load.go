@@ -329,6 +329,12 @@ func (ld *load) loadBatch(ctx context.Context, b *batch) error {
 		total = removeRows(ld.out, rows, total)
 	}
 	ld.rows = total
+	if ld.recBase == 0 && ld.req.Size > 0 && ld.rows > 0 { // estimate the table from the first batch
+		consumed := int64(b.recTerm(b.nrec-1) + 1)
+		if est := int64(float64(ld.rows) * float64(ld.req.Size) / float64(consumed) * 1.02); est > int64(ld.rows) && est < 1<<34 {
+			parallelFor(ld.cfg.Workers, len(ld.out), func(_, c int) { reserve(ld.out[c], int(est)) })
+		}
+	}
 	return ld.recordSkipped(b, blocks)
 }
 

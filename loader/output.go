@@ -18,15 +18,34 @@ func newOutput(cols []colPlan) []*engine.Column {
 	return out
 }
 
-// grow extends s to n elements, zeroing the new ones.
+// grow extends s to n elements. Elements past len(s) are already zero:
+// fresh memory is, and removeRows clears what it gives up.
 func grow[T any](s []T, n int) []T {
-	old := len(s)
-	if n <= old {
+	if n <= cap(s) {
 		return s[:n]
 	}
-	s = slices.Grow(s, n-old)[:n]
-	clear(s[old:])
-	return s
+	return slices.Grow(s, n-len(s))[:n]
+}
+
+// reserve makes room for n rows without adding any, when the input's size
+// gives a good estimate, so that columns are not copied as they grow.
+func reserve(c *engine.Column, n int) {
+	switch c.Type.Kind {
+	case engine.KindBool:
+		c.B = slices.Grow(c.B, n-len(c.B))
+	case engine.KindInt16:
+		c.I16 = slices.Grow(c.I16, n-len(c.I16))
+	case engine.KindInt32, engine.KindDate:
+		c.I32 = slices.Grow(c.I32, n-len(c.I32))
+	case engine.KindInt64, engine.KindNumeric, engine.KindTimestamp:
+		c.I64 = slices.Grow(c.I64, n-len(c.I64))
+	case engine.KindFloat32:
+		c.F32 = slices.Grow(c.F32, n-len(c.F32))
+	case engine.KindFloat64:
+		c.F64 = slices.Grow(c.F64, n-len(c.F64))
+	default:
+		c.Str = slices.Grow(c.Str, n*c.Width-len(c.Str))
+	}
 }
 
 // growColumn makes room for n rows, a string width of at least width

@@ -50,6 +50,9 @@ func (ld *load) validateBlock(b *batch, blk *rowBlockState, scratch *[]byte) {
 			for c := range ld.cols {
 				cp := &ld.cols[c]
 				raw, mq := b.field(r, cp.field)
+				if !cp.isStr && len(raw) != len(d.null) {
+					continue // not NULL; the value is checked in stage 6
+				}
 				val, quoted := raw, false
 				if mq {
 					val, quoted = value(raw, mq, d, scratch)
