@@ -154,6 +154,7 @@ const (
 	OpRound // round(x [, digits])
 	OpCoalesce
 	OpNullIf
+	OpPadChar // a char(n) value with its blank padding, as text (LIKE sees the padding)
 )
 
 var opNames = [...]string{
@@ -167,7 +168,7 @@ var opNames = [...]string{
 	OpIsDistinct: "is_distinct", OpIn: "in", OpLike: "like", OpILike: "ilike", OpCast: "cast",
 	OpLength: "length", OpUpper: "upper", OpLower: "lower", OpSubstr: "substring",
 	OpConcat: "concat", OpExtract: "extract", OpAbs: "abs", OpRound: "round",
-	OpCoalesce: "coalesce", OpNullIf: "nullif",
+	OpCoalesce: "coalesce", OpNullIf: "nullif", OpPadChar: "pad_char",
 }
 
 func (o Op) String() string {

@@ -259,7 +259,9 @@ func (b *binder) limitValue(n ast.ExprNode, what string) (int64, error) {
 		return -1, nil
 	}
 	if c.T.Kind == engine.KindNumeric { // values past bigint, e.g. OFFSET without LIMIT's rewrite
-		if c.D.Sign() > 0 {
+		if v, ok := c.D.Round(0).Int64(); ok && c.D.Scale == 0 {
+			c = &engine.Const{T: engine.Int64, I: v}
+		} else if c.D.Sign() > 0 {
 			return math.MaxInt64, nil
 		}
 	}
@@ -552,9 +554,8 @@ func (b *binder) aggCall(a *ast.AggregateFuncExpr) (engine.Expr, error) {
 		if call.T.Kind == engine.KindVarchar {
 			call.T = engine.Text // PostgreSQL's min/max over varchar return text
 		}
-		if call.T.Kind == engine.KindChar {
-			call.T = engine.Type{Kind: engine.KindChar}
-		}
+		// char(n) keeps its length so that results show their padding,
+		// as PostgreSQL's stored bpchar values do.
 	default:
 		return nil, unsupported("aggregate function %s is not supported", fn)
 	}
@@ -584,6 +585,12 @@ func literal(v ast.ValueExpr) (engine.Expr, error) {
 		}
 		return &engine.Const{T: engine.Int64, I: x}, nil
 	case uint64:
+		if x <= math.MaxInt32 {
+			return &engine.Const{T: engine.Int32, I: int64(x)}, nil
+		}
+		if x <= math.MaxInt64 {
+			return &engine.Const{T: engine.Int64, I: int64(x)}, nil
+		}
 		d, ok := engine.ParseDecLiteral(strconv.FormatUint(x, 10))
 		if !ok {
 			return nil, engine.Errorf(engine.CodeNumericValueOutOfRange, "value out of range")
@@ -602,7 +609,9 @@ func literal(v ast.ValueExpr) (engine.Expr, error) {
 	case float64:
 		d, ok := engine.ParseDecLiteral(strconv.FormatFloat(x, 'g', -1, 64))
 		if !ok {
-			return nil, engine.Errorf(engine.CodeNumericValueOutOfRange, "value out of range")
+			// Beyond the 38 digits of gpusql's numerics: keep the value as
+			// a double, which casts and float arithmetic use exactly.
+			return &engine.Const{T: engine.Float64, F: x}, nil
 		}
 		return &engine.Const{T: engine.Numeric, D: d}, nil
 	}
@@ -610,47 +619,54 @@ func literal(v ast.ValueExpr) (engine.Expr, error) {
 }
 
 // exprName is the column name PostgreSQL gives a select-list expression
-// without an alias.
+// without an alias (its FigureColname).
 func exprName(n ast.ExprNode) string {
+	name, _ := figureName(n)
+	return name
+}
+
+// figureName returns a name and its strength: 2 for column and function
+// names, 1 for type names of casts and "case", 0 for "?column?". A cast
+// or CASE keeps its operand's name only when that name is strong.
+func figureName(n ast.ExprNode) (string, int) {
 	switch n := n.(type) {
 	case *ast.ColumnNameExpr:
-		return n.Name.Name.O
+		return n.Name.Name.O, 2
 	case *ast.ParenthesesExpr:
-		return exprName(n.Expr)
+		return figureName(n.Expr)
 	case *ast.AggregateFuncExpr:
-		return strings.ToLower(n.F)
+		return strings.ToLower(n.F), 2
 	case *ast.CaseExpr:
-		return "case"
+		if n.ElseClause != nil {
+			if name, st := figureName(n.ElseClause); st == 2 {
+				return name, 2
+			}
+		}
+		return "case", 1
 	case *ast.FuncCallExpr:
 		switch n.FnName.L {
 		case "__gpusql_cast":
 			if len(n.Args) == 2 {
-				if inner := exprName(n.Args[0]); inner != "?column?" {
-					return inner
+				if inner, st := figureName(n.Args[0]); st == 2 {
+					return inner, 2
 				}
 				if v, ok := n.Args[1].(ast.ValueExpr); ok {
 					if s, ok := v.GetValue().(string); ok {
 						if t, err := parse.ParseType(s); err == nil {
-							return pgTypeName(t)
+							return pgTypeName(t), 1
 						}
 					}
 				}
 			}
-			return "?column?"
+			return "?column?", 0
 		case "__gpusql_extract":
-			return "extract"
+			return "extract", 2
 		case "__gpusql_is_distinct", "concat":
-			return "?column?"
-		case "char_length", "character_length":
-			return n.FnName.L
+			return "?column?", 0
 		}
-		return n.FnName.L
-	case ast.ValueExpr:
-		if tv, ok := n.(*driver.ValueExpr); ok && tv.GetType().GetFlag()&mysql.IsBooleanFlag != 0 {
-			return "bool"
-		}
+		return n.FnName.L, 2
 	}
-	return "?column?"
+	return "?column?", 0
 }
 
 var _ = opcode.Plus

@@ -130,6 +130,9 @@ func (b *binder) node(n ast.ExprNode) (engine.Expr, error) {
 		if x, err = b.asText(x, "LIKE"); err != nil {
 			return nil, err
 		}
+		if t := x.Type(); t.Kind == engine.KindChar && t.Len > 0 {
+			x = &engine.Call{Op: engine.OpPadChar, Args: []engine.Expr{x}, T: engine.Text}
+		}
 		if pat, err = b.asText(pat, "LIKE"); err != nil {
 			return nil, err
 		}
@@ -549,13 +552,14 @@ func (b *binder) caseExpr(n *ast.CaseExpr) (engine.Expr, error) {
 		}
 		els = e
 	}
-	results = append(results, els)
+	// PostgreSQL resolves the type with the ELSE result first.
+	results = append([]engine.Expr{els}, results...)
 	results, t, err := coerceAll("CASE", results)
 	if err != nil {
 		return nil, err
 	}
-	c.Results = results[:len(results)-1]
-	c.Else = results[len(results)-1]
+	c.Else = results[0]
+	c.Results = results[1:]
 	c.T = t
 	return c, nil
 }

@@ -113,8 +113,11 @@ func commonType(a, b engine.Type) (engine.Type, bool) {
 	case a.IsNumber() && b.IsNumber():
 		return arithType(a, b), true
 	case a.IsString() && b.IsString():
-		if a.Kind == engine.KindChar && b.Kind == engine.KindChar {
-			return engine.Type{Kind: engine.KindChar}, true
+		if a.Kind == b.Kind && a.Kind != engine.KindText {
+			if a.Len == b.Len {
+				return a, true
+			}
+			return engine.Type{Kind: a.Kind}, true
 		}
 		return engine.Text, true
 	case a.Kind == b.Kind:
@@ -143,12 +146,23 @@ func unifyTarget(t engine.Type) engine.Type {
 }
 
 // coerceAll casts every expression to their common type.
+//
+// As PostgreSQL's select_common_type: among string types the first one
+// listed wins (all string types cast to each other implicitly), keeping
+// its length only when every value shares it; numbers promote.
 func coerceAll(what string, es []engine.Expr) ([]engine.Expr, engine.Type, error) {
 	t := es[0].Type()
 	for _, e := range es[1:] {
-		nt, ok := commonType(t, e.Type())
+		et := e.Type()
+		if t.IsString() && et.IsString() && t.Kind != engine.KindUnknown && et.Kind != engine.KindUnknown {
+			if t.Kind == et.Kind && t.Len != et.Len {
+				t.Len = 0
+			}
+			continue
+		}
+		nt, ok := commonType(t, et)
 		if !ok {
-			return nil, t, engine.Errorf(engine.CodeDatatypeMismatch, "%s types %s and %s cannot be matched", what, t, e.Type())
+			return nil, t, engine.Errorf(engine.CodeDatatypeMismatch, "%s types %s and %s cannot be matched", what, t, et)
 		}
 		t = nt
 	}

@@ -163,7 +163,7 @@ func evalCall(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.Ve
 		return evalLike(e, args, n)
 	case engine.OpCast:
 		return Cast(args[0], e.T)
-	case engine.OpLength, engine.OpUpper, engine.OpLower, engine.OpSubstr, engine.OpConcat:
+	case engine.OpLength, engine.OpUpper, engine.OpLower, engine.OpSubstr, engine.OpConcat, engine.OpPadChar:
 		return evalString(e, args, n)
 	case engine.OpExtract:
 		return evalExtract(e, args, n)

@@ -56,6 +56,21 @@ func evalString(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, error) 
 		}
 		a.finish(out)
 		return out, nil
+	case engine.OpPadChar:
+		a := newArena(n)
+		width := e.Args[0].Type().Len
+		for i := 0; i < n; i++ {
+			if !null(i) {
+				s := args[0].S[i]
+				a.buf = append(a.buf, s...)
+				for c := utf8.RuneCount(s); c < width; c++ {
+					a.buf = append(a.buf, ' ')
+				}
+			}
+			a.end()
+		}
+		a.finish(out)
+		return out, nil
 	case engine.OpConcat:
 		a := newArena(n)
 		for i := 0; i < n; i++ {

@@ -39,5 +39,7 @@ SELECT CAST('1999-12-31' AS date), '2000-01-01'::date - 1, CAST('false' AS boole
 
 -- name: c009_float_to_numeric
 -- ordered
--- d2 holds 6.02e+23 and -1.7976931348623156e+300: numeric has room for both.
-SELECT id, d2, d2::numeric, d::numeric, r::numeric FROM obs ORDER BY id;
+-- d2 holds 6.02e+23 and -1.7976931348623156e+300. gpusql's numerics hold
+-- 38 digits (docs/sql.md), so the second is cast only in gpusql's own
+-- tests (testdata/sql/limits.test), where it must fail with 22003.
+SELECT id, d2, CASE WHEN abs(d2) < 1e30 THEN d2::numeric END, d::numeric, r::numeric FROM obs ORDER BY id;
