@@ -245,37 +245,63 @@ func copySlot(dst *engine.Vec, i int, src *engine.Vec, j int) {
 }
 
 // evalLogic is three-valued AND/OR: false AND NULL is false, true OR NULL
-// is true.
+// is true. The right operand is evaluated only on the rows the left one
+// leaves undecided, so a guard such as `x <> 0 AND 10/x > 1` protects the
+// right side as PostgreSQL's left-to-right evaluation does.
 func evalLogic(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.Vec, error) {
 	a, err := Eval(ctx, e.Args[0], in)
 	if err != nil {
 		return nil, err
 	}
-	b, err := Eval(ctx, e.Args[1], in)
+	n := in.N
+	and := e.Op == engine.OpAnd
+	out := engine.NewVec(engine.Bool, n)
+	// decided: the left value alone fixes the result (false for AND, true
+	// for OR).
+	var rest []int32
+	for i := 0; i < n; i++ {
+		an := a.IsNull(i)
+		av := !an && a.I[i] != 0
+		switch {
+		case and && !an && !av:
+			out.I[i] = 0
+		case !and && av:
+			out.I[i] = 1
+		default:
+			rest = append(rest, int32(i))
+		}
+	}
+	if len(rest) == 0 {
+		return out, nil
+	}
+	sub := gatherBatch(in, rest)
+	b, err := Eval(ctx, e.Args[1], sub)
 	if err != nil {
 		return nil, err
 	}
-	n := in.N
-	out := engine.NewVec(engine.Bool, n)
-	and := e.Op == engine.OpAnd
-	for i := 0; i < n; i++ {
-		an, bn := a.IsNull(i), b.IsNull(i)
-		av, bv := a.I[i] != 0 && !an, b.I[i] != 0 && !bn
+	for k, i := range rest {
+		an := a.IsNull(int(i))
+		bn := b.IsNull(k)
+		bv := !bn && b.I[k] != 0
 		if and {
+			// left is true or NULL here
 			switch {
-			case (!an && !av) || (!bn && !bv):
+			case !bn && !bv:
 				out.I[i] = 0
 			case an || bn:
-				out.SetNull(i)
+				out.SetNull(int(i))
 			default:
 				out.I[i] = 1
 			}
 		} else {
+			// left is false or NULL here
 			switch {
-			case av || bv:
+			case bv:
 				out.I[i] = 1
 			case an || bn:
-				out.SetNull(i)
+				out.SetNull(int(i))
+			default:
+				out.I[i] = 0
 			}
 		}
 	}
