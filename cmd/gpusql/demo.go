@@ -1,0 +1,277 @@
+package main
+
+// --demo: make sure <data-dir>/demo.csv exists (a TPC-H-lineitem-like
+// table, generated once), then load it with CREATE TABLE ... FROM CSV
+// through an ordinary engine session, as a client's statement would run.
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dustin/go-humanize"
+	"github.com/gpusql/gpusql/engine"
+)
+
+const (
+	demoTable = "demo"
+	demoFile  = "demo.csv"
+	demoRows  = 100_000
+	demoSeed  = 1
+)
+
+// setUpDemo generates the demo file if needed and creates the demo table.
+func setUpDemo(ctx context.Context, o *options, eng engine.Server, logger *slog.Logger, stdout io.Writer) error {
+	path := filepath.Join(o.dataDir, demoFile)
+	rel, err := filepath.Rel(o.fileRoot, path)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return fmt.Errorf("--demo needs the data directory inside --file-root (%s is outside %s)", path, o.fileRoot)
+	}
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		start := time.Now()
+		if err := generateDemoFile(path, demoRows, demoSeed); err != nil {
+			return err
+		}
+		st, _ := os.Stat(path)
+		logger.Info("generated demo data", "file", path, "rows", demoRows, "took", time.Since(start).Round(time.Millisecond))
+		if st != nil {
+			fmt.Fprintf(stdout, "generated %s: %s rows, %s\n", path, humanize.Comma(demoRows), humanize.IBytes(uint64(st.Size())))
+		}
+	} else if err != nil {
+		return err
+	}
+
+	sess, err := eng.NewSession(engine.SessionParams{User: "gpusql", Database: "gpusql", Application: "gpusql --demo"})
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	start := time.Now()
+	create := demoCreateStatement(filepath.ToSlash(rel))
+	if _, err := demoQuery(ctx, sess, create, logger); err != nil {
+		if engine.Code(err) != engine.CodeDuplicateTable {
+			return fmt.Errorf("%s: %w", create, err)
+		}
+		logger.Info("demo table already exists", "table", demoTable)
+	}
+	rows, err := demoQuery(ctx, sess, "SELECT count(*) FROM "+demoTable, logger)
+	if err != nil {
+		return err
+	}
+	if len(rows) != 1 || len(rows[0]) != 1 {
+		return fmt.Errorf("SELECT count(*) returned %d rows", len(rows))
+	}
+	n, err := strconv.ParseInt(rows[0][0], 10, 64)
+	if err != nil {
+		return fmt.Errorf("SELECT count(*) returned %q", rows[0][0])
+	}
+	logger.Info("demo table ready", "table", demoTable, "rows", n, "took", time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stdout, "demo table %q ready: %s rows from %s\n", demoTable, humanize.Comma(n), path)
+	fmt.Fprintf(stdout, "try:\n")
+	for _, q := range []string{
+		"SELECT l_returnflag, l_linestatus, count(*), sum(l_quantity) AS sum_qty, avg(l_extendedprice) AS avg_price FROM demo GROUP BY l_returnflag, l_linestatus ORDER BY 1, 2;",
+		"SELECT l_shipmode, count(*) FROM demo WHERE l_shipdate >= DATE '1995-01-01' GROUP BY l_shipmode ORDER BY 2 DESC;",
+	} {
+		fmt.Fprintf(stdout, "  %s\n", q)
+	}
+	return nil
+}
+
+// demoCreateStatement is the CREATE TABLE ... FROM CSV of the demo table;
+// file is relative to the file root.
+func demoCreateStatement(file string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE TABLE %s (", demoTable)
+	for i, c := range demoColumns() {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(c.Name + " " + c.Type.String())
+		if c.NotNull {
+			b.WriteString(" NOT NULL")
+		}
+	}
+	fmt.Fprintf(&b, ") FROM CSV %s WITH (HEADER true)", quoteLiteral(file))
+	return b.String()
+}
+
+// demoQuery runs sql in sess and returns the rows as text (NULL as "").
+func demoQuery(ctx context.Context, sess engine.Session, sql string, logger *slog.Logger) ([][]string, error) {
+	c := &demoCollector{log: logger}
+	err := sess.Query(ctx, sql, c)
+	return c.rows, err
+}
+
+// demoCollector is an engine.ResultWriter that keeps rows and logs notices.
+type demoCollector struct {
+	log  *slog.Logger
+	rows [][]string
+}
+
+func (c *demoCollector) Describe([]engine.ResultColumn) error { return nil }
+func (c *demoCollector) Row(values [][]byte) error {
+	r := make([]string, len(values))
+	for i, v := range values {
+		r[i] = string(v)
+	}
+	c.rows = append(c.rows, r)
+	return nil
+}
+func (c *demoCollector) Complete(tag string) error {
+	c.log.Debug("demo statement done", "tag", tag)
+	return nil
+}
+func (c *demoCollector) Notice(n engine.Notice) error {
+	c.log.Info("demo: "+strings.ToLower(n.Severity), "msg", n.Message, "detail", n.Detail)
+	return nil
+}
+func (c *demoCollector) EmptyQuery() error { return nil }
+
+// demoColumns is the schema of the demo table: TPC-H's lineitem.
+func demoColumns() []engine.ColumnDef {
+	num := engine.NumericType(15, 2)
+	return []engine.ColumnDef{
+		{Name: "l_orderkey", Type: engine.Int64, NotNull: true},
+		{Name: "l_partkey", Type: engine.Int32, NotNull: true},
+		{Name: "l_suppkey", Type: engine.Int32, NotNull: true},
+		{Name: "l_linenumber", Type: engine.Int32, NotNull: true},
+		{Name: "l_quantity", Type: num, NotNull: true},
+		{Name: "l_extendedprice", Type: num, NotNull: true},
+		{Name: "l_discount", Type: num, NotNull: true},
+		{Name: "l_tax", Type: num, NotNull: true},
+		{Name: "l_returnflag", Type: engine.Type{Kind: engine.KindChar, Len: 1}, NotNull: true},
+		{Name: "l_linestatus", Type: engine.Type{Kind: engine.KindChar, Len: 1}, NotNull: true},
+		{Name: "l_shipdate", Type: engine.Date, NotNull: true},
+		{Name: "l_commitdate", Type: engine.Date, NotNull: true},
+		{Name: "l_receiptdate", Type: engine.Date, NotNull: true},
+		{Name: "l_shipinstruct", Type: engine.Type{Kind: engine.KindChar, Len: 25}, NotNull: true},
+		{Name: "l_shipmode", Type: engine.Type{Kind: engine.KindChar, Len: 10}, NotNull: true},
+		{Name: "l_comment", Type: engine.Type{Kind: engine.KindVarchar, Len: 44}, NotNull: true},
+	}
+}
+
+var (
+	demoInstructs = []string{"DELIVER IN PERSON", "COLLECT COD", "NONE", "TAKE BACK RETURN"}
+	demoModes     = []string{"REG AIR", "AIR", "RAIL", "SHIP", "TRUCK", "MAIL", "FOB"}
+	demoWords     = []string{"furiously", "quickly", "carefully", "blithely", "ironic", "final", "pending",
+		"regular", "express", "special", "deposits", "requests", "packages", "accounts", "theodolites", "pinto beans"}
+)
+
+// generateDemoFile writes rows lineitem-like rows, with a header, to path.
+// It writes a temporary file and renames it, so an interrupted run leaves
+// no partial demo.csv.
+func generateDemoFile(path string, rows int, seed uint64) error {
+	f, err := os.CreateTemp(filepath.Dir(path), ".demo-*.csv")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	w := bufio.NewWriterSize(f, 1<<20)
+	if err := writeDemoCSV(w, rows, seed); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}
+
+// writeDemoCSV writes the demo rows as CSV with a header line. The same
+// seed gives the same bytes.
+func writeDemoCSV(w io.Writer, rows int, seed uint64) error {
+	bw := bufio.NewWriter(w)
+	cols := demoColumns()
+	for i, c := range cols {
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString(c.Name)
+	}
+	bw.WriteByte('\n')
+
+	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	start := time.Date(1992, 1, 2, 0, 0, 0, 0, time.UTC)
+	cutoff := time.Date(1995, 6, 17, 0, 0, 0, 0, time.UTC)
+	const shipDays = 2526 // 1992-01-02 .. 1998-12-01
+	day := func(t time.Time) string { return t.Format(time.DateOnly) }
+	cents := func(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
+
+	order, line, linesInOrder := int64(1), 0, 1+rng.IntN(7)
+	var buf []byte
+	for range rows {
+		line++
+		if line > linesInOrder {
+			order += 1 + int64(rng.IntN(4))
+			line, linesInOrder = 1, 1+rng.IntN(7)
+		}
+		part := 1 + rng.IntN(200000)
+		supp := 1 + rng.IntN(10000)
+		qty := int64(1 + rng.IntN(50))
+		price := qty * int64(90000+part%20001+(part/10)%1000) / 100 // cents
+		ship := start.AddDate(0, 0, rng.IntN(shipDays))
+		commit := ship.AddDate(0, 0, rng.IntN(61)-30)
+		receipt := ship.AddDate(0, 0, 1+rng.IntN(30))
+		flag := "N"
+		if !receipt.After(cutoff) {
+			flag = [2]string{"R", "A"}[rng.IntN(2)]
+		}
+		status := "O"
+		if !ship.After(cutoff) {
+			status = "F"
+		}
+		comment := demoWords[rng.IntN(len(demoWords))] + " " + demoWords[rng.IntN(len(demoWords))] +
+			" " + demoWords[rng.IntN(len(demoWords))]
+
+		buf = buf[:0]
+		buf = strconv.AppendInt(buf, order, 10)
+		buf = append(buf, ',')
+		buf = strconv.AppendInt(buf, int64(part), 10)
+		buf = append(buf, ',')
+		buf = strconv.AppendInt(buf, int64(supp), 10)
+		buf = append(buf, ',')
+		buf = strconv.AppendInt(buf, int64(line), 10)
+		buf = append(buf, ',')
+		buf = append(buf, cents(qty*100)...)
+		buf = append(buf, ',')
+		buf = append(buf, cents(price)...)
+		buf = append(buf, ',')
+		buf = append(buf, cents(int64(rng.IntN(11)))...)
+		buf = append(buf, ',')
+		buf = append(buf, cents(int64(rng.IntN(9)))...)
+		buf = append(buf, ',')
+		buf = append(buf, flag...)
+		buf = append(buf, ',')
+		buf = append(buf, status...)
+		buf = append(buf, ',')
+		buf = append(buf, day(ship)...)
+		buf = append(buf, ',')
+		buf = append(buf, day(commit)...)
+		buf = append(buf, ',')
+		buf = append(buf, day(receipt)...)
+		buf = append(buf, ',')
+		buf = append(buf, demoInstructs[rng.IntN(len(demoInstructs))]...)
+		buf = append(buf, ',')
+		buf = append(buf, demoModes[rng.IntN(len(demoModes))]...)
+		buf = append(buf, ',')
+		buf = append(buf, comment...)
+		buf = append(buf, '\n')
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

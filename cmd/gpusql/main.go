@@ -1,0 +1,236 @@
+// Command gpusql is the gpusql server: it loads CSV into column arrays and
+// answers PostgreSQL-dialect SQL over the PostgreSQL wire protocol.
+//
+//	gpusql [--listen 127.0.0.1:5433] [--data-dir DIR] [--file-root DIR]
+//	       [--device auto|cpu|cuda] [--max-text-width N] [--log-level info] [--demo]
+//
+// main only parses and checks flags into an options struct and wires the
+// packages together (engine construction: engine.go; --demo: demo.go).
+// Names at package level avoid those of the differential test, which
+// shares package main.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/wire"
+)
+
+// options are the checked command line.
+type options struct {
+	listen       string
+	dataDir      string // absolute, symlinks resolved, exists
+	fileRoot     string // absolute, symlinks resolved, exists
+	device       string // "auto" or "cpu"
+	maxTextWidth int
+	logLevel     slog.Level
+	demo         bool
+}
+
+// usageError is a bad command line: exit status 2.
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return &usageError{fmt.Sprintf(format, args...)} }
+
+// maxTextWidthLimit is PostgreSQL's limit on one field value (1 GB).
+const maxTextWidthLimit = 1 << 30
+
+// parseFlags parses and checks args. It creates the data directory if it
+// is missing. It returns flag.ErrHelp for -h.
+func parseFlags(args []string, stderr io.Writer) (*options, error) {
+	fs := flag.NewFlagSet("gpusql", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", wire.DefaultListen, "TCP `address` to accept PostgreSQL connections on")
+	dataDir := fs.String("data-dir", "./gpusql-data", "`directory` for the server's files (created if missing)")
+	fileRoot := fs.String("file-root", "", "the only `directory` tree COPY FROM and CREATE TABLE ... FROM CSV may read (default: the data directory)")
+	device := fs.String("device", "auto", "where queries run: auto, cpu or cuda")
+	maxText := fs.Int("max-text-width", engine.DefaultCSVOptions().MaxTextWidth, "largest stored text value, in `bytes`")
+	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
+	demo := fs.Bool("demo", false, "create the demo table from <data-dir>/demo.csv, generating the file if missing")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: gpusql [flags]\n\nServes PostgreSQL-dialect SQL over CSV data on the PostgreSQL wire protocol.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, err
+		}
+		return nil, &usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return nil, usagef("unexpected argument %q", fs.Arg(0))
+	}
+
+	o := &options{listen: *listen, demo: *demo, maxTextWidth: *maxText}
+	if _, _, err := net.SplitHostPort(o.listen); err != nil {
+		return nil, usagef("--listen %q: %v", o.listen, err)
+	}
+	switch *device {
+	case "auto", "cpu":
+		o.device = *device
+	case "cuda":
+		return nil, usagef("--device cuda: the CUDA backend is not available in this build yet; use --device cpu (or auto)")
+	default:
+		return nil, usagef("--device %q: want auto, cpu or cuda", *device)
+	}
+	if o.maxTextWidth <= 0 || o.maxTextWidth > maxTextWidthLimit {
+		return nil, usagef("--max-text-width %d: want 1 to %d bytes", o.maxTextWidth, maxTextWidthLimit)
+	}
+	if err := o.logLevel.UnmarshalText([]byte(*logLevel)); err != nil {
+		return nil, usagef("--log-level %q: want debug, info, warn or error", *logLevel)
+	}
+	if *dataDir == "" {
+		return nil, usagef("--data-dir must not be empty")
+	}
+	if err := os.MkdirAll(*dataDir, 0o755); err != nil {
+		return nil, usagef("--data-dir: %v", err)
+	}
+	var err error
+	if o.dataDir, err = resolveDir(*dataDir); err != nil {
+		return nil, usagef("--data-dir: %v", err)
+	}
+	o.fileRoot = o.dataDir
+	if *fileRoot != "" {
+		if o.fileRoot, err = resolveDir(*fileRoot); err != nil {
+			return nil, usagef("--file-root: %v", err)
+		}
+	}
+	return o, nil
+}
+
+// resolveDir makes dir absolute with symlinks resolved, and checks that it
+// is a directory.
+func resolveDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if abs, err = filepath.EvalSymlinks(abs); err != nil {
+		return "", err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", err
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", abs)
+	}
+	return abs, nil
+}
+
+func main() {
+	o, err := parseFlags(os.Args[1:], os.Stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(os.Stderr, "gpusql: %s\n", ue.msg)
+		os.Exit(2)
+	} else if err != nil {
+		fmt.Fprintf(os.Stderr, "gpusql: %v\n", err)
+		os.Exit(1)
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: o.logLevel}))
+
+	ctx, stopSignals := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+	// Every signal also lands here: the first is the one that ended ctx;
+	// a second one during shutdown cancels the running queries at once.
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	if err := serveCommand(ctx, o, logger, os.Stdout, signals); err != nil {
+		logger.Error("gpusql stopped", "err", err)
+		os.Exit(1)
+	}
+}
+
+// serveCommand runs the server until ctx ends, then shuts it down: the
+// listener closes, idle sessions end at once, running queries get
+// wire.DefaultShutdownTimeout to finish (cut short by a second value on
+// signals), and every session ends with FATAL 57P01.
+func serveCommand(ctx context.Context, o *options, logger *slog.Logger, stdout io.Writer, signals <-chan os.Signal) error {
+	eng, backendName, err := newEngine(o, logger)
+	if err != nil {
+		return err
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", o.listen)
+	if err != nil {
+		return err
+	}
+	srv := wire.NewServer(wire.Config{Listen: o.listen, Logger: logger}, eng)
+	served := make(chan error, 1)
+	// Serve's own context never ends: shutdown is driven from here, so
+	// that a second signal can shorten it.
+	go func() { served <- srv.Serve(context.Background(), ln) }()
+
+	addr := ln.Addr().(*net.TCPAddr)
+	logger.Info("listening", "addr", addr.String(), "backend", backendName,
+		"data_dir", o.dataDir, "file_root", o.fileRoot, "server_version", eng.ServerVersion())
+	printBanner(stdout, addr, eng.ServerVersion(), backendName)
+
+	if o.demo {
+		if err := setUpDemo(ctx, o, eng, logger, stdout); err != nil {
+			// The server is up; a failed demo is reported, not fatal.
+			logger.Error("demo setup failed", "err", err)
+		}
+	}
+
+	select {
+	case err := <-served: // the listener failed
+		srv.Close()
+		return err
+	case <-ctx.Done():
+	}
+	grace, cancelGrace := context.WithTimeout(context.Background(), wire.DefaultShutdownTimeout)
+	defer cancelGrace()
+	logger.Info("signal received; shutting down (signal again to cancel running queries now)",
+		"grace", wire.DefaultShutdownTimeout)
+	go func() {
+		<-signals // the first signal, which ended ctx
+		select {
+		case <-signals:
+			logger.Info("second signal: cancelling running queries")
+			cancelGrace()
+		case <-grace.Done():
+		}
+	}()
+	err = srv.Shutdown(grace)
+	<-served
+	if err != nil {
+		logger.Info("gpusql stopped; running queries were cancelled at shutdown", "detail", err)
+	} else {
+		logger.Info("gpusql stopped")
+	}
+	return nil
+}
+
+// printBanner tells a person how to connect.
+func printBanner(w io.Writer, addr *net.TCPAddr, serverVersion, backendName string) {
+	host := addr.IP.String()
+	if addr.IP.IsUnspecified() {
+		host = "127.0.0.1" // Go listens on both stacks for "" and "::"
+	}
+	fmt.Fprintf(w, "gpusql %s listening on %s (backend: %s)\n", serverVersion, addr, backendName)
+	fmt.Fprintf(w, "connect with:\n  psql \"host=%s port=%d user=gpusql dbname=gpusql sslmode=disable\"\n",
+		host, addr.Port)
+	fmt.Fprintf(w, "stop with Ctrl-C\n")
+}
+
+// quoteLiteral quotes s as a SQL string literal.
+func quoteLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
