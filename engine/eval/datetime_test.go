@@ -180,3 +180,30 @@ func TestTimestampIntervalArithmetic(t *testing.T) {
 		{"-interval '1 year 2 days 03:00' (OpNeg)", call(engine.OpNeg, iv, civ(12, 2, 3*hour)), "-1 years -2 days -03:00:00"},
 	})
 }
+
+func TestDatetimeOverflow(t *testing.T) {
+	skipBug(t, "BUG: timestamp/interval arithmetic wraps around instead of raising 22008: "+
+		"timestamp '2020-01-01' + interval '2147483647 days' gives 36090-01-11 15:41:44.48384 (PostgreSQL: timestamp out of range); "+
+		"interval '2147483647 days' + interval '1 day' and -interval '-2147483648 days' give -2147483648 days (PostgreSQL: interval out of range)")
+	iv := engine.Interval
+	runCases(t, []exprCase{
+		{"timestamp '2020-01-01' + interval '2147483647 days'", call(engine.OpTsAddIntv, engine.Timestamp, ts("2020-01-01 00:00"), civ(0, 2147483647, 0)), "ERROR 22008: timestamp out of range"},
+		{"interval '2147483647 days' + interval '1 day'", call(engine.OpIntvAdd, iv, civ(0, 2147483647, 0), civ(0, 1, 0)), "ERROR 22008: interval out of range"},
+		{"-interval '-2147483648 days'", call(engine.OpIntvNeg, iv, civ(0, -2147483648, 0)), "ERROR 22008: interval out of range"},
+	})
+}
+
+func TestExtractMoreUnits(t *testing.T) {
+	skipBug(t, "BUG (missing units): extract(week|millennium|julian|isoyear|microseconds|milliseconds) fail with 0A000; "+
+		"an unknown unit should be 22023 `unit \"foo\" not recognized for type ...`, gpusql says 0A000 `not supported`")
+	x := ts("2020-01-01 00:00:00.5")
+	runCases(t, []exprCase{
+		{"extract(week from date '2020-01-01')", extract("week", d("2020-01-01")), "1"},
+		{"extract(millennium from date '2020-01-01')", extract("millennium", d("2020-01-01")), "3"},
+		{"extract(julian from date '2020-01-01')", extract("julian", d("2020-01-01")), "2458850"},
+		{"extract(isoyear from date '2021-01-01')", extract("isoyear", cdate(18628)), "2020"},
+		{"extract(microseconds from timestamp '2020-01-01 00:00:00.5')", extract("microseconds", x), "500000"},
+		{"extract(milliseconds from timestamp '2020-01-01 00:00:00.5')", extract("milliseconds", x), "500.000"},
+		{"extract(foo from date '2020-01-01')", extract("foo", d("2020-01-01")), `ERROR 22023: unit "foo" not recognized for type date`},
+	})
+}
