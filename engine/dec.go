@@ -134,7 +134,10 @@ func (d Dec) Round(s int32) Dec {
 		qh := hi / div
 		qh2, r := bits.Div64(hi%div, lo, div)
 		hi, lo, rem = qh, qh2, r
-		if rem >= div-rem { // half away from zero, on the magnitude
+		last := d.Scale-step == s
+		// Only the last (highest) step rounds: the first digit dropped
+		// decides, and truncating lower digits first cannot change it.
+		if last && rem >= div-rem { // half away from zero, on the magnitude
 			lo++
 			if lo == 0 {
 				hi++

@@ -157,9 +157,11 @@ func appendClock(dst []byte, t int64) []byte {
 }
 
 // AppendInterval formats an interval in PostgreSQL's "postgres" style,
-// e.g. "1 year 2 mons 3 days 04:05:06".
+// e.g. "1 year 2 mons 3 days 04:05:06". After a negative field, positive
+// fields carry an explicit '+', as PostgreSQL writes them.
 func AppendInterval(dst []byte, iv IntervalVal) []byte {
 	start := len(dst)
+	before := false // a negative field has been written
 	unit := func(v int64, name string) {
 		if v == 0 {
 			return
@@ -167,30 +169,33 @@ func AppendInterval(dst []byte, iv IntervalVal) []byte {
 		if len(dst) > start {
 			dst = append(dst, ' ')
 		}
+		if before && v > 0 {
+			dst = append(dst, '+')
+		}
 		dst = strconv.AppendInt(dst, v, 10)
 		dst = append(dst, ' ')
 		dst = append(dst, name...)
 		if v != 1 {
-			if name == "mon" {
-				dst = append(dst, 's')
-			} else {
-				dst = append(dst, 's')
-			}
+			dst = append(dst, 's')
+		}
+		if v < 0 {
+			before = true
 		}
 	}
-	years := int64(iv.Months / 12)
-	months := int64(iv.Months % 12)
-	unit(years, "year")
-	unit(months, "mon")
+	unit(int64(iv.Months/12), "year")
+	unit(int64(iv.Months%12), "mon")
 	unit(int64(iv.Days), "day")
 	if iv.Micros != 0 || len(dst) == start {
 		if len(dst) > start {
 			dst = append(dst, ' ')
 		}
 		t := iv.Micros
-		if t < 0 {
+		switch {
+		case t < 0:
 			dst = append(dst, '-')
 			t = -t
+		case before:
+			dst = append(dst, '+')
 		}
 		dst = appendClock(dst, t)
 	}

@@ -56,7 +56,7 @@ type LoadRequest struct {
 
 // LoadError is one rejected row, as recorded in gpusql_load_errors.
 type LoadError struct {
-	Line   int64  // 1-based physical line where the row starts
+	Line   int64  // 1-based line PostgreSQL would report: where the record ends
 	Column string // column name, "" if the error is about the whole row
 	Code   string // SQLSTATE
 	Reason string

@@ -229,6 +229,8 @@ func setSlot(dst *engine.Vec, g int, src *engine.Vec, i int) {
 	}
 }
 
+var errFloatOverflow = engine.Errorf(engine.CodeNumericValueOutOfRange, "value out of range: overflow")
+
 func (s *aggState) accumulate(g int32, arg *engine.Vec, i int) error {
 	t := arg.T
 	switch {
@@ -256,9 +258,19 @@ func (s *aggState) accumulate(g int32, arg *engine.Vec, i int) error {
 		}
 		s.dsum[g] = r
 	case t.Kind == engine.KindFloat32 && s.call.Func == engine.AggSum:
-		s.fsum[g] = float64(float32(s.fsum[g]) + float32(arg.F[i]))
+		x := arg.F[i]
+		r := float64(float32(s.fsum[g]) + float32(x))
+		if math.IsInf(r, 0) && !math.IsInf(s.fsum[g], 0) && !math.IsInf(x, 0) {
+			return errFloatOverflow
+		}
+		s.fsum[g] = r
 	case t.IsFloat():
-		s.fsum[g] += arg.F[i]
+		x := arg.F[i]
+		r := s.fsum[g] + x
+		if math.IsInf(r, 0) && !math.IsInf(s.fsum[g], 0) && !math.IsInf(x, 0) {
+			return errFloatOverflow
+		}
+		s.fsum[g] = r
 	case t.Kind == engine.KindInterval:
 		return engine.Errorf(engine.CodeFeatureNotSupported, "sum/avg of interval is not supported")
 	}

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -245,22 +246,39 @@ func convertSlot(out *engine.Vec, i int, v *engine.Vec, j int) error {
 		return nil
 	case engine.KindFloat32, engine.KindFloat64:
 		var f float64
+		single := to.Kind == engine.KindFloat32
 		switch {
+		case from.IsInteger() && single:
+			f = float64(float32(v.I[j])) // one rounding, straight to float4
 		case from.IsInteger():
 			f = float64(v.I[j])
 		case from.IsFloat():
 			f = v.F[j]
+			if single {
+				g := float64(float32(f))
+				switch {
+				case math.IsInf(g, 0) && !math.IsInf(f, 0):
+					return engine.Errorf(engine.CodeNumericValueOutOfRange, "value out of range: overflow")
+				case g == 0 && f != 0:
+					return engine.Errorf(engine.CodeNumericValueOutOfRange, "value out of range: underflow")
+				}
+				f = g
+			}
 		case from.Kind == engine.KindNumeric:
-			f = v.D[j].Float64()
-		default:
-			return cannotCast(from, to)
-		}
-		if to.Kind == engine.KindFloat32 {
-			g := float64(float32(f))
-			if math.IsInf(g, 0) && !math.IsInf(f, 0) {
+			bits := 64
+			if single {
+				bits = 32
+			}
+			g, err := strconv.ParseFloat(v.D[j].String(), bits)
+			if err != nil && !math.IsInf(g, 0) {
+				return engine.Errorf(engine.CodeNumericValueOutOfRange, "value out of range: overflow")
+			}
+			if math.IsInf(g, 0) {
 				return engine.Errorf(engine.CodeNumericValueOutOfRange, "value out of range: overflow")
 			}
 			f = g
+		default:
+			return cannotCast(from, to)
 		}
 		out.F[i] = f
 		return nil

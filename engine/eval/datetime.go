@@ -50,11 +50,10 @@ func evalDatetime(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, error
 	return out, nil
 }
 
-// Dates PostgreSQL accepts: 4713 BC to 5874897 AD; gpusql keeps to years
-// 1..9999 worth of range checks on arithmetic results.
-const (
-	minDate = -2440588 // 4713-11-24 BC
-	maxDate = 2147483494 - 2451545 + 10957
+// The dates PostgreSQL accepts: 4714-11-24 BC to 5874897-12-31.
+var (
+	minDate = int64(engine.DaysFromCivil(-4713, 11, 24))
+	maxDate = int64(engine.DaysFromCivil(5874897, 12, 31))
 )
 
 // addInterval adds months (clamping the day to the month's end), then
@@ -122,6 +121,9 @@ func evalExtract(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, error)
 		var r engine.Dec
 		switch field {
 		case "year":
+			if y <= 0 {
+				y-- // there is no year 0: 1 BC is -1
+			}
 			r = engine.DecFromInt(int64(y))
 		case "month":
 			r = engine.DecFromInt(int64(m))
@@ -182,7 +184,18 @@ func evalRound(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, error) {
 			}
 			d := args[0].D[i]
 			if digits < 0 {
-				digits = 0 // negative digits are not supported; round to integer
+				// round to tens, hundreds, ...: shift, round, shift back
+				sh := d
+				sh.Scale -= digits
+				r := sh.Round(0)
+				r.Scale = 0
+				r, ok := r.Rescale(-digits)
+				if !ok {
+					return nil, numericOverflow()
+				}
+				r.Scale = 0
+				out.D[i] = r
+				continue
 			}
 			if d.Scale > digits {
 				d = d.Round(digits)

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"github.com/gpusql/gpusql/engine"
@@ -136,7 +137,7 @@ func substr(s []byte, from, to int64) []byte {
 // the escape character (default backslash) quoting the next one.
 type likeMatcher struct {
 	pat    []byte
-	escape int // -1: none
+	escape []byte // the escape character's UTF-8 bytes; empty: none
 	fold   bool
 }
 
@@ -147,51 +148,80 @@ func fold(c byte) byte {
 	return c
 }
 
-func (m *likeMatcher) match(s []byte) bool { return m.matchAt(s, m.pat) }
+// Results of matching, as PostgreSQL's like_match.c: a mismatch after a
+// '%' stops the whole search (abort), and an escape at the end of the
+// pattern is an error only when matching reaches it.
+const (
+	likeFalse = iota
+	likeTrue
+	likeAbort
+	likeError
+)
 
-func (m *likeMatcher) matchAt(s, p []byte) bool {
-	for len(p) > 0 {
+func (m *likeMatcher) match(s []byte) (bool, error) {
+	switch m.matchAt(s, m.pat) {
+	case likeTrue:
+		return true, nil
+	case likeError:
+		return false, engine.Errorf(engine.CodeInvalidEscapeSequence, "LIKE pattern must not end with escape character")
+	}
+	return false, nil
+}
+
+func (m *likeMatcher) matchAt(s, p []byte) int {
+	for len(s) > 0 && len(p) > 0 {
 		c := p[0]
 		switch {
-		case m.escape >= 0 && int(c) == m.escape:
-			if len(p) < 2 {
-				return false
+		case len(m.escape) > 0 && bytes.HasPrefix(p, m.escape):
+			p = p[len(m.escape):]
+			if len(p) == 0 {
+				return likeError
 			}
-			p = p[1:]
-			if len(s) == 0 || !m.eqByte(s[0], p[0]) {
-				return false
+			_, size := utf8.DecodeRune(p)
+			if len(s) < size {
+				return likeFalse
 			}
-			s, p = s[1:], p[1:]
+			for k := 0; k < size; k++ {
+				if !m.eqByte(s[k], p[k]) {
+					return likeFalse
+				}
+			}
+			s, p = s[size:], p[size:]
 		case c == '%':
 			for len(p) > 0 && p[0] == '%' {
 				p = p[1:]
 			}
 			if len(p) == 0 {
-				return true
+				return likeTrue
 			}
-			for k := 0; k <= len(s); k++ {
-				if k > 0 && k < len(s) && !utf8.RuneStart(s[k]) {
-					continue
+			for len(s) > 0 {
+				if r := m.matchAt(s, p); r != likeFalse {
+					return r
 				}
-				if m.matchAt(s[k:], p) {
-					return true
-				}
+				_, size := utf8.DecodeRune(s)
+				s = s[size:]
 			}
-			return false
+			return likeAbort
 		case c == '_':
-			if len(s) == 0 {
-				return false
-			}
 			_, size := utf8.DecodeRune(s)
 			s, p = s[size:], p[1:]
 		default:
-			if len(s) == 0 || !m.eqByte(s[0], c) {
-				return false
+			if !m.eqByte(s[0], c) {
+				return likeFalse
 			}
 			s, p = s[1:], p[1:]
 		}
 	}
-	return len(s) == 0
+	if len(s) > 0 {
+		return likeFalse
+	}
+	for len(p) > 0 && p[0] == '%' {
+		p = p[1:]
+	}
+	if len(p) == 0 {
+		return likeTrue
+	}
+	return likeAbort
 }
 
 func (m *likeMatcher) eqByte(a, b byte) bool {
@@ -204,7 +234,7 @@ func (m *likeMatcher) eqByte(a, b byte) bool {
 func evalLike(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, error) {
 	out := engine.NewVec(engine.Bool, n)
 	out.Null = orNulls(n, args...)
-	m := likeMatcher{escape: '\\', fold: e.Op == engine.OpILike}
+	m := likeMatcher{escape: []byte{'\\'}, fold: e.Op == engine.OpILike}
 	for i := 0; i < n; i++ {
 		if out.Null != nil && out.Null[i] {
 			continue
@@ -213,15 +243,19 @@ func evalLike(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, error) {
 			esc := args[2].S[i]
 			switch utf8.RuneCount(esc) {
 			case 0:
-				m.escape = -1
+				m.escape = nil
 			case 1:
-				m.escape = int(esc[0])
+				m.escape = esc
 			default:
 				return nil, engine.Errorf(engine.CodeInvalidEscapeSequence, "invalid escape string").WithDetail("Escape string must be empty or one character.")
 			}
 		}
 		m.pat = args[1].S[i]
-		if m.match(args[0].S[i]) {
+		ok, err := m.match(args[0].S[i])
+		if err != nil {
+			return nil, err
+		}
+		if ok {
 			out.I[i] = 1
 		}
 	}
