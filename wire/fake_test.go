@@ -60,7 +60,7 @@ func textCol(name string) engine.ResultColumn {
 }
 
 func fakeStatements() map[string]fakeStmt {
-	return map[string]fakeStmt{
+	m := map[string]fakeStmt{
 		"select 1": {cols: []engine.ResultColumn{int4Col("one")}, rows: [][][]byte{{[]byte("1")}}, tag: "SELECT 1"},
 		"select two": {
 			cols: []engine.ResultColumn{int4Col("n"), textCol("s")},
@@ -76,6 +76,8 @@ func fakeStatements() map[string]fakeStmt {
 		"block":   {block: true, cols: []engine.ResultColumn{int4Col("b")}, rows: [][][]byte{{[]byte("7")}}, tag: "SELECT 1"},
 		"endless": {endless: true, cols: []engine.ResultColumn{textCol("v")}},
 	}
+	m["select typed"] = typedStmt()
+	return m
 }
 
 func (f *fakeServer) NewSession(p engine.SessionParams) (engine.Session, error) {
@@ -181,4 +183,27 @@ func (s *fakeSession) TxStatus() byte { return 'I' }
 func (s *fakeSession) Close() error {
 	s.closeOnce.Do(func() { close(s.closed) })
 	return nil
+}
+
+// typedStmt returns one row of each type whose binary form the server
+// can send, for the real-driver test.
+func typedStmt() fakeStmt {
+	return fakeStmt{
+		cols: []engine.ResultColumn{
+			{Name: "i8", TypeOID: engine.OIDInt8, TypLen: 8, Typmod: -1},
+			{Name: "f8", TypeOID: engine.OIDFloat8, TypLen: 8, Typmod: -1},
+			{Name: "b", TypeOID: engine.OIDBool, TypLen: 1, Typmod: -1},
+			{Name: "d", TypeOID: engine.OIDDate, TypLen: 4, Typmod: -1},
+			{Name: "ts", TypeOID: engine.OIDTimestamp, TypLen: 8, Typmod: -1},
+			{Name: "n", TypeOID: engine.OIDNumeric, TypLen: -1, Typmod: (15<<16 | 2) + 4},
+			{Name: "iv", TypeOID: engine.OIDInterval, TypLen: 16, Typmod: -1},
+			{Name: "s", TypeOID: engine.OIDVarchar, TypLen: -1, Typmod: -1},
+		},
+		rows: [][][]byte{
+			{[]byte("-9000000000"), []byte("2.5"), []byte("t"), []byte("1995-03-15"),
+				[]byte("1999-12-31 23:59:58.123456"), []byte("-12345.67"), []byte("1 year 2 mons 3 days 04:05:06.5"), []byte("héllo")},
+			{nil, []byte("NaN"), []byte("f"), []byte("2000-01-01"), []byte("2000-01-01 00:00:00"), []byte("0.00"), []byte("00:00:00"), []byte("")},
+		},
+		tag: "SELECT 2",
+	}
 }
