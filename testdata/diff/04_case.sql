@@ -30,3 +30,7 @@ SELECT CASE WHEN l_quantity < 10 THEN 'small' WHEN l_quantity < 30 THEN 'medium'
 SELECT id, CASE WHEN flag THEN 'yes' WHEN NOT flag THEN 'no' ELSE 'unknown' END,
        CASE WHEN NULL THEN 1 ELSE 2 END
   FROM obs ORDER BY id;
+
+-- name: k006_case_guards_division
+SELECT l_linenumber, sum(CASE WHEN l_linenumber = 1 THEN NULL ELSE l_quantity / (l_linenumber - 1) END)
+  FROM lineitem GROUP BY l_linenumber;

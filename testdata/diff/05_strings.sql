@@ -35,3 +35,7 @@ SELECT substring(l_shipmode from 1 for 1) AS initial, count(*) FROM lineitem GRO
 -- name: s009_concat_columns_lineitem
 SELECT l_orderkey, l_linenumber, l_returnflag || l_linestatus, l_shipmode || ':' || l_shipinstruct
   FROM lineitem WHERE l_orderkey < 300;
+
+-- name: s010_null_arguments
+SELECT length(NULL::text), upper(NULL), substring(NULL::text from 1 for 2), substring('abc', NULL, 1),
+       'x' || NULL::text, NULL::text LIKE 'a%';

@@ -112,3 +112,8 @@ SELECT count(*) FROM lineitem WHERE NOT l_urgent OR l_urgent IS NULL;
 
 -- name: w035_empty_string_vs_null
 SELECT count(*), count(l_comment) FROM lineitem WHERE l_comment = '' OR l_shipinstruct = '';
+
+-- name: w036_and_guards_division
+-- The left operand decides the row first: no division by zero.
+SELECT count(*), sum(l_quantity / (l_linenumber - 1)) FROM lineitem
+ WHERE l_linenumber - 1 <> 0 AND l_quantity / (l_linenumber - 1) > 10;
