@@ -1,0 +1,83 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestParseFlags(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "data")
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Fatal(err)
+	}
+	realDir, _ := filepath.EvalSymlinks(dir)
+
+	o, err := parseFlags([]string{"--data-dir", data}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(data); err != nil || !st.IsDir() {
+		t.Fatalf("data dir not created: %v", err)
+	}
+	wantData := filepath.Join(realDir, "data")
+	if o.dataDir != wantData || o.fileRoot != wantData || o.listen != "127.0.0.1:5433" || o.device != "auto" || o.demo {
+		t.Errorf("defaults: %+v", o)
+	}
+	o, err = parseFlags([]string{"--data-dir", data, "--file-root", link, "--device", "cpu", "--demo", "--log-level", "debug"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.fileRoot != realDir || o.device != "cpu" || !o.demo {
+		t.Errorf("file root %q (want %q, symlink resolved), %+v", o.fileRoot, realDir, o)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--device", "cuda"}, "CUDA backend is not available"},
+		{[]string{"--device", "tpu"}, "want auto, cpu or cuda"},
+		{[]string{"--listen", "5433"}, "--listen"},
+		{[]string{"--max-text-width", "0"}, "--max-text-width"},
+		{[]string{"--log-level", "loud"}, "--log-level"},
+		{[]string{"--file-root", filepath.Join(dir, "missing")}, "--file-root"},
+		{[]string{"--no-such-flag"}, "not defined"},
+		{[]string{"stray"}, "unexpected argument"},
+	} {
+		_, err := parseFlags(append([]string{"--data-dir", data}, tc.args...), io.Discard)
+		var ue *usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want a usage error containing %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+func TestDemoCSVIsDeterministic(t *testing.T) {
+	var a, b strings.Builder
+	if err := writeDemoCSV(&a, 1000, 7); err != nil {
+		t.Fatal(err)
+	}
+	writeDemoCSV(&b, 1000, 7)
+	if a.String() != b.String() {
+		t.Fatal("same seed, different bytes")
+	}
+	lines := strings.Split(strings.TrimSuffix(a.String(), "\n"), "\n")
+	if len(lines) != 1001 {
+		t.Fatalf("%d lines, want header + 1000", len(lines))
+	}
+	for i, l := range lines {
+		if n := strings.Count(l, ","); n != len(demoColumns())-1 {
+			t.Fatalf("line %d has %d commas: %s", i+1, n, l)
+		}
+	}
+	if got := demoCreateStatement("demo.csv"); !strings.HasPrefix(got, "CREATE TABLE demo (l_orderkey bigint NOT NULL,") ||
+		!strings.HasSuffix(got, "l_comment character varying(44) NOT NULL) FROM CSV 'demo.csv' WITH (HEADER true)") {
+		t.Errorf("create statement: %s", got)
+	}
+}
