@@ -221,7 +221,7 @@ func writeDemoCSV(w io.Writer, rows int, seed uint64) error {
 		part := 1 + rng.IntN(200000)
 		supp := 1 + rng.IntN(10000)
 		qty := int64(1 + rng.IntN(50))
-		price := qty * int64(90000+part%20001+(part/10)%1000) / 100 // cents
+		price := qty * int64(90000+(part/10)%20001+100*(part%1000)) // cents: TPC-H retail price × quantity
 		ship := start.AddDate(0, 0, rng.IntN(shipDays))
 		commit := ship.AddDate(0, 0, rng.IntN(61)-30)
 		receipt := ship.AddDate(0, 0, 1+rng.IntN(30))
