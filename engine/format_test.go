@@ -176,6 +176,15 @@ func TestAppendIntervalMixedSigns(t *testing.T) {
 		{IntervalVal{Months: -1, Days: 3}, "-1 mons +3 days"},
 		{IntervalVal{Months: -1, Days: -3, Micros: 4 * h}, "-1 mons -3 days +04:00:00"},
 		{IntervalVal{Months: -12, Days: 2}, "-1 years +2 days"},
+		// the sign marker follows the field just before: after a positive
+		// field a positive time has no '+'
+		{IntervalVal{Months: -35, Days: 324, Micros: 38*h + 54*60_000_000 + 39_459_662}, "-2 years -11 mons +324 days 38:54:39.459662"},
+		{IntervalVal{Months: -24, Days: 29, Micros: 42*h + 56*60_000_000 + 49_336_797}, "-2 years +29 days 42:56:49.336797"},
+		{IntervalVal{Months: -36, Days: 256, Micros: 40*h + 35*60_000_000 + 47_877_941}, "-3 years +256 days 40:35:47.877941"},
+		{IntervalVal{Months: 27, Days: -371, Micros: 15*h + 50*60_000_000 + 12_338_175}, "2 years 3 mons -371 days +15:50:12.338175"},
+		{IntervalVal{Months: -27, Days: 187, Micros: -(54*h + 3*60_000_000 + 54_165_415)}, "-2 years -3 mons +187 days -54:03:54.165415"},
+		{IntervalVal{Months: 1, Micros: -h}, "1 mon -01:00:00"},
+		{IntervalVal{Days: -1, Micros: -h}, "-1 days -01:00:00"},
 	}
 	for _, c := range cases {
 		if got := string(AppendInterval(nil, c.iv)); got != c.want {
