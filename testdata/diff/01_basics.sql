@@ -43,3 +43,6 @@ select L_ORDERKEY, l_LineNumber from LINEITEM where l_orderkey < 5;
 
 -- name: b012_constant_columns_per_row
 SELECT id, 1 AS one, 'k' AS k, NULL AS z FROM obs;
+
+-- name: b013_huge_numeric_literals
+SELECT 1e300, 12345678901234567890123456789012345678901234567890, 1e-40;
