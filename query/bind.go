@@ -273,7 +273,7 @@ func (b *binder) limitValue(n ast.ExprNode, what string) (int64, error) {
 		c = cc.(*engine.Const)
 	}
 	if c.I < 0 {
-		return 0, engine.Errorf("2201W", "%s must not be negative", what)
+		return 0, engine.Errorf(engine.CodeLimitMustNotBeNegative, "%s must not be negative", what)
 	}
 	return c.I, nil
 }

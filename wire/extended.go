@@ -43,12 +43,6 @@ const (
 	maxPortals    = 10000
 )
 
-// SQLSTATEs of the extended protocol that engine's catalog lacks.
-const (
-	codeDuplicatePreparedStatement = "42P05"
-	codeDuplicateCursor            = "42P03"
-	codeInvalidSQLStatementName    = "26000"
-)
 
 type statement struct {
 	name string
@@ -165,7 +159,7 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 	}
 	if m.Name != "" {
 		if _, ok := e.stmts[m.Name]; ok {
-			return engine.Errorf(codeDuplicatePreparedStatement, "prepared statement %q already exists", m.Name)
+			return engine.Errorf(engine.CodeDuplicatePreparedStmt, "prepared statement %q already exists", m.Name)
 		}
 		if len(e.stmts) >= maxStatements {
 			return engine.Errorf(engine.CodeProgramLimitExceeded, "too many prepared statements (at most %d per session)", maxStatements)
@@ -180,7 +174,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 	e := &c.ext
 	st := e.stmts[m.PreparedStatement]
 	if st == nil {
-		return engine.Errorf(codeInvalidSQLStatementName, "prepared statement %q does not exist", m.PreparedStatement)
+		return engine.Errorf(engine.CodeInvalidSQLStatementName, "prepared statement %q does not exist", m.PreparedStatement)
 	}
 	if len(m.Parameters) != 0 {
 		return engine.Errorf(engine.CodeProtocolViolation,
@@ -193,7 +187,7 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 	}
 	if m.DestinationPortal != "" {
 		if _, ok := e.portals[m.DestinationPortal]; ok {
-			return engine.Errorf(codeDuplicateCursor, "cursor %q already exists", m.DestinationPortal)
+			return engine.Errorf(engine.CodeDuplicateCursor, "cursor %q already exists", m.DestinationPortal)
 		}
 		if len(e.portals) >= maxPortals {
 			return engine.Errorf(engine.CodeProgramLimitExceeded, "too many portals (at most %d per session)", maxPortals)
@@ -210,7 +204,7 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 	if m.ObjectType == 'S' {
 		st := e.stmts[m.Name]
 		if st == nil {
-			return engine.Errorf(codeInvalidSQLStatementName, "prepared statement %q does not exist", m.Name)
+			return engine.Errorf(engine.CodeInvalidSQLStatementName, "prepared statement %q does not exist", m.Name)
 		}
 		if err := c.describeStatement(st); err != nil {
 			return err

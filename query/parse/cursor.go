@@ -133,7 +133,7 @@ func (c *cursor) tableName() (string, error) {
 		return "", notSupported(c.src, at, "cross-database references are not implemented")
 	}
 	if schema != "public" && schema != "pg_catalog" {
-		return "", &engine.Error{Code: engine.CodeUndefinedObject,
+		return "", &engine.Error{Code: engine.CodeInvalidSchemaName,
 			Message: `schema "` + schema + `" does not exist`, Position: position(c.src, at.pos)}
 	}
 	return name, nil

@@ -94,7 +94,7 @@ func TestDDLErrors(t *testing.T) {
 		{`create table t (a int) with (fillfactor=70)`, "0A000", "CREATE TABLE ... WITH is not supported by gpusql", 24},
 		{`create table t (a int) from csv`, "42601", "syntax error at end of input", 32},
 		{`create table t (a int) from csv 'x' with (delimiter 'ab')`, "0A000", "COPY delimiter must be a single one-byte character", 0},
-		{`create table other.t (a int)`, "42704", `schema "other" does not exist`, 14},
+		{`create table other.t (a int)`, "3F000", `schema "other" does not exist`, 14},
 		{`create temp table t (a int)`, "0A000", "CREATE TEMP TABLE is not supported by gpusql", 1},
 		{`drop table`, "42601", "syntax error at end of input", 11},
 		{`drop table a b`, "42601", `syntax error at or near "b"`, 14},
