@@ -778,3 +778,68 @@ func TestIntervalGroupKeys(t *testing.T) {
 		OrderBy: []engine.SortKey{{Col: 0}}}
 	checkRows(t, "distinct interval", run(t, d), "1 day", "1 mon")
 }
+
+// mixedTable is
+//
+//	create table m(c char(5), d date, ts timestamp, b bool, s int2, n numeric(6,3));
+//	insert into m values ('ab', '1969-12-31', '1969-12-31 23:59:59.5', true, -5, 1.5),
+//	  ('ab  ', '2020-02-29', '2020-02-29 13:14:15', false, 7, -0.001), (NULL, NULL, NULL, NULL, NULL, NULL),
+//	  ('xyz', '0044-03-15 BC', '1900-01-01 00:00', true, 32767, 999.999),
+//	  ('é', '2020-02-29', '2000-01-01 00:00:00.000001', false, -32768, 0);
+func mixedTable(t *testing.T) *engine.HostTable {
+	return buildTable(t,
+		colSpec{engine.Type{Kind: engine.KindChar, Len: 5}, []any{"ab", "ab  ", nil, "xyz", "é"}},
+		colSpec{engine.Date, []any{-1, 18321, nil, -735160, 18321}},
+		colSpec{engine.Timestamp, []any{int64(-500000), int64(1582982055000000), nil, int64(-2208988800000000), int64(946684800000001)}},
+		colSpec{engine.Bool, []any{true, false, nil, true, false}},
+		colSpec{engine.Int16, []any{-5, 7, nil, 32767, -32768}},
+		colSpec{engine.NumericType(6, 3), []any{"1.5", "-0.001", nil, "999.999", "0"}},
+	)
+}
+
+func TestMixedTypes(t *testing.T) {
+	h := mixedTable(t)
+	tC := engine.Type{Kind: engine.KindChar, Len: 5}
+	tN3 := engine.NumericType(6, 3)
+	// select c, count(*), min(d), max(ts), min(s), sum(s), avg(s), sum(n), max(n), count(b)
+	// from m group by c order by c nulls first
+	p := aggPlan(h, nil, []engine.Expr{ref(0, tC)},
+		countStar(),
+		agg(engine.AggMin, ref(1, engine.Date), engine.Date),
+		agg(engine.AggMax, ref(2, engine.Timestamp), engine.Timestamp),
+		agg(engine.AggMin, ref(4, engine.Int16), engine.Int16),
+		agg(engine.AggSum, ref(4, engine.Int16), engine.Int64),
+		agg(engine.AggAvg, ref(4, engine.Int16), engine.Numeric),
+		agg(engine.AggSum, ref(5, tN3), engine.Numeric),
+		agg(engine.AggMax, ref(5, tN3), tN3),
+		agg(engine.AggCount, ref(3, engine.Bool), engine.Int64),
+	)
+	p.OrderBy = []engine.SortKey{{Col: 0, NullsFirst: true}}
+	checkRows(t, "group by char(5)", run(t, p),
+		"NULL|1|NULL|NULL|NULL|NULL|NULL|NULL|NULL|0",
+		"ab   |2|1969-12-31|2020-02-29 13:14:15|-5|2|1.00000000000000000000|1.499|1.500|2",
+		"xyz  |1|0044-03-15 BC|1900-01-01 00:00:00|32767|32767|32767.000000000000|999.999|999.999|1",
+		"é    |1|2020-02-29|2000-01-01 00:00:00.000001|-32768|-32768|-32768.000000000000|0.000|0.000|1",
+	)
+	// select c, d, ts, b, s, n from m order by d desc nulls last, ts
+	p = &engine.Plan{Table: "m", Data: h, Limit: -1, Visible: 6,
+		Project: refs(tC, engine.Date, engine.Timestamp, engine.Bool, engine.Int16, tN3),
+		OrderBy: []engine.SortKey{{Col: 1, Desc: true}, {Col: 2}},
+	}
+	checkRows(t, "order by date desc, timestamp", run(t, p),
+		"é    |2020-02-29|2000-01-01 00:00:00.000001|f|-32768|0.000",
+		"ab   |2020-02-29|2020-02-29 13:14:15|f|7|-0.001",
+		"ab   |1969-12-31|1969-12-31 23:59:59.5|t|-5|1.500",
+		"xyz  |0044-03-15 BC|1900-01-01 00:00:00|t|32767|999.999",
+		"NULL|NULL|NULL|NULL|NULL|NULL",
+	)
+	// select min(c), max(c), count(distinct d) from m
+	cd := agg(engine.AggCount, ref(1, engine.Date), engine.Int64)
+	cd.Distinct = true
+	p = aggPlan(h, nil, nil, agg(engine.AggMin, ref(0, tC), tC), agg(engine.AggMax, ref(0, tC), tC), cd)
+	checkRows(t, "min/max(char), count(distinct date)", run(t, p), "ab   |é    |3")
+	// select c || '|' from m: char(n) loses its padding when it becomes text
+	p = &engine.Plan{Table: "m", Data: h, Limit: -1, Visible: 1,
+		Project: []engine.Expr{call(engine.OpConcat, engine.Text, call(engine.OpCast, engine.Text, ref(0, tC)), text("|"))}}
+	checkRows(t, "char(5) || text", run(t, p), "ab|", "ab|", "NULL", "xyz|", "é|")
+}
