@@ -492,3 +492,23 @@ func TestIn(t *testing.T) {
 		t.Errorf("x in (1, y): got %s", got)
 	}
 }
+
+// TestCaseLaterConditionsLazy: a row taken by an earlier WHEN never
+// evaluates later conditions.
+//
+//	select case when x = 0 then 0 when 10/x > 1 then 1 else 2 end from (values (0),(5),(20),(null)) v(x)
+//	→ 0, 1, 2, 2
+func TestCaseLaterConditionsLazy(t *testing.T) {
+	x := ivec(engine.Int32, 0, 5, 20, nil)
+	X := col(0, engine.Int32)
+	i4, bo := engine.Int32, engine.Bool
+	ce := &engine.Case{
+		Conds:   []engine.Expr{call(engine.OpEq, bo, X, ci4(0)), call(engine.OpGt, bo, call(engine.OpDiv, i4, ci4(10), X), ci4(1))},
+		Results: []engine.Expr{ci4(0), ci4(1)},
+		Else:    ci4(2),
+		T:       i4,
+	}
+	if got := evalRows(ce, batch(x)); got != "0,1,2,2" {
+		t.Errorf("got %s, want 0,1,2,2", got)
+	}
+}
