@@ -9,9 +9,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/gpusql/gpusql/loader"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -137,34 +137,7 @@ func (c *demoCollector) Notice(n engine.Notice) error {
 func (c *demoCollector) EmptyQuery() error { return nil }
 
 // demoColumns is the schema of the demo table: TPC-H's lineitem.
-func demoColumns() []engine.ColumnDef {
-	num := engine.NumericType(15, 2)
-	return []engine.ColumnDef{
-		{Name: "l_orderkey", Type: engine.Int64, NotNull: true},
-		{Name: "l_partkey", Type: engine.Int32, NotNull: true},
-		{Name: "l_suppkey", Type: engine.Int32, NotNull: true},
-		{Name: "l_linenumber", Type: engine.Int32, NotNull: true},
-		{Name: "l_quantity", Type: num, NotNull: true},
-		{Name: "l_extendedprice", Type: num, NotNull: true},
-		{Name: "l_discount", Type: num, NotNull: true},
-		{Name: "l_tax", Type: num, NotNull: true},
-		{Name: "l_returnflag", Type: engine.Type{Kind: engine.KindChar, Len: 1}, NotNull: true},
-		{Name: "l_linestatus", Type: engine.Type{Kind: engine.KindChar, Len: 1}, NotNull: true},
-		{Name: "l_shipdate", Type: engine.Date, NotNull: true},
-		{Name: "l_commitdate", Type: engine.Date, NotNull: true},
-		{Name: "l_receiptdate", Type: engine.Date, NotNull: true},
-		{Name: "l_shipinstruct", Type: engine.Type{Kind: engine.KindChar, Len: 25}, NotNull: true},
-		{Name: "l_shipmode", Type: engine.Type{Kind: engine.KindChar, Len: 10}, NotNull: true},
-		{Name: "l_comment", Type: engine.Type{Kind: engine.KindVarchar, Len: 44}, NotNull: true},
-	}
-}
-
-var (
-	demoInstructs = []string{"DELIVER IN PERSON", "COLLECT COD", "NONE", "TAKE BACK RETURN"}
-	demoModes     = []string{"REG AIR", "AIR", "RAIL", "SHIP", "TRUCK", "MAIL", "FOB"}
-	demoWords     = []string{"furiously", "quickly", "carefully", "blithely", "ironic", "final", "pending",
-		"regular", "express", "special", "deposits", "requests", "packages", "accounts", "theodolites", "pinto beans"}
-)
+func demoColumns() []engine.ColumnDef { return loader.LineitemColumns() }
 
 // generateDemoFile writes rows lineitem-like rows, with a header, to path.
 // It writes a temporary file and renames it, so an interrupted run leaves
@@ -190,88 +163,20 @@ func generateDemoFile(path string, rows int, seed uint64) error {
 	return os.Rename(f.Name(), path)
 }
 
-// writeDemoCSV writes the demo rows as CSV with a header line. The same
-// seed gives the same bytes.
+// writeDemoCSV writes the demo rows as CSV with a header line, using the
+// same lineitem generator as the loader's benchmarks. The same seed gives
+// the same bytes.
 func writeDemoCSV(w io.Writer, rows int, seed uint64) error {
 	bw := bufio.NewWriter(w)
-	cols := demoColumns()
-	for i, c := range cols {
+	for i, c := range demoColumns() {
 		if i > 0 {
 			bw.WriteByte(',')
 		}
 		bw.WriteString(c.Name)
 	}
 	bw.WriteByte('\n')
-
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	start := time.Date(1992, 1, 2, 0, 0, 0, 0, time.UTC)
-	cutoff := time.Date(1995, 6, 17, 0, 0, 0, 0, time.UTC)
-	const shipDays = 2526 // 1992-01-02 .. 1998-12-01
-	day := func(t time.Time) string { return t.Format(time.DateOnly) }
-	cents := func(c int64) string { return fmt.Sprintf("%d.%02d", c/100, c%100) }
-
-	order, line, linesInOrder := int64(1), 0, 1+rng.IntN(7)
-	var buf []byte
-	for range rows {
-		line++
-		if line > linesInOrder {
-			order += 1 + int64(rng.IntN(4))
-			line, linesInOrder = 1, 1+rng.IntN(7)
-		}
-		part := 1 + rng.IntN(200000)
-		supp := 1 + rng.IntN(10000)
-		qty := int64(1 + rng.IntN(50))
-		price := qty * int64(90000+(part/10)%20001+100*(part%1000)) // cents: TPC-H retail price × quantity
-		ship := start.AddDate(0, 0, rng.IntN(shipDays))
-		commit := ship.AddDate(0, 0, rng.IntN(61)-30)
-		receipt := ship.AddDate(0, 0, 1+rng.IntN(30))
-		flag := "N"
-		if !receipt.After(cutoff) {
-			flag = [2]string{"R", "A"}[rng.IntN(2)]
-		}
-		status := "O"
-		if !ship.After(cutoff) {
-			status = "F"
-		}
-		comment := demoWords[rng.IntN(len(demoWords))] + " " + demoWords[rng.IntN(len(demoWords))] +
-			" " + demoWords[rng.IntN(len(demoWords))]
-
-		buf = buf[:0]
-		buf = strconv.AppendInt(buf, order, 10)
-		buf = append(buf, ',')
-		buf = strconv.AppendInt(buf, int64(part), 10)
-		buf = append(buf, ',')
-		buf = strconv.AppendInt(buf, int64(supp), 10)
-		buf = append(buf, ',')
-		buf = strconv.AppendInt(buf, int64(line), 10)
-		buf = append(buf, ',')
-		buf = append(buf, cents(qty*100)...)
-		buf = append(buf, ',')
-		buf = append(buf, cents(price)...)
-		buf = append(buf, ',')
-		buf = append(buf, cents(int64(rng.IntN(11)))...)
-		buf = append(buf, ',')
-		buf = append(buf, cents(int64(rng.IntN(9)))...)
-		buf = append(buf, ',')
-		buf = append(buf, flag...)
-		buf = append(buf, ',')
-		buf = append(buf, status...)
-		buf = append(buf, ',')
-		buf = append(buf, day(ship)...)
-		buf = append(buf, ',')
-		buf = append(buf, day(commit)...)
-		buf = append(buf, ',')
-		buf = append(buf, day(receipt)...)
-		buf = append(buf, ',')
-		buf = append(buf, demoInstructs[rng.IntN(len(demoInstructs))]...)
-		buf = append(buf, ',')
-		buf = append(buf, demoModes[rng.IntN(len(demoModes))]...)
-		buf = append(buf, ',')
-		buf = append(buf, comment...)
-		buf = append(buf, '\n')
-		if _, err := bw.Write(buf); err != nil {
-			return err
-		}
+	if err := loader.WriteLineitem(bw, rows, int64(seed)); err != nil {
+		return err
 	}
 	return bw.Flush()
 }
