@@ -247,8 +247,6 @@ func TestNumericArithmetic(t *testing.T) {
 }
 
 func TestRoundNegativeDigits(t *testing.T) {
-	skipBug(t, "BUG: round(numeric, negative digits) rounds to an integer instead of to tens/hundreds: "+
-		"round(1234.5, -2) is 1200 in PostgreSQL, gpusql gives 1235")
 	n := engine.Numeric
 	runCases(t, []exprCase{
 		{"round(1234.5, -2)", call(engine.OpRound, n, cnum("1234.5"), ci4(-2)), "1200"},
@@ -258,8 +256,6 @@ func TestRoundNegativeDigits(t *testing.T) {
 }
 
 func TestRoundManyDigits(t *testing.T) {
-	skipBug(t, "BUG: round() and numeric(p,s) casts double-round when the scale drops by more than 19 digits: "+
-		"round(0.499999999999999999995) and 0.499999999999999999995::numeric(30,0) are 0 in PostgreSQL, gpusql gives 1")
 	n := engine.Numeric
 	runCases(t, []exprCase{
 		{"round(0.499999999999999999995)", call(engine.OpRound, n, cnum("0.499999999999999999995")), "0"},
