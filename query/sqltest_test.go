@@ -54,7 +54,7 @@ func (r *recorder) Notice(n engine.Notice) error {
 }
 func (r *recorder) EmptyQuery() error { r.tags = append(r.tags, "EMPTY"); return nil }
 
-// A case in a .test file is one of:
+// A case in a .slt file is one of:
 //
 //	statement ok            the SQL runs without error
 //	statement error CODE    the SQL fails with SQLSTATE CODE
@@ -149,9 +149,9 @@ func newTestServer(t *testing.T) (*query.Server, string) {
 }
 
 func TestSQLCases(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/sql/*.test")
+	files, _ := filepath.Glob("../testdata/sql/*.slt")
 	if len(files) == 0 {
-		t.Fatal("no testdata/sql/*.test files")
+		t.Fatal("no testdata/sql/*.slt files")
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {

@@ -25,6 +25,9 @@ type diffQuery struct {
 	Ordered bool // compare rows in order
 	Error   bool // the query must fail on both servers
 	Code    string
+	// Known is set by "-- gpusql-error SQLSTATE": a documented difference.
+	// PostgreSQL must succeed and gpusql must fail with exactly Known.
+	Known string
 	SQL     string
 }
 
@@ -32,6 +35,7 @@ var (
 	diffNameRe  = regexp.MustCompile(`^--\s*name:\s*([A-Za-z0-9_]+)\s*$`)
 	diffErrorRe = regexp.MustCompile(`^--\s*error(?:\s+([0-9A-Z]{5}))?\s*$`)
 	diffOrderRe = regexp.MustCompile(`^--\s*ordered\s*$`)
+	diffKnownRe = regexp.MustCompile(`^--\s*gpusql-error\s+([0-9A-Z]{5})\s*$`)
 )
 
 // loadDiffCorpus reads every *.sql file of dir in name order.
@@ -114,6 +118,8 @@ func parseDiffCorpus(file, text string) ([]*diffQuery, error) {
 		switch {
 		case diffOrderRe.MatchString(trimmed):
 			cur.Ordered = true
+		case diffKnownRe.MatchString(trimmed):
+			cur.Known = diffKnownRe.FindStringSubmatch(trimmed)[1]
 		case diffErrorRe.MatchString(trimmed):
 			cur.Error = true
 			cur.Code = diffErrorRe.FindStringSubmatch(trimmed)[1]

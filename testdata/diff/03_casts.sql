@@ -46,6 +46,7 @@ SELECT id, d2, CASE WHEN abs(d2) < 1e30 THEN d2::numeric END, d::numeric, r::num
 
 -- name: c010_float_to_numeric_huge
 -- ordered
+-- gpusql-error 22003
 -- The unguarded form of c009: PostgreSQL's numeric holds -1.7976931348623156e+300
 -- exactly. gpusql documents a 38-digit numeric (docs/sql.md) and fails with 22003;
 -- this entry records that difference from PostgreSQL.
