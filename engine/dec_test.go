@@ -2,19 +2,9 @@ package engine
 
 import (
 	"math"
-	"os"
 	"strings"
 	"testing"
 )
-
-// skipBug skips a test that documents a known defect (msg starts with
-// "BUG:"). Set GPUSQL_RUN_BUGS=1 to run such tests anyway.
-func skipBug(t *testing.T, msg string) {
-	t.Helper()
-	if os.Getenv("GPUSQL_RUN_BUGS") == "" {
-		t.Skip(msg)
-	}
-}
 
 // Every expected value in this file was produced by PostgreSQL 15.20, by
 // running the same operation on numeric values written as the same

@@ -18,6 +18,7 @@ const (
 	CodeNullValueNotAllowed     = "22004"
 	CodeInvalidDatetimeFormat   = "22007"
 	CodeDatetimeFieldOverflow   = "22008"
+	CodeIntervalFieldOverflow   = "22015"
 	CodeDivisionByZero          = "22012"
 	CodeCharacterNotInRepertoir = "22021"
 	CodeInvalidParameterValue   = "22023"

@@ -161,7 +161,7 @@ func appendClock(dst []byte, t int64) []byte {
 // fields carry an explicit '+', as PostgreSQL writes them.
 func AppendInterval(dst []byte, iv IntervalVal) []byte {
 	start := len(dst)
-	before := false // a negative field has been written
+	before := false // the field just written was negative
 	unit := func(v int64, name string) {
 		if v == 0 {
 			return
@@ -178,9 +178,7 @@ func AppendInterval(dst []byte, iv IntervalVal) []byte {
 		if v != 1 {
 			dst = append(dst, 's')
 		}
-		if v < 0 {
-			before = true
-		}
+		before = v < 0
 	}
 	unit(int64(iv.Months/12), "year")
 	unit(int64(iv.Months%12), "mon")

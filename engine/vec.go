@@ -8,6 +8,21 @@ type IntervalVal struct {
 	Micros int64
 }
 
+// Span returns the interval's length as PostgreSQL compares intervals
+// (months of 30 days, days of 24 hours), as whole days and the remaining
+// microseconds in [0, 24h). Equal spans give equal results.
+func (iv IntervalVal) Span() (days, micros int64) {
+	const usPerDay = 86_400_000_000
+	days = int64(iv.Months)*30 + int64(iv.Days)
+	q := iv.Micros / usPerDay
+	r := iv.Micros % usPerDay
+	if r < 0 {
+		q--
+		r += usPerDay
+	}
+	return days + q, r
+}
+
 // Vec is a batch of values of one type in host memory: the unit that CPU
 // operators work on and that results come back in. One slice is used,
 // chosen by T.Kind:

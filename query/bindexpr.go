@@ -631,7 +631,7 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 		if k != engine.KindDate && k != engine.KindTimestamp {
 			return nil, engine.Errorf(engine.CodeUndefinedFunction, "function extract(unknown, %s) does not exist", x.Type())
 		}
-		if k == engine.KindDate && (field == "hour" || field == "minute" || field == "second") {
+		if k == engine.KindDate && (field == "hour" || field == "minute" || field == "second" || field == "milliseconds" || field == "microseconds") {
 			return nil, unsupported("unit %q not supported for type date", field)
 		}
 		return fold(&engine.Call{Op: engine.OpExtract, Args: []engine.Expr{&engine.Const{T: engine.Text, S: field}, x}, T: engine.Numeric})

@@ -104,10 +104,10 @@ func appendKey(dst []byte, v *engine.Vec, i int) []byte {
 		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(v.S[i])))
 		return append(dst, v.S[i]...)
 	case engine.PhysInterval:
-		iv := v.V[i]
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(iv.Months))
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(iv.Days))
-		return binary.LittleEndian.AppendUint64(dst, uint64(iv.Micros))
+		// PostgreSQL's interval equality: '1 mon' = '30 days'.
+		days, us := v.V[i].Span()
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(days))
+		return binary.LittleEndian.AppendUint64(dst, uint64(us))
 	}
 	return dst
 }

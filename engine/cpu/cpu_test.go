@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
@@ -15,15 +14,6 @@ import (
 // same data (the CREATE TABLE / INSERT statements are quoted next to each
 // table builder) with psql -At -P null=NULL, max_parallel_workers_per_gather
 // = 0. Rows are fields joined by '|'.
-
-// skipBug skips a test that documents a known defect (msg starts with
-// "BUG:"). Set GPUSQL_RUN_BUGS=1 to run such tests anyway.
-func skipBug(t *testing.T, msg string) {
-	t.Helper()
-	if os.Getenv("GPUSQL_RUN_BUGS") == "" {
-		t.Skip(msg)
-	}
-}
 
 // ---- table building ----
 
@@ -761,9 +751,6 @@ func TestFloatOrdering(t *testing.T) {
 //	  (interval '24 hours')) v(x) group by x order by x  → 1 day|2, 1 mon|2
 //	select count(distinct x) from (the same) → 2
 func TestIntervalGroupKeys(t *testing.T) {
-	skipBug(t, "BUG: GROUP BY / DISTINCT / count(DISTINCT) on intervals key on (months, days, µs) instead of the span "+
-		"PostgreSQL compares: interval '1 mon' and '30 days' (and '1 day' and '24 hours') form separate groups; "+
-		"PostgreSQL gives 1 day|2, 1 mon|2 and count(distinct) = 2")
 	h := buildTable(t, colSpec{engine.Text, []any{"1 mon", "30 days", "1 day", "24 hours"}})
 	x := call(engine.OpCast, engine.Interval, ref(0, engine.Text))
 	p := aggPlan(h, nil, []engine.Expr{x}, countStar())

@@ -29,22 +29,39 @@ func evalDatetime(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, error
 		case engine.OpTsAddIntv, engine.OpTsSubIntv:
 			iv := args[1].V[i]
 			if e.Op == engine.OpTsSubIntv {
-				iv = engine.IntervalVal{Months: -iv.Months, Days: -iv.Days, Micros: -iv.Micros}
+				var ok bool
+				if iv, ok = negInterval(iv); !ok {
+					return nil, errIntervalRange
+				}
 			}
-			out.I[i] = addInterval(args[0].I[i], iv)
+			r, ok := addInterval(args[0].I[i], iv)
+			if !ok {
+				return nil, engine.Errorf(engine.CodeDatetimeFieldOverflow, "timestamp out of range")
+			}
+			out.I[i] = r
 		case engine.OpTsDiff:
 			diff := args[0].I[i] - args[1].I[i]
 			days := diff / usPerDay
 			out.V[i] = engine.IntervalVal{Days: int32(days), Micros: diff - days*usPerDay}
 		case engine.OpIntvAdd, engine.OpIntvSub:
 			a, b := args[0].V[i], args[1].V[i]
+			ok := true
 			if e.Op == engine.OpIntvSub {
-				b = engine.IntervalVal{Months: -b.Months, Days: -b.Days, Micros: -b.Micros}
+				b, ok = negInterval(b)
 			}
-			out.V[i] = engine.IntervalVal{Months: a.Months + b.Months, Days: a.Days + b.Days, Micros: a.Micros + b.Micros}
+			m, ok1 := add32(a.Months, b.Months)
+			d, ok2 := add32(a.Days, b.Days)
+			u, ok3 := add64(a.Micros, b.Micros)
+			if !ok || !ok1 || !ok2 || !ok3 {
+				return nil, errIntervalRange
+			}
+			out.V[i] = engine.IntervalVal{Months: m, Days: d, Micros: u}
 		case engine.OpIntvNeg:
-			a := args[0].V[i]
-			out.V[i] = engine.IntervalVal{Months: -a.Months, Days: -a.Days, Micros: -a.Micros}
+			r, ok := negInterval(args[0].V[i])
+			if !ok {
+				return nil, errIntervalRange
+			}
+			out.V[i] = r
 		}
 	}
 	return out, nil
@@ -56,9 +73,35 @@ var (
 	maxDate = int64(engine.DaysFromCivil(5874897, 12, 31))
 )
 
+var errIntervalRange = engine.Errorf(engine.CodeDatetimeFieldOverflow, "interval out of range")
+
+func negInterval(a engine.IntervalVal) (engine.IntervalVal, bool) {
+	if a.Months == math.MinInt32 || a.Days == math.MinInt32 || a.Micros == math.MinInt64 {
+		return a, false
+	}
+	return engine.IntervalVal{Months: -a.Months, Days: -a.Days, Micros: -a.Micros}, true
+}
+
+func add32(a, b int32) (int32, bool) {
+	r := int64(a) + int64(b)
+	return int32(r), r >= math.MinInt32 && r <= math.MaxInt32
+}
+
+func add64(a, b int64) (int64, bool) {
+	r := a + b
+	return r, (a >= 0) != (b >= 0) || (r >= 0) == (a >= 0)
+}
+
+// The timestamps gpusql can hold: PostgreSQL's first day, 4714-11-24 BC,
+// to the last microsecond that int64 microseconds from 1970 reach.
+var (
+	minTimestamp = int64(engine.DaysFromCivil(-4713, 11, 24)) * usPerDay
+	maxTimestamp = int64(engine.DaysFromCivil(294246, 12, 31))*usPerDay + usPerDay - 1
+)
+
 // addInterval adds months (clamping the day to the month's end), then
 // days, then microseconds, as PostgreSQL's timestamp_pl_interval.
-func addInterval(ts int64, iv engine.IntervalVal) int64 {
+func addInterval(ts int64, iv engine.IntervalVal) (int64, bool) {
 	if iv.Months != 0 {
 		days := floorDiv(ts, usPerDay)
 		tod := ts - days*usPerDay
@@ -68,10 +111,18 @@ func addInterval(ts int64, iv engine.IntervalVal) int64 {
 		if ml := monthLen(y, m); d > ml {
 			d = ml
 		}
+		if y < -4713 || y > 294246 {
+			return 0, false
+		}
 		ts = int64(engine.DaysFromCivil(y, m, d))*usPerDay + tod
 	}
-	ts += int64(iv.Days) * usPerDay
-	return ts + iv.Micros
+	const maxDays = math.MaxInt64 / usPerDay
+	if iv.Days > maxDays || iv.Days < -maxDays {
+		return 0, false
+	}
+	ts, ok1 := add64(ts, int64(iv.Days)*usPerDay)
+	ts, ok2 := add64(ts, iv.Micros)
+	return ts, ok1 && ok2 && ts >= minTimestamp && ts <= maxTimestamp
 }
 
 func civil(days int64) (int, int, int) { return engine.CivilFromDays(int32(days)) }
@@ -158,12 +209,46 @@ func evalExtract(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, error)
 			} else {
 				r = engine.DecFromScaled(src.I[i], 6)
 			}
+		case "millennium":
+			c := (y + 999) / 1000
+			if y <= 0 {
+				c = -((999 - (y - 1)) / 1000)
+			}
+			r = engine.DecFromInt(int64(c))
+		case "julian":
+			r = engine.DecFromInt(days + 2440588)
+			if !isDate {
+				frac, ok := engine.DecDiv(engine.DecFromInt(tod), engine.DecFromInt(usPerDay))
+				if ok {
+					r, _ = engine.DecAdd(r, frac)
+				}
+			}
+		case "week", "isoyear":
+			wy, wk := isoWeek(days)
+			if field == "week" {
+				r = engine.DecFromInt(int64(wk))
+			} else {
+				r = engine.DecFromInt(int64(wy))
+			}
+		case "microseconds":
+			r = engine.DecFromInt(tod % 60_000_000)
+		case "milliseconds":
+			r = engine.DecFromScaled(tod%60_000_000, 3)
 		default:
-			return nil, engine.Errorf(engine.CodeFeatureNotSupported, "unit %q not supported for type %s", field, src.T)
+			return nil, engine.Errorf(engine.CodeInvalidParameterValue, "unit %q not recognized for type %s", field, src.T)
 		}
 		out.D[i] = r
 	}
 	return out, nil
+}
+
+// isoWeek returns the ISO 8601 week-numbering year and week of a day.
+func isoWeek(days int64) (year, week int) {
+	wd := ((days+3)%7+7)%7 + 1 // Monday 1 .. Sunday 7; 1970-01-01 was a Thursday
+	thu := days - (wd - 1) + 3  // the Thursday of the same week decides the year
+	y, _, _ := civil(thu)
+	jan1 := int64(engine.DaysFromCivil(y, 1, 1))
+	return y, int((thu-jan1)/7) + 1
 }
 
 // evalRound is round(x) and round(numeric, digits).

@@ -647,17 +647,13 @@ func CmpFloat(x, y float64) int {
 	return 0
 }
 
-func intervalSpan(v engine.IntervalVal) (hi int64, lo int64) {
-	// PostgreSQL compares intervals by their span with 30-day months.
-	days := int64(v.Months)*30 + int64(v.Days)
-	total := days*86_400_000_000 + v.Micros
-	return total, 0
-}
-
 func cmpInterval(a, b engine.IntervalVal) int {
-	x, _ := intervalSpan(a)
-	y, _ := intervalSpan(b)
-	return cmpInt(x, y)
+	ad, au := a.Span()
+	bd, bu := b.Span()
+	if c := cmpInt(ad, bd); c != 0 {
+		return c
+	}
+	return cmpInt(au, bu)
 }
 
 func compare(op engine.Op, a, b *engine.Vec, n int) *engine.Vec {

@@ -3,7 +3,6 @@ package eval
 import (
 	"context"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
@@ -15,15 +14,6 @@ import (
 // select (-7)::int4 / 2::int4, and copying psql -At's output. Errors are
 // written "ERROR <SQLSTATE>: <message>", with " DETAIL: <detail>" where
 // PostgreSQL gives one.
-
-// skipBug skips a test that documents a known defect (msg starts with
-// "BUG:"). Set GPUSQL_RUN_BUGS=1 to run such tests anyway.
-func skipBug(t *testing.T, msg string) {
-	t.Helper()
-	if os.Getenv("GPUSQL_RUN_BUGS") == "" {
-		t.Skip(msg)
-	}
-}
 
 // ---- expression builders ----
 
