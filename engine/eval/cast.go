@@ -337,4 +337,3 @@ func floorDiv(a, b int64) int64 {
 
 // CharLen counts UTF-8 characters.
 func CharLen(s []byte) int { return utf8.RuneCount(s) }
-

@@ -245,7 +245,7 @@ func evalExtract(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, error)
 // isoWeek returns the ISO 8601 week-numbering year and week of a day.
 func isoWeek(days int64) (year, week int) {
 	wd := ((days+3)%7+7)%7 + 1 // Monday 1 .. Sunday 7; 1970-01-01 was a Thursday
-	thu := days - (wd - 1) + 3  // the Thursday of the same week decides the year
+	thu := days - (wd - 1) + 3 // the Thursday of the same week decides the year
 	y, _, _ := civil(thu)
 	jan1 := int64(engine.DaysFromCivil(y, 1, 1))
 	return y, int((thu-jan1)/7) + 1
