@@ -77,26 +77,28 @@ const (
 	usPerDay = 86_400 * usPerSec
 )
 
-// AppendDate formats days since 1970-01-01 as YYYY-MM-DD.
+// AppendDate formats days since 1970-01-01 as YYYY-MM-DD (with " BC"
+// for years before 1).
 func AppendDate(dst []byte, days int32) []byte {
 	y, m, d := CivilFromDays(days)
-	return appendYMD(dst, y, m, d)
+	dst = appendYMD(dst, y, m, d)
+	if y <= 0 {
+		dst = append(dst, " BC"...)
+	}
+	return dst
 }
 
+// appendYMD writes YYYY-MM-DD; years before 1 are written as their BC
+// number (year 0 is 1 BC), the caller adding the era.
 func appendYMD(dst []byte, y, m, d int) []byte {
-	bc := y <= 0
-	if bc {
+	if y <= 0 {
 		y = 1 - y
 	}
 	dst = appendPad(dst, y, 4)
 	dst = append(dst, '-')
 	dst = appendPad(dst, m, 2)
 	dst = append(dst, '-')
-	dst = appendPad(dst, d, 2)
-	if bc {
-		dst = append(dst, " BC"...)
-	}
-	return dst
+	return appendPad(dst, d, 2)
 }
 
 func appendPad(dst []byte, v, width int) []byte {
@@ -108,24 +110,15 @@ func appendPad(dst []byte, v, width int) []byte {
 	return append(dst, s...)
 }
 
-// AppendTimestamp formats µs since 1970-01-01 as YYYY-MM-DD HH:MM:SS[.f].
+// AppendTimestamp formats µs since 1970-01-01 as YYYY-MM-DD HH:MM:SS[.f]
+// (with " BC" after the time for years before 1).
 func AppendTimestamp(dst []byte, us int64) []byte {
 	days := floorDiv64(us, usPerDay)
-	t := us - days*usPerDay
 	y, m, d := CivilFromDays(int32(days))
-	bc := y <= 0
-	yy := y
-	if bc {
-		yy = 1 - y
-	}
-	dst = appendPad(dst, yy, 4)
-	dst = append(dst, '-')
-	dst = appendPad(dst, m, 2)
-	dst = append(dst, '-')
-	dst = appendPad(dst, d, 2)
+	dst = appendYMD(dst, y, m, d)
 	dst = append(dst, ' ')
-	dst = appendClock(dst, t)
-	if bc {
+	dst = appendClock(dst, us-days*usPerDay)
+	if y <= 0 {
 		dst = append(dst, " BC"...)
 	}
 	return dst
