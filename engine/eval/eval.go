@@ -102,6 +102,22 @@ func evalCall(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.Ve
 	switch e.Op {
 	case engine.OpAnd, engine.OpOr:
 		return evalLogic(ctx, e, in)
+	case engine.OpEq, engine.OpNe, engine.OpLt, engine.OpLe, engine.OpGt, engine.OpGe:
+		// column op constant, the common filter shape: no broadcast
+		if c, ok := e.Args[1].(*engine.Const); ok {
+			a, err := Eval(ctx, e.Args[0], in)
+			if err != nil {
+				return nil, err
+			}
+			return compareConst(e.Op, a, c, in.N), nil
+		}
+		if c, ok := e.Args[0].(*engine.Const); ok {
+			b, err := Eval(ctx, e.Args[1], in)
+			if err != nil {
+				return nil, err
+			}
+			return compareConst(mirror(e.Op), b, c, in.N), nil
+		}
 	}
 	args, err := evalArgs(ctx, e.Args, in)
 	if err != nil {
@@ -274,12 +290,20 @@ func evalLogic(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.V
 	if len(rest) == 0 {
 		return out, nil
 	}
-	sub := gatherBatch(in, rest)
+	// The right operand sees only the undecided rows, unless it cannot
+	// fail: then evaluating it everywhere is cheaper than gathering.
+	sub, full := in, !CanFail(e.Args[1])
+	if !full {
+		sub = gatherBatch(in, rest)
+	}
 	b, err := Eval(ctx, e.Args[1], sub)
 	if err != nil {
 		return nil, err
 	}
 	for k, i := range rest {
+		if full {
+			k = int(i)
+		}
 		an := a.IsNull(int(i))
 		bn := b.IsNull(k)
 		bv := !bn && b.I[k] != 0
@@ -654,36 +678,6 @@ func cmpInterval(a, b engine.IntervalVal) int {
 		return c
 	}
 	return cmpInt(au, bu)
-}
-
-func compare(op engine.Op, a, b *engine.Vec, n int) *engine.Vec {
-	out := engine.NewVec(engine.Bool, n)
-	out.Null = orNulls(n, a, b)
-	for i := 0; i < n; i++ {
-		if out.Null != nil && out.Null[i] {
-			continue
-		}
-		c := CompareSlot(a, i, b, i)
-		var r bool
-		switch op {
-		case engine.OpEq:
-			r = c == 0
-		case engine.OpNe:
-			r = c != 0
-		case engine.OpLt:
-			r = c < 0
-		case engine.OpLe:
-			r = c <= 0
-		case engine.OpGt:
-			r = c > 0
-		case engine.OpGe:
-			r = c >= 0
-		}
-		if r {
-			out.I[i] = 1
-		}
-	}
-	return out
 }
 
 // evalIn: true if any list item equals x; else NULL if x or any item is
