@@ -12,13 +12,14 @@ import (
 // mapped to dense group ids; each aggregate keeps one state slot per group
 // in typed arrays.
 type aggregator struct {
-	plan   *engine.Plan
-	groups map[string]int32
-	keys   []*engine.Vec // one growing vector per GROUP BY expression
-	ng     int
-	states []*aggState
-	keyBuf []byte
-	ids    []int32
+	plan    *engine.Plan
+	groups  map[string]int32
+	keys    []*engine.Vec // one growing vector per GROUP BY expression
+	ng      int
+	states  []*aggState
+	keyBuf  []byte
+	ids     []int32
+	keyList []string // encoded key of each group, in group order
 }
 
 type aggState struct {
@@ -152,7 +153,9 @@ func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n
 			id, ok := a.groups[string(a.keyBuf)]
 			if !ok {
 				id = a.newGroup(keys, i)
-				a.groups[string(a.keyBuf)] = id
+				k := string(a.keyBuf)
+				a.groups[k] = id
+				a.keyList = append(a.keyList, k)
 			}
 			ids[i] = id
 		}
@@ -273,6 +276,81 @@ func (s *aggState) accumulate(g int32, arg *engine.Vec, i int) error {
 		s.fsum[g] = r
 	case t.Kind == engine.KindInterval:
 		return engine.Errorf(engine.CodeFeatureNotSupported, "sum/avg of interval is not supported")
+	}
+	return nil
+}
+
+// hasDistinct reports whether any aggregate is DISTINCT; those keep
+// per-group value sets that are not merged, so such plans aggregate on
+// one worker.
+func (a *aggregator) hasDistinct() bool {
+	for _, s := range a.states {
+		if s.seen != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// merge folds o's groups into a. Groups new to a are appended in o's
+// order, so merging workers' aggregators in worker order is deterministic.
+func (a *aggregator) merge(o *aggregator) error {
+	for g := 0; g < o.ng; g++ {
+		id := int32(0)
+		if len(a.plan.GroupBy) > 0 {
+			k := o.keyList[g]
+			var ok bool
+			if id, ok = a.groups[k]; !ok {
+				id = a.newGroup(o.keys, g)
+				a.groups[k] = id
+				a.keyList = append(a.keyList, k)
+			}
+		}
+		for k, s := range a.states {
+			if err := s.mergeSlot(id, o.states[k], int32(g)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (s *aggState) mergeSlot(id int32, o *aggState, g int32) error {
+	s.count[id] += o.count[g]
+	switch s.call.Func {
+	case engine.AggMin, engine.AggMax:
+		if !o.has[g] {
+			return nil
+		}
+		if !s.has[id] {
+			s.has[id] = true
+			setSlot(s.best, int(id), o.best, int(g))
+			return nil
+		}
+		c := eval.CompareSlot(o.best, int(g), s.best, int(id))
+		if (s.call.Func == engine.AggMin && c < 0) || (s.call.Func == engine.AggMax && c > 0) {
+			setSlot(s.best, int(id), o.best, int(g))
+		}
+	case engine.AggSum, engine.AggAvg:
+		x := o.isum[g]
+		r := s.isum[id] + x
+		if (x >= 0) == (s.isum[id] >= 0) && (r >= 0) != (x >= 0) {
+			return engine.Errorf(engine.CodeNumericValueOutOfRange, "bigint out of range")
+		}
+		s.isum[id] = r
+		d, ok := engine.DecAdd(s.dsum[id], o.dsum[g])
+		if !ok {
+			return engine.Errorf(engine.CodeNumericValueOutOfRange, "value overflows numeric format")
+		}
+		s.dsum[id] = d
+		f := s.fsum[id] + o.fsum[g]
+		if s.call.Arg != nil && s.call.Arg.Type().Kind == engine.KindFloat32 && s.call.Func == engine.AggSum {
+			f = float64(float32(s.fsum[id]) + float32(o.fsum[g]))
+		}
+		if math.IsInf(f, 0) && !math.IsInf(s.fsum[id], 0) && !math.IsInf(o.fsum[g], 0) {
+			return errFloatOverflow
+		}
+		s.fsum[id] = f
 	}
 	return nil
 }

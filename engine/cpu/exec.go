@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/eval"
@@ -43,76 +44,104 @@ func canceled(ctx context.Context) error {
 	return nil
 }
 
-// Execute runs a plan: scan → filter → aggregate or project → sort →
-// limit, streaming results to sink in batches.
+// parallelMinRows is the table size from which a scan is split across
+// workers: below it, goroutine start-up costs more than it saves.
+const parallelMinRows = 4 * batchRows
+
+// execRun is one execution of a plan over one table snapshot.
+type execRun struct {
+	p    *engine.Plan
+	host *engine.HostTable
+	rows int
+	used []bool
+}
+
+// morsels is the number of batches the scan is cut into.
+func (r *execRun) morsels() int { return (r.rows + batchRows - 1) / batchRows }
+
+// morsel scans batch m and applies the filter. A nil batch means no row
+// passed.
+func (r *execRun) morsel(ctx context.Context, m int) (*engine.Batch, error) {
+	if err := canceled(ctx); err != nil {
+		return nil, err
+	}
+	lo := m * batchRows
+	hi := min(lo+batchRows, r.rows)
+	in := &engine.Batch{N: hi - lo}
+	if r.host != nil {
+		in.Cols = make([]*engine.Vec, len(r.host.Cols))
+		for c, col := range r.host.Cols {
+			if r.used[c] {
+				in.Cols[c] = scanColumn(col, lo, hi)
+			}
+		}
+	}
+	if r.p.Filter != nil {
+		sel, err := filter(ctx, r.p.Filter, in)
+		if err != nil {
+			return nil, err
+		}
+		if len(sel) == 0 {
+			return nil, nil
+		}
+		in = eval.GatherBatch(in, sel)
+	}
+	return in, nil
+}
+
+// parallel runs f(w, lo, hi) for workers w over contiguous morsel ranges
+// and returns the error of the lowest-numbered failing worker.
+func parallel(workers, morsels int, f func(w, lo, hi int) error) error {
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			errs[w] = f(w, w*morsels/workers, (w+1)*morsels/workers)
+		}(w)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Execute runs a plan: scan → filter → aggregate or project → distinct →
+// sort → offset/limit, streaming results to sink in batches. Large tables
+// are scanned by several workers over contiguous ranges of morsels; their
+// results are combined in table order, so output does not depend on
+// timing.
 func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.BatchSink) error {
-	var host *engine.HostTable
-	rows := 1 // no FROM: one row without columns
+	r := &execRun{p: p, rows: 1} // no FROM: one row without columns
 	if p.Table != "" {
-		rows = 0 // a table never loaded
+		r.rows = 0 // a table never loaded
 	}
 	if p.Data != nil {
 		h, ok := p.Data.(*engine.HostTable)
 		if !ok {
 			return engine.Errorf(engine.CodeInternalError, "cpu backend cannot read %T table data", p.Data)
 		}
-		host = h
-		rows = int(h.N)
+		r.host, r.rows = h, int(h.N)
+		r.used = usedColumns(len(h.Cols), append(append([]engine.Expr{p.Filter}, p.Project...), exprsOf(p)...)...)
+	}
+	workers := min(b.workers, r.morsels())
+	if r.rows < parallelMinRows {
+		workers = 1
 	}
 	em := &emitter{plan: p, sink: sink, limit: p.Limit, offset: p.Offset}
 	buffered := len(p.OrderBy) > 0 || p.Distinct
-	var agg *aggregator
-	var used []bool
-	if host != nil {
-		used = usedColumns(len(host.Cols), append(append([]engine.Expr{p.Filter}, p.Project...), exprsOf(p)...)...)
-	}
-	if p.Aggregate {
-		agg = newAggregator(p)
-	}
+
 	var collected *engine.Batch
-	for lo := 0; lo < rows; lo += batchRows {
-		if err := canceled(ctx); err != nil {
-			return err
-		}
-		hi := min(lo+batchRows, rows)
-		in := &engine.Batch{N: hi - lo}
-		if host != nil {
-			in.Cols = make([]*engine.Vec, len(host.Cols))
-			for c, col := range host.Cols {
-				if used[c] {
-					in.Cols[c] = scanColumn(col, lo, hi)
-				}
-			}
-		}
-		if p.Filter != nil {
-			sel, err := filter(ctx, p.Filter, in)
-			if err != nil {
-				return err
-			}
-			if len(sel) == 0 {
-				continue
-			}
-			in = eval.GatherBatch(in, sel)
-		}
-		if agg != nil {
-			if err := agg.consume(func(e engine.Expr) (*engine.Vec, error) { return eval.Eval(ctx, e, in) }, in.N); err != nil {
-				return err
-			}
-			continue
-		}
-		out, err := project(ctx, p.Project, in)
+	switch {
+	case p.Aggregate:
+		agg, err := r.aggregate(ctx, workers)
 		if err != nil {
 			return err
 		}
-		if buffered {
-			collected = appendBatch(collected, out)
-			continue
-		}
-		if done, err := em.emit(out); err != nil || done {
-			return err
-		}
-	}
-	if agg != nil {
 		res, err := agg.result()
 		if err != nil {
 			return err
@@ -132,7 +161,14 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 			_, err := em.emit(out)
 			return err
 		}
-		collected = appendBatch(collected, out)
+		collected = out
+	case buffered:
+		var err error
+		if collected, err = r.collect(ctx, workers); err != nil {
+			return err
+		}
+	default:
+		return r.stream(ctx, workers, em)
 	}
 	if collected == nil {
 		return nil
@@ -154,6 +190,106 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 		}
 		if done, err := em.emit(eval.GatherBatch(collected, sel)); err != nil || done {
 			return err
+		}
+	}
+	return nil
+}
+
+// aggregate feeds every morsel to an aggregator; with several workers each
+// aggregates its own range and the partial results merge in worker order.
+func (r *execRun) aggregate(ctx context.Context, workers int) (*aggregator, error) {
+	aggs := make([]*aggregator, max(workers, 1))
+	for w := range aggs {
+		aggs[w] = newAggregator(r.p)
+	}
+	if aggs[0].hasDistinct() {
+		aggs = aggs[:1]
+	}
+	err := parallel(len(aggs), r.morsels(), func(w, lo, hi int) error {
+		for m := lo; m < hi; m++ {
+			in, err := r.morsel(ctx, m)
+			if err != nil {
+				return err
+			}
+			if in == nil {
+				continue
+			}
+			if err := aggs[w].consume(func(e engine.Expr) (*engine.Vec, error) { return eval.Eval(ctx, e, in) }, in.N); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range aggs[1:] {
+		if err := aggs[0].merge(o); err != nil {
+			return nil, err
+		}
+	}
+	return aggs[0], nil
+}
+
+// collect projects every morsel and concatenates the results in table
+// order, for ORDER BY and DISTINCT.
+func (r *execRun) collect(ctx context.Context, workers int) (*engine.Batch, error) {
+	parts := make([]*engine.Batch, max(workers, 1))
+	err := parallel(len(parts), r.morsels(), func(w, lo, hi int) error {
+		for m := lo; m < hi; m++ {
+			in, err := r.morsel(ctx, m)
+			if err != nil || in == nil {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			out, err := project(ctx, r.p.Project, in)
+			if err != nil {
+				return err
+			}
+			parts[w] = appendBatch(parts[w], out)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var all *engine.Batch
+	for _, part := range parts {
+		if part != nil {
+			all = appendBatch(all, part)
+		}
+	}
+	return all, nil
+}
+
+// stream projects morsels in waves of one per worker and emits each wave
+// in table order, stopping as soon as LIMIT is satisfied.
+func (r *execRun) stream(ctx context.Context, workers int, em *emitter) error {
+	workers = max(workers, 1)
+	outs := make([]*engine.Batch, workers)
+	for start := 0; start < r.morsels(); start += workers {
+		n := min(workers, r.morsels()-start)
+		err := parallel(n, n, func(w, lo, hi int) error {
+			outs[w] = nil
+			in, err := r.morsel(ctx, start+w)
+			if err != nil || in == nil {
+				return err
+			}
+			outs[w], err = project(ctx, r.p.Project, in)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		for _, out := range outs[:n] {
+			if out == nil {
+				continue
+			}
+			if done, err := em.emit(out); err != nil || done {
+				return err
+			}
 		}
 	}
 	return nil
