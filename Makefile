@@ -13,7 +13,7 @@ FUZZTIME  ?= 30s
 NVCC      ?= nvcc
 NVCCFLAGS ?= -O3
 
-.PHONY: all help build run test vet test-race test-go bench fuzz ptx clean
+.PHONY: all help build run test vet test-race test-go bench fuzz ptx gpu-test clean
 
 all: build
 
@@ -24,6 +24,7 @@ help:
 	@echo "make bench   run the benchmarks"
 	@echo "make fuzz    run each fuzz target for FUZZTIME=$(FUZZTIME)"
 	@echo "make ptx     compile cuda/*.cu to PTX (needs nvcc)"
+	@echo "make gpu-test build GPU test binaries into .devbin/ for the device machine (docs/gpu.md)"
 	@echo "make clean   remove build outputs"
 
 build:
@@ -67,19 +68,45 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) ./loader
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./wire
 
-# Placeholder until the CUDA kernels land: each cuda/X.cu becomes cuda/X.ptx.
+# Each cuda/X.cu becomes cuda/X.ptx (committed, embedded by the cuda package).
+# compute_80 PTX is JIT-compiled by the driver for A100/H100/H200 (docs/gpu.md).
+# The first line records the source's SHA-256; cuda/ptx_test.go checks it,
+# so CI catches a .cu edited without `make ptx` and needs no nvcc.
+# PTX_SRCS=cuda/X.cu builds one.
+PTX_ARCH  ?= compute_80
+PTX_SRCS  ?= cuda/*.cu
 ptx:
 	@command -v $(NVCC) >/dev/null 2>&1 || { \
 		echo "make ptx: nvcc (the CUDA toolkit) is needed to build cuda/*.cu into PTX, and it is not in PATH" >&2; \
 		exit 1; }
-	@shopt -s nullglob; srcs=(cuda/*.cu); \
+	@shopt -s nullglob; srcs=($(PTX_SRCS)); \
 	if [ $${#srcs[@]} -eq 0 ]; then echo "make ptx: nothing to build (no cuda/*.cu)"; exit 0; fi; \
 	for f in "$${srcs[@]}"; do \
-		echo "$(NVCC) -ptx $(NVCCFLAGS) -o $${f%.cu}.ptx $$f"; \
-		$(NVCC) -ptx $(NVCCFLAGS) -o "$${f%.cu}.ptx" "$$f" || exit 1; \
+		out=$${f%.cu}.ptx; \
+		echo "$(NVCC) -ptx -arch=$(PTX_ARCH) $(NVCCFLAGS) -lineinfo -o $$out $$f"; \
+		$(NVCC) -ptx -arch=$(PTX_ARCH) $(NVCCFLAGS) -lineinfo -o "$$out.tmp" "$$f" || { rm -f "$$out.tmp"; exit 1; }; \
+		{ echo "// gpusql-source-sha256: $$(sha256sum "$$f" | cut -d' ' -f1)"; cat "$$out.tmp"; } > "$$out" && rm -f "$$out.tmp" || exit 1; \
 	done
+
+# Builds the test binary of every package whose code or tests use the cuda
+# package into .devbin/ (with a manifest of package dirs), to be run on the
+# device machine by scripts/gpu-test.sh; see docs/gpu.md.
+GPU_PKGS ?= $$($(GO) list -f '{{.ImportPath}} {{join .Imports " "}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... \
+	| awk '{ for (i = 1; i <= NF; i++) if ($$i == "github.com/gpusql/gpusql/cuda") { print $$1; next } }')
+gpu-test:
+	@set -e; rm -rf .devbin; mkdir -p .devbin; : > .devbin/tests.txt; \
+	mod=$$($(GO) list -m); \
+	for p in $(GPU_PKGS); do \
+		[ -n "$$(ls $$($(GO) list -f '{{.Dir}}' $$p)/*_test.go 2>/dev/null)" ] || continue; \
+		rel=$${p#$$mod}; rel=$${rel#/}; name=$$(echo "$$rel" | tr / _).test; \
+		echo "$(GO) test -c -o .devbin/$$name ./$$rel"; \
+		CGO_ENABLED=0 $(GO) test -c -ldflags='-s -w' -o .devbin/$$name ./$$rel; \
+		echo "$$name $$rel" >> .devbin/tests.txt; \
+	done; \
+	du -ch .devbin/*.test | tail -1; \
+	echo; echo "Run them on the device machine with the run tool:"; \
+	echo '  run(command: "bash scripts/gpu-test.sh", carry: [".devbin"], timeout_s: 300)'
 
 # Removes build outputs only; the data dir ($(DATA_DIR)) is kept.
 clean:
-	rm -rf bin
-	rm -f cuda/*.ptx
+	rm -rf bin .devbin

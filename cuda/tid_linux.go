@@ -1,0 +1,5 @@
+package cuda
+
+import "syscall"
+
+func gettid() int { return syscall.Gettid() }
