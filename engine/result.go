@@ -61,3 +61,42 @@ type Server interface {
 	// ServerVersion is reported as the server_version parameter.
 	ServerVersion() string
 }
+
+// Param is the value of one parameter of a prepared statement, in
+// PostgreSQL text format (the wire layer decodes binary values first).
+// Value is valid only during the call that receives it.
+type Param struct {
+	Value []byte
+	Null  bool
+}
+
+// Preparer is an optional interface of a Session, used by the extended
+// query protocol: a statement is prepared once (Parse), described without
+// running, and run any number of times with parameters.
+//
+// Named statements live in the session's one namespace, which SQL
+// PREPARE, EXECUTE, DEALLOCATE and DISCARD ALL share with the protocol.
+type Preparer interface {
+	// Prepare parses and binds sql, which holds at most one statement.
+	// paramOIDs are the types the client gave; 0 (or a missing entry)
+	// asks the server to infer the type from the parameter's context.
+	Prepare(ctx context.Context, sql string, paramOIDs []uint32) (Prepared, error)
+	// AddStatement names p in the session (42P05 if the name is taken).
+	AddStatement(name string, p Prepared) error
+	// Statement finds a named statement.
+	Statement(name string) (Prepared, bool)
+	// DropStatement forgets a named statement, if it exists.
+	DropStatement(name string)
+}
+
+// Prepared is a prepared statement.
+type Prepared interface {
+	// ParamOIDs are the parameter types, given or inferred.
+	ParamOIDs() []uint32
+	// Columns describe the result; nil for a statement without rows.
+	Columns() []ResultColumn
+	// Run runs the statement with len(ParamOIDs()) parameters. The rows
+	// it writes match Columns (or it fails with 0A000 when the catalog
+	// changed under it).
+	Run(ctx context.Context, params []Param, w ResultWriter) error
+}

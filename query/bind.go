@@ -27,9 +27,10 @@ type source struct {
 // binder turns one SELECT's AST into a plan. With agg set it binds in
 // the aggregate output's scope.
 type binder struct {
-	s   *Session
-	src source
-	agg *aggScope
+	s      *Session
+	src    source
+	agg    *aggScope
+	params *paramEnv // the statement's $n; nil when it has none
 }
 
 type aggScope struct {
@@ -46,6 +47,11 @@ func unsupported(format string, args ...any) error {
 
 // bindSelect binds a SELECT statement.
 func (s *Session) bindSelect(stmt ast.StmtNode) (*engine.Plan, []engine.ResultColumn, error) {
+	return s.bindSelectParams(stmt, nil)
+}
+
+// bindSelectParams binds a SELECT whose $n are described by params.
+func (s *Session) bindSelectParams(stmt ast.StmtNode, params *paramEnv) (*engine.Plan, []engine.ResultColumn, error) {
 	sel, ok := stmt.(*ast.SelectStmt)
 	if !ok {
 		return nil, nil, unsupported("UNION, INTERSECT and EXCEPT are not supported yet")
@@ -53,7 +59,8 @@ func (s *Session) bindSelect(stmt ast.StmtNode) (*engine.Plan, []engine.ResultCo
 	if sel.With != nil {
 		return nil, nil, unsupported("WITH queries are not supported yet")
 	}
-	b := &binder{s: s}
+	b := &binder{s: s, params: params}
+	params.mapMarkers(sel.Limit)
 	if err := b.bindFrom(sel.From); err != nil {
 		return nil, nil, err
 	}
@@ -247,9 +254,12 @@ func items2names[T any](items []T) []string {
 }
 
 func (b *binder) limitValue(n ast.ExprNode, what string) (int64, error) {
-	e, err := b.plain().expr(n)
+	e, err := b.limitExpr(n)
 	if err != nil {
 		return 0, err
+	}
+	if e == nil {
+		return -1, nil // a parameter, while preparing
 	}
 	c, ok := e.(*engine.Const)
 	if !ok {
@@ -344,7 +354,7 @@ func (b *binder) orderKey(p *engine.Plan, o *ast.ByItem, _ []string, distinct bo
 	return key, nil
 }
 
-func (b *binder) plain() *binder { return &binder{s: b.s, src: b.src} }
+func (b *binder) plain() *binder { return &binder{s: b.s, src: b.src, params: b.params} }
 
 // predicate binds a boolean condition.
 func (b *binder) predicate(n ast.ExprNode, clause string) (engine.Expr, error) {

@@ -637,6 +637,12 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 		return fold(&engine.Call{Op: engine.OpExtract, Args: []engine.Expr{&engine.Const{T: engine.Text, S: field}, x}, T: engine.Numeric})
 	case "__gpusql_nulls_first", "__gpusql_nulls_last":
 		return nil, engine.Errorf(engine.CodeSyntaxError, "NULLS FIRST/LAST is only allowed in ORDER BY")
+	case "__gpusql_param":
+		k, err := paramNumber(n)
+		if err != nil {
+			return nil, err
+		}
+		return b.params.param(k)
 	case "length", "char_length", "character_length":
 		if err := want(1, 1); err != nil {
 			return nil, err

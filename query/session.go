@@ -19,6 +19,7 @@ type Session struct {
 	settings map[string]string
 	inTx     bool
 	failedTx bool
+	ext      sessionExt // prepared statements and cursors (prepare.go, cursor.go)
 }
 
 var _ engine.Session = (*Session)(nil)
@@ -97,7 +98,8 @@ func (s *Session) DescribeQuery(ctx context.Context, sql string) ([]engine.Resul
 	return nil, nil
 }
 
-func (s *Session) exec(ctx context.Context, st parse.Stmt, w engine.ResultWriter) error {
+// execStmt runs one statement; exec (prepare.go) calls it.
+func (s *Session) execStmt(ctx context.Context, st parse.Stmt, w engine.ResultWriter) error {
 	switch st := st.(type) {
 	case *parse.Select:
 		return s.runSelect(ctx, st.AST, w)
@@ -145,58 +147,15 @@ func (s *Session) transaction(t *parse.Transaction, w engine.ResultWriter) error
 	}
 }
 
-// runSelect binds and executes a query, streaming rows.
+// runSelect binds and executes a query, streaming rows; exec applies
+// statement_timeout.
 func (s *Session) runSelect(ctx context.Context, stmt ast.StmtNode, w engine.ResultWriter) error {
-	if d := s.statementTimeout(); d > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, d)
-		defer cancel()
-	}
 	plan, cols, err := s.bindSelect(stmt)
 	if err != nil {
 		return err
 	}
-	if err := w.Describe(cols); err != nil {
-		return err
-	}
-	var rows int64
-	vals := make([][]byte, plan.Visible)
-	var buf []byte
-	ends := make([]int, plan.Visible)
-	sink := func(b *engine.Batch) error {
-		for i := 0; i < b.N; i++ {
-			buf = buf[:0]
-			for c, v := range b.Cols {
-				if v.IsNull(i) {
-					ends[c] = -1
-					continue
-				}
-				buf = engine.AppendText(buf, v, i)
-				ends[c] = len(buf)
-			}
-			start := 0
-			for c := range b.Cols {
-				if ends[c] < 0 {
-					vals[c] = nil
-					continue
-				}
-				vals[c] = buf[start:ends[c]:ends[c]]
-				start = ends[c]
-			}
-			if err := w.Row(vals); err != nil {
-				return err
-			}
-		}
-		rows += int64(b.N)
-		return nil
-	}
-	if err := s.srv.backend.Execute(ctx, plan, sink); err != nil {
-		if ctx.Err() == context.DeadlineExceeded {
-			return engine.Errorf(engine.CodeQueryCanceled, "canceling statement due to statement timeout")
-		}
-		return err
-	}
-	return w.Complete("SELECT " + strconv.FormatInt(rows, 10))
+	_, err = s.runPlan(ctx, plan, cols, w, true)
+	return err
 }
 
 func (s *Session) statementTimeout() time.Duration {

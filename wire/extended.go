@@ -1,10 +1,16 @@
 package wire
 
-// The extended query protocol, for statements without parameters.
+// The extended query protocol.
 //
-// Parse stores the SQL; Bind makes a portal of it; Execute runs it. The
-// engine only runs SQL (engine.Session.Query), so describing a result
-// without running it needs care:
+// With a session that implements engine.Preparer (gpusql's does), Parse
+// prepares the statement: parameter types are given or inferred, and the
+// result columns are known. Describe then answers at once, Bind converts
+// the parameter values (text or binary) and Execute runs the statement
+// with them. Named statements live in the session, so SQL DEALLOCATE and
+// DISCARD ALL drop them too.
+//
+// With any other session, Parse stores the SQL, $n parameters are refused,
+// and describing a result without running it needs care:
 //
 //   - Describe of a portal is deferred. When the next message is an Execute
 //     of that portal without a row limit (what JDBC, pgx, psycopg and
@@ -47,6 +53,7 @@ const (
 type statement struct {
 	name string
 	sql  string
+	prep engine.Prepared // nil: the session is not an engine.Preparer
 	// cols is the described result, when known (described true).
 	described bool
 	cols      []engine.ResultColumn
@@ -56,6 +63,7 @@ type portal struct {
 	name    string
 	stmt    *statement
 	formats []int16
+	params  []engine.Param // for stmt.prep
 
 	// Filled when the portal has run into memory (ran true).
 	ran     bool
@@ -127,6 +135,9 @@ func (c *conn) extended(msg pgproto3.FrontendMessage) bool {
 		}
 	case *pgproto3.Close:
 		if m.ObjectType == 'S' {
+			if pr, ok := c.sess.(engine.Preparer); ok && m.Name != "" {
+				pr.DropStatement(m.Name)
+			}
 			delete(e.stmts, m.Name)
 		} else {
 			delete(e.portals, m.Name)
@@ -153,6 +164,9 @@ func (c *conn) extError(err error) {
 
 func (c *conn) parse(m *pgproto3.Parse) error {
 	e := &c.ext
+	if pr, ok := c.sess.(engine.Preparer); ok {
+		return c.prepare(pr, m)
+	}
 	if len(m.ParameterOIDs) > 0 || hasParams(m.Query) {
 		return engine.Errorf(engine.CodeFeatureNotSupported, "parameters arrive in a later gpusql release").WithDetail(
 			"%s", "use a statement without $n placeholders, or the simple query protocol")
@@ -172,11 +186,17 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 
 func (c *conn) bind(m *pgproto3.Bind) error {
 	e := &c.ext
-	st := e.stmts[m.PreparedStatement]
+	st := c.statement(m.PreparedStatement)
 	if st == nil {
 		return engine.Errorf(engine.CodeInvalidSQLStatementName, "prepared statement %q does not exist", m.PreparedStatement)
 	}
-	if len(m.Parameters) != 0 {
+	var params []engine.Param
+	if st.prep != nil {
+		var err error
+		if params, err = bindParams(m, st.prep.ParamOIDs()); err != nil {
+			return err
+		}
+	} else if len(m.Parameters) != 0 {
 		return engine.Errorf(engine.CodeProtocolViolation,
 			"bind message supplies %d parameters, but prepared statement %q requires 0", len(m.Parameters), m.PreparedStatement)
 	}
@@ -194,7 +214,18 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		}
 	}
 	formats := append([]int16(nil), m.ResultFormatCodes...)
-	e.portals[m.DestinationPortal] = &portal{name: m.DestinationPortal, stmt: st, formats: formats}
+	p := &portal{name: m.DestinationPortal, stmt: st, formats: formats, params: params}
+	if st.prep != nil {
+		// The result is known: check the formats and describe it now.
+		if cols := st.prep.Columns(); cols != nil {
+			var rc rowCodec
+			if err := rc.setup(cols, formats); err != nil {
+				return err
+			}
+			p.cols, p.desc = cols, rowDescription(cols, &rc)
+		}
+	}
+	e.portals[m.DestinationPortal] = p
 	c.send(&pgproto3.BindComplete{})
 	return nil
 }
@@ -202,9 +233,18 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 func (c *conn) describe(m *pgproto3.Describe) error {
 	e := &c.ext
 	if m.ObjectType == 'S' {
-		st := e.stmts[m.Name]
+		st := c.statement(m.Name)
 		if st == nil {
 			return engine.Errorf(engine.CodeInvalidSQLStatementName, "prepared statement %q does not exist", m.Name)
+		}
+		if st.prep != nil {
+			c.send(&pgproto3.ParameterDescription{ParameterOIDs: st.prep.ParamOIDs()})
+			if cols := st.prep.Columns(); cols == nil {
+				c.send(&pgproto3.NoData{})
+			} else {
+				c.send(rowDescription(cols, nil))
+			}
+			return nil
 		}
 		if err := c.describeStatement(st); err != nil {
 			return err
@@ -221,7 +261,7 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 	if p == nil {
 		return engine.Errorf(engine.CodeInvalidCursorName, "portal %q does not exist", m.Name)
 	}
-	if p.ran {
+	if p.ran || p.stmt.prep != nil {
 		c.sendPortalDescription(p)
 		return nil
 	}
@@ -256,7 +296,7 @@ func (c *conn) resolvePending() bool {
 // runToBuffer runs p, keeping its rows. It reports false on failure.
 func (c *conn) runToBuffer(p *portal) bool {
 	w := &bufferWriter{c: c, p: p, limit: c.srv.cfg.MaxPortalBuffer}
-	err, shutdown := c.runQuery(p.stmt.sql, w)
+	err, shutdown := c.runPortal(p, w)
 	p.ran = true
 	if shutdown {
 		// Nothing to report here: the message loop checks for shutdown
@@ -274,7 +314,7 @@ func (c *conn) runToBuffer(p *portal) bool {
 // Describe of p awaits its answer, which then precedes the rows.
 func (c *conn) executeStreaming(p *portal, describe bool) bool {
 	w := &streamWriter{c: c, describe: describe, noData: describe, formats: p.formats}
-	err, shutdown := c.runQuery(p.stmt.sql, w)
+	err, shutdown := c.runPortal(p, w)
 	p.ran, p.done, p.tag = true, true, w.lastTag
 	if c.writeErr != nil {
 		return false
@@ -329,6 +369,83 @@ func (c *conn) executeBuffered(p *portal, maxRows int) bool {
 	p.rows, p.rowEnds = nil, nil
 	c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag)})
 	return c.writeErr == nil
+}
+
+// statement finds a prepared statement: a named one in the session when
+// it keeps them, else in the connection.
+func (c *conn) statement(name string) *statement {
+	if pr, ok := c.sess.(engine.Preparer); ok && name != "" {
+		prep, ok := pr.Statement(name)
+		if !ok {
+			return nil
+		}
+		return &statement{name: name, prep: prep}
+	}
+	return c.ext.stmts[name]
+}
+
+// prepare handles Parse for a session that prepares statements.
+func (c *conn) prepare(pr engine.Preparer, m *pgproto3.Parse) error {
+	if m.Name != "" {
+		if _, ok := pr.Statement(m.Name); ok {
+			return engine.Errorf(engine.CodeDuplicatePreparedStmt, "prepared statement %q already exists", m.Name)
+		}
+	}
+	var prep engine.Prepared
+	err, shutdown := c.runFunc(func(ctx context.Context) error {
+		var err error
+		prep, err = pr.Prepare(ctx, m.Query, m.ParameterOIDs)
+		return err
+	})
+	if shutdown {
+		return errShutdown
+	}
+	if err != nil {
+		return err
+	}
+	if m.Name != "" {
+		if err := pr.AddStatement(m.Name, prep); err != nil {
+			return err
+		}
+	} else {
+		c.ext.stmts[""] = &statement{sql: m.Query, prep: prep}
+	}
+	c.send(&pgproto3.ParseComplete{})
+	return nil
+}
+
+// runPortal runs p's statement with its parameters.
+func (c *conn) runPortal(p *portal, w engine.ResultWriter) (err error, shutdown bool) {
+	if p.stmt.prep == nil {
+		return c.runQuery(p.stmt.sql, w)
+	}
+	return c.runFunc(func(ctx context.Context) error { return p.stmt.prep.Run(ctx, p.params, w) })
+}
+
+// runFunc is runQuery for any work of the session: f runs with a context
+// that CancelRequest and shutdown cancel.
+func (c *conn) runFunc(f func(ctx context.Context) error) (err error, shutdown bool) {
+	ctx, cancel := context.WithCancelCause(c.srv.hardCtx)
+	c.mu.Lock()
+	c.cancelFn = cancel
+	c.mu.Unlock()
+	err = f(ctx)
+	c.mu.Lock()
+	c.cancelFn = nil
+	c.mu.Unlock()
+	cause := context.Cause(ctx)
+	cancel(nil)
+	if err == nil {
+		return nil, false
+	}
+	if errors.Is(cause, errShutdown) {
+		return err, true
+	}
+	var pe *engine.Error
+	if !errors.As(err, &pe) && (errors.Is(err, context.Canceled) || errors.Is(err, errCancelRequest)) {
+		err = &engine.Error{Code: engine.CodeQueryCanceled, Message: "canceling statement due to user request", Err: err}
+	}
+	return err, false
 }
 
 // errProbeDone stops a statement run only to learn its columns.

@@ -26,6 +26,9 @@ type Stmt interface {
 type Select struct {
 	Text string
 	AST  ast.StmtNode
+	// LimitParams are the parameter numbers of LIMIT $n and OFFSET $n,
+	// which tidb holds as "?" markers, in the order of the markers' offsets.
+	LimitParams []int
 }
 
 // CreateTable is CREATE TABLE, optionally with gpusql's FROM CSV source.
@@ -148,6 +151,9 @@ func parseStmt(src string, toks []token, end token) (Stmt, error) {
 		return parseReset(c, text)
 	case "begin", "start", "commit", "end", "rollback", "abort":
 		return parseTransaction(c, text)
+	}
+	if st, ok, err := parseSession2(c, text, first.text); ok {
+		return st, err
 	}
 	if kind := unsupportedKind(items); kind != "" {
 		return nil, notSupported(src, first, kind+" is not supported by gpusql")

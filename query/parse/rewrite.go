@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/gpusql/gpusql/engine"
@@ -26,6 +27,9 @@ const maxLimit = "18446744073709551615"
 type rewriter struct {
 	src string
 	end token // the token after the level being rewritten: ")", ";" or end of input
+	// limitParams are the numbers of LIMIT $n and OFFSET $n, written
+	// for tidb as "?" markers (its LIMIT takes only numbers and markers).
+	limitParams []int
 }
 
 // level rewrites one level's items (and, first, every group in them).
@@ -676,6 +680,22 @@ func (r *rewriter) limit(items []*node) ([]*node, error) {
 			return nil, syntaxErr(r.src, kw.tok)
 		}
 	}
+	marker := func(x []*node) []*node {
+		if len(x) == 2 && x[0].word(fnParam) && x[1].group && len(x[1].kids) == 1 {
+			if n, err := strconv.Atoi(x[1].kids[0].tok.text); err == nil {
+				r.limitParams = append(r.limitParams, n)
+				return []*node{{tok: synth(kOp, "?", x[0].tok)}}
+			}
+		}
+		// LIMIT '10', as drivers that inline parameters write it.
+		if len(x) == 1 && !x[0].group && x[0].tok.kind == kString {
+			if _, err := strconv.ParseUint(x[0].tok.text, 10, 64); err == nil {
+				return []*node{{tok: synth(kNumber, x[0].tok.text, x[0].tok)}}
+			}
+		}
+		return x
+	}
+	limit, offset = marker(limit), marker(offset)
 	var clause []*node
 	if limit == nil && offset != nil {
 		limit = []*node{{tok: synth(kNumber, maxLimit, *offsetTok)}}

@@ -23,7 +23,7 @@ const sqlMode = mysql.ModeANSIQuotes | mysql.ModePipesAsConcat | mysql.ModeNoBac
 // tidb. A tidb parser is made per call: they are not safe for concurrent
 // use.
 func parseSelect(src, text string, items []*node, end token) (Stmt, error) {
-	out, marks, err := rewrite(src, items, end)
+	out, marks, params, err := rewriteParams(src, items, end)
 	if err != nil {
 		return nil, err
 	}
@@ -41,19 +41,26 @@ func parseSelect(src, text string, items []*node, end token) (Stmt, error) {
 	default:
 		return nil, notSupported(src, items[0].tok, "this statement is not supported by gpusql")
 	}
-	return &Select{Text: text, AST: stmts[0]}, nil
+	return &Select{Text: text, AST: stmts[0], LimitParams: params}, nil
 }
 
 // rewrite applies the PostgreSQL-syntax rewrites to a query's items and
 // renders the result as text for tidb.
 func rewrite(src string, items []*node, end token) (string, []mark, error) {
+	out, marks, _, err := rewriteParams(src, items, end)
+	return out, marks, err
+}
+
+// rewriteParams is rewrite that also returns the parameter numbers of
+// LIMIT and OFFSET (see Select.LimitParams).
+func rewriteParams(src string, items []*node, end token) (string, []mark, []int, error) {
 	r := &rewriter{src: src}
 	items, err := r.level(items, end)
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	out, marks := render(items)
-	return out, marks, nil
+	return out, marks, r.limitParams, nil
 }
 
 // tidbError turns tidb's error about the rewritten text out into

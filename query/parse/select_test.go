@@ -206,7 +206,7 @@ func TestErrors(t *testing.T) {
 		{`create index i on t (a)`, "0A000", `CREATE INDEX is not supported by gpusql`, 1},
 		{`create or replace view v as select 1`, "0A000", `CREATE OR REPLACE VIEW is not supported by gpusql`, 1},
 		{`drop view v`, "0A000", `DROP VIEW is not supported by gpusql`, 1},
-		{`explain select 1`, "0A000", `EXPLAIN is not supported by gpusql`, 1},
+		{`explain insert into t values (1)`, "0A000", `INSERT is not supported by gpusql`, 9},
 		{`values (1)`, "0A000", `VALUES is not supported by gpusql`, 1},
 		{`hello world`, "42601", `syntax error at or near "hello"`, 1},
 		{`'x'`, "42601", `syntax error at or near "'x'"`, 1},

@@ -1,0 +1,62 @@
+package query
+
+// EXPLAIN [ANALYZE]: the bound plan's String(), one line per row, in one
+// text column "QUERY PLAN". ANALYZE runs the plan, discarding its rows,
+// and adds the rows it returned and the time the server took.
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/query/parse"
+)
+
+// countWriter discards rows.
+type countWriter struct{}
+
+func (countWriter) Describe([]engine.ResultColumn) error { return nil }
+func (countWriter) Row([][]byte) error                   { return nil }
+func (countWriter) Complete(string) error                { return nil }
+func (countWriter) Notice(engine.Notice) error           { return nil }
+func (countWriter) EmptyQuery() error                    { return nil }
+
+func (s *Session) explain(ctx context.Context, st *parse.Explain, w engine.ResultWriter, env *paramEnv) error {
+	start := time.Now()
+	if env != nil {
+		env.limits = st.Query.LimitParams
+	}
+	plan, cols, err := s.bindSelectParams(st.Query.AST, env)
+	if err != nil {
+		return err
+	}
+	planned := time.Since(start)
+	lines := strings.Split(strings.TrimRight(plan.String(), "\n"), "\n")
+	if st.Verbose {
+		names := make([]string, len(cols))
+		for i, c := range cols {
+			names[i] = c.Name
+		}
+		lines = append(lines, "Output: "+strings.Join(names, ", "), "Backend: "+s.srv.backend.Name())
+	}
+	if st.Analyze {
+		t0 := time.Now()
+		rows, err := s.runPlan(ctx, plan, cols, countWriter{}, false)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, "Actual Rows: "+strconv.FormatInt(rows, 10),
+			"Planning Time: "+elapsedMS(planned), "Execution Time: "+elapsedMS(time.Since(t0)))
+	}
+	if err := w.Describe([]engine.ResultColumn{textColumn("QUERY PLAN")}); err != nil {
+		return err
+	}
+	for _, l := range lines {
+		if err := w.Row([][]byte{[]byte(l)}); err != nil {
+			return err
+		}
+	}
+	return w.Complete("EXPLAIN")
+}

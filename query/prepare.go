@@ -1,0 +1,426 @@
+package query
+
+// Prepared statements: the extended query protocol's Parse (Session
+// implements engine.Preparer) and SQL PREPARE, EXECUTE, DEALLOCATE and
+// DISCARD, which share one namespace of named statements, as in
+// PostgreSQL. Every statement runs through exec, which applies
+// statement_timeout to loads and queries alike.
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/eval"
+	"github.com/gpusql/gpusql/query/parse"
+)
+
+// maxNamed bounds the named statements and the cursors of one session.
+const maxNamed = 10000
+
+// sessionExt is a session's prepared statements and cursors.
+type sessionExt struct {
+	stmts   map[string]*prepared
+	cursors map[string]*cursor
+}
+
+var _ engine.Preparer = (*Session)(nil)
+
+// prepared is a statement parsed and bound once.
+type prepared struct {
+	s     *Session
+	stmt  parse.Stmt // nil: an empty query
+	types []engine.Type
+	oids  []uint32
+	cols  []engine.ResultColumn
+}
+
+var _ engine.Prepared = (*prepared)(nil)
+
+func (p *prepared) ParamOIDs() []uint32            { return p.oids }
+func (p *prepared) Columns() []engine.ResultColumn { return p.cols }
+func (s *Session) Statement(name string) (engine.Prepared, bool) {
+	p, ok := s.ext.stmts[name]
+	return p, ok
+}
+
+// AddStatement names a statement that Prepare made.
+func (s *Session) AddStatement(name string, p engine.Prepared) error {
+	pp, ok := p.(*prepared)
+	if !ok || pp.s != s {
+		return engine.Errorf(engine.CodeInternalError, "statement %q was not prepared by this session", name)
+	}
+	return s.addStatement(name, pp)
+}
+
+func (s *Session) addStatement(name string, p *prepared) error {
+	if _, ok := s.ext.stmts[name]; ok {
+		return engine.Errorf(engine.CodeDuplicatePreparedStmt, "prepared statement %q already exists", name)
+	}
+	if len(s.ext.stmts) >= maxNamed {
+		return engine.Errorf(engine.CodeProgramLimitExceeded, "too many prepared statements (at most %d per session)", maxNamed)
+	}
+	if s.ext.stmts == nil {
+		s.ext.stmts = map[string]*prepared{}
+	}
+	s.ext.stmts[name] = p
+	return nil
+}
+
+// DropStatement forgets a named statement.
+func (s *Session) DropStatement(name string) { delete(s.ext.stmts, name) }
+
+// Prepare parses and binds sql, inferring the types of parameters that
+// paramOIDs leave open.
+func (s *Session) Prepare(ctx context.Context, sql string, paramOIDs []uint32) (engine.Prepared, error) {
+	stmts, err := parse.Parse(sql)
+	if err != nil {
+		return nil, err
+	}
+	if len(stmts) > 1 {
+		return nil, engine.Errorf(engine.CodeSyntaxError, "cannot insert multiple commands into a prepared statement")
+	}
+	if len(paramOIDs) > maxParams {
+		return nil, engine.Errorf(engine.CodeProgramLimitExceeded, "too many parameters (at most %d)", maxParams)
+	}
+	given := make([]engine.Type, len(paramOIDs))
+	for i, oid := range paramOIDs {
+		t, ok := typeOfOID(oid)
+		if !ok {
+			return nil, engine.Errorf(engine.CodeFeatureNotSupported, "parameter $%d has type OID %d, which gpusql does not support", i+1, oid).
+				WithHint("Send the parameter as text (type OID 0 or 25) and cast it in the query.")
+		}
+		given[i] = t
+	}
+	var st parse.Stmt
+	if len(stmts) == 1 {
+		st = stmts[0]
+		if s.failedTx && !endsTransaction(st) {
+			return nil, errFailedTx()
+		}
+	}
+	return s.prepare(st, given)
+}
+
+func errFailedTx() error {
+	return engine.Errorf(engine.CodeInFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
+}
+
+func endsTransaction(st parse.Stmt) bool {
+	t, ok := st.(*parse.Transaction)
+	return ok && (t.Kind == "ROLLBACK" || t.Kind == "COMMIT")
+}
+
+// queryOf is the query whose $n a statement's parameters are.
+func queryOf(st parse.Stmt) *parse.Select {
+	switch st := st.(type) {
+	case *parse.Select:
+		return st
+	case *parse.Explain:
+		return st.Query
+	case *parse.Declare:
+		return st.Query
+	}
+	return nil
+}
+
+// prepare binds st with parameters of the given types (unknown: infer).
+func (s *Session) prepare(st parse.Stmt, given []engine.Type) (*prepared, error) {
+	p := &prepared{s: s, stmt: st}
+	n := len(given)
+	q := queryOf(st)
+	if q != nil {
+		n = max(n, maxParam(q.AST, q.LimitParams))
+	}
+	if n > maxParams {
+		return nil, engine.Errorf(engine.CodeProgramLimitExceeded, "too many parameters (at most %d)", maxParams)
+	}
+	env := &paramEnv{types: make([]engine.Type, n)}
+	for i := range env.types {
+		env.types[i] = engine.Unknown
+		if i < len(given) {
+			env.types[i] = given[i]
+		}
+	}
+	if q != nil {
+		env.limits = q.LimitParams
+		plan, cols, err := s.bindSelectParams(q.AST, env)
+		if err != nil {
+			return nil, err
+		}
+		env.inferPlan(plan)
+		if _, ok := st.(*parse.Select); ok {
+			p.cols = cols
+		}
+	}
+	env.settle()
+	p.types = env.types
+	p.oids = make([]uint32, len(p.types))
+	for i, t := range p.types {
+		p.oids[i] = t.OID()
+	}
+	switch st := st.(type) {
+	case *parse.Explain:
+		p.cols = []engine.ResultColumn{textColumn("QUERY PLAN")}
+	case *parse.Show:
+		p.cols = s.showColumns(st.Name)
+	case *parse.Fetch:
+		if c, ok := s.ext.cursors[st.Cursor]; ok && !st.Move {
+			p.cols = c.cols
+		}
+	case *parse.Execute:
+		if named, ok := s.ext.stmts[st.Name]; ok {
+			p.cols = named.cols
+		}
+	}
+	return p, nil
+}
+
+// Run runs the statement with params.
+func (p *prepared) Run(ctx context.Context, params []engine.Param, w engine.ResultWriter) error {
+	s := p.s
+	if len(params) != len(p.types) {
+		return engine.Errorf(engine.CodeProtocolViolation, "bind message supplies %d parameters, but prepared statement requires %d", len(params), len(p.types))
+	}
+	if p.stmt == nil {
+		return w.EmptyQuery()
+	}
+	if s.failedTx && !endsTransaction(p.stmt) {
+		return errFailedTx()
+	}
+	var env *paramEnv
+	if len(p.types) > 0 {
+		env = &paramEnv{types: p.types, values: make([]engine.Expr, len(params))}
+		if q := queryOf(p.stmt); q != nil {
+			env.limits = q.LimitParams
+		}
+		for i, v := range params {
+			c, err := paramConst(p.types[i], v)
+			if err != nil {
+				s.fail()
+				return err
+			}
+			env.values[i] = c
+		}
+	}
+	var err error
+	if sel, ok := p.stmt.(*parse.Select); ok {
+		err = s.runStatement(ctx, func(ctx context.Context) error { return s.runPrepared(ctx, p, sel, env, w) })
+	} else {
+		err = s.execParams(ctx, p.stmt, w, env)
+	}
+	if err != nil {
+		s.fail()
+	}
+	return err
+}
+
+// runPrepared binds a prepared SELECT with its parameter values and runs it.
+func (s *Session) runPrepared(ctx context.Context, p *prepared, sel *parse.Select, env *paramEnv, w engine.ResultWriter) error {
+	plan, cols, err := s.bindSelectParams(sel.AST, env)
+	if err != nil {
+		return err
+	}
+	if !sameColumns(cols, p.cols) {
+		return engine.Errorf(engine.CodeFeatureNotSupported, "cached plan must not change result type")
+	}
+	_, err = s.runPlan(ctx, plan, cols, w, true)
+	return err
+}
+
+func sameColumns(a, b []engine.ResultColumn) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].TypeOID != b[i].TypeOID || a[i].Typmod != b[i].Typmod || a[i].Name != b[i].Name {
+			return false
+		}
+	}
+	return true
+}
+
+// exec runs one statement under statement_timeout.
+func (s *Session) exec(ctx context.Context, st parse.Stmt, w engine.ResultWriter) error {
+	return s.execParams(ctx, st, w, nil)
+}
+
+// execParams runs one statement whose parameters env holds (nil: none).
+func (s *Session) execParams(ctx context.Context, st parse.Stmt, w engine.ResultWriter, env *paramEnv) error {
+	return s.runStatement(ctx, func(ctx context.Context) error {
+		s.observeTransaction(st)
+		switch st := st.(type) {
+		case *parse.Select:
+			if env != nil {
+				plan, cols, err := s.bindSelectParams(st.AST, env)
+				if err != nil {
+					return err
+				}
+				_, err = s.runPlan(ctx, plan, cols, w, true)
+				return err
+			}
+		case *parse.Prepare:
+			return s.prepareSQL(st, w)
+		case *parse.Execute:
+			return s.executeSQL(ctx, st, w)
+		case *parse.Deallocate:
+			return s.deallocate(st, w)
+		case *parse.Discard:
+			return s.discard(st, w)
+		case *parse.Declare:
+			return s.declare(ctx, st, w, env)
+		case *parse.Fetch:
+			return s.fetch(st, w)
+		case *parse.CloseCursor:
+			return s.closeCursor(st, w)
+		case *parse.Explain:
+			return s.explain(ctx, st, w, env)
+		}
+		return s.execStmt(ctx, st, w)
+	})
+}
+
+// runStatement runs f under the session's statement_timeout; running out
+// of time is 57014, as a cancelled query is.
+func (s *Session) runStatement(ctx context.Context, f func(ctx context.Context) error) error {
+	d := s.statementTimeout()
+	if d <= 0 {
+		return f(ctx)
+	}
+	tctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	err := f(tctx)
+	if err != nil && ctx.Err() == nil && tctx.Err() == context.DeadlineExceeded {
+		return &engine.Error{Code: engine.CodeQueryCanceled, Message: "canceling statement due to statement timeout", Err: err}
+	}
+	return err
+}
+
+// runPlan executes a bound plan, streaming its rows to w (after
+// Describe, when describe is set), and returns how many it sent.
+func (s *Session) runPlan(ctx context.Context, plan *engine.Plan, cols []engine.ResultColumn, w engine.ResultWriter, complete bool) (int64, error) {
+	if err := w.Describe(cols); err != nil {
+		return 0, err
+	}
+	var rows int64
+	vals := make([][]byte, plan.Visible)
+	var buf []byte
+	ends := make([]int, plan.Visible)
+	sink := func(b *engine.Batch) error {
+		for i := 0; i < b.N; i++ {
+			buf = buf[:0]
+			for c, v := range b.Cols {
+				if v.IsNull(i) {
+					ends[c] = -1
+					continue
+				}
+				buf = engine.AppendText(buf, v, i)
+				ends[c] = len(buf)
+			}
+			start := 0
+			for c := range b.Cols {
+				if ends[c] < 0 {
+					vals[c] = nil
+					continue
+				}
+				vals[c] = buf[start:ends[c]:ends[c]]
+				start = ends[c]
+			}
+			if err := w.Row(vals); err != nil {
+				return err
+			}
+		}
+		rows += int64(b.N)
+		return nil
+	}
+	if err := s.srv.backend.Execute(ctx, plan, sink); err != nil {
+		return rows, err
+	}
+	if !complete {
+		return rows, nil
+	}
+	return rows, w.Complete("SELECT " + strconv.FormatInt(rows, 10))
+}
+
+func (s *Session) prepareSQL(st *parse.Prepare, w engine.ResultWriter) error {
+	if _, ok := s.ext.stmts[st.Name]; ok {
+		return engine.Errorf(engine.CodeDuplicatePreparedStmt, "prepared statement %q already exists", st.Name)
+	}
+	p, err := s.prepare(st.Query, st.Types)
+	if err != nil {
+		return err
+	}
+	if err := s.addStatement(st.Name, p); err != nil {
+		return err
+	}
+	return w.Complete("PREPARE")
+}
+
+func (s *Session) executeSQL(ctx context.Context, st *parse.Execute, w engine.ResultWriter) error {
+	p, ok := s.ext.stmts[st.Name]
+	if !ok {
+		return engine.Errorf(engine.CodeInvalidSQLStatementName, "prepared statement %q does not exist", st.Name)
+	}
+	if len(st.Args) != len(p.types) {
+		return engine.Errorf(engine.CodeSyntaxError, "wrong number of parameters for prepared statement %q", st.Name).
+			WithDetail("Expected %d parameters but got %d.", len(p.types), len(st.Args))
+	}
+	params := make([]engine.Param, len(st.Args))
+	b := &binder{s: s}
+	for i, a := range st.Args {
+		e, err := b.expr(a)
+		if err != nil {
+			return err
+		}
+		if e, err = castTo(e, p.types[i]); err != nil {
+			return err
+		}
+		c, ok := e.(*engine.Const)
+		if !ok {
+			return engine.Errorf(engine.CodeFeatureNotSupported, "the arguments of EXECUTE must be constants in gpusql")
+		}
+		if c.Null {
+			params[i].Null = true
+			continue
+		}
+		v, err := eval.Eval(ctx, c, &engine.Batch{N: 1})
+		if err != nil {
+			return err
+		}
+		params[i].Value = engine.AppendText(nil, v, 0)
+	}
+	return p.Run(ctx, params, w)
+}
+
+func (s *Session) deallocate(st *parse.Deallocate, w engine.ResultWriter) error {
+	if st.All {
+		clear(s.ext.stmts)
+		return w.Complete("DEALLOCATE ALL")
+	}
+	if _, ok := s.ext.stmts[st.Name]; !ok {
+		return engine.Errorf(engine.CodeInvalidSQLStatementName, "prepared statement %q does not exist", st.Name)
+	}
+	delete(s.ext.stmts, st.Name)
+	return w.Complete("DEALLOCATE")
+}
+
+// discard runs DISCARD: ALL resets the session's settings and drops its
+// prepared statements and cursors; PLANS, SEQUENCES and TEMP have nothing
+// to drop in gpusql.
+func (s *Session) discard(st *parse.Discard, w engine.ResultWriter) error {
+	if st.What == "ALL" {
+		if s.inTx {
+			return engine.Errorf(engine.CodeActiveSQLTransaction, "DISCARD ALL cannot be executed inside a transaction block")
+		}
+		s.settings = map[string]string{}
+		clear(s.ext.stmts)
+		clear(s.ext.cursors)
+	}
+	return w.Complete("DISCARD " + st.What)
+}
+
+// elapsedMS formats a duration as PostgreSQL's EXPLAIN ANALYZE does.
+func elapsedMS(d time.Duration) string {
+	return strconv.FormatFloat(float64(d.Nanoseconds())/1e6, 'f', 3, 64) + " ms"
+}
