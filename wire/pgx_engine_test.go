@@ -260,3 +260,67 @@ func TestPgxEngineCancel(t *testing.T) {
 		t.Fatalf("after: %d %v", n, err)
 	}
 }
+
+// Session statements through the simple protocol: command tags,
+// transaction rules and results.
+func TestEngineSessionStatements(t *testing.T) {
+	addr := engineServer(t, 5)
+	conn := pgxConnect(t, addr, pgx.QueryExecModeSimpleProtocol)
+	pc := conn.PgConn()
+	ctx := context.Background()
+	tests := []struct{ sql, want string }{
+		{"prepare q (int) as select name from t where id = $1", "PREPARE"},
+		{"execute q (2)", "SELECT 1"},
+		{"deallocate prepare q", "DEALLOCATE"},
+		{"prepare q2 as select 1", "PREPARE"},
+		{"deallocate all", "DEALLOCATE ALL"},
+		{"declare c cursor for select k from big", "ERROR 25P01"},
+		{"begin read only", "BEGIN"},
+		{"declare c no scroll cursor for select k from big order by k", "DECLARE CURSOR"},
+		{"fetch 2 from c", "FETCH 2"},
+		{"move forward 1 in c", "MOVE 1"},
+		{"fetch all c", "FETCH 2"},
+		{"fetch c", "FETCH 0"},
+		{"close c", "CLOSE CURSOR"},
+		{"fetch c", "ERROR 34000"},
+		{"rollback", "ROLLBACK"},
+		{"declare h cursor with hold for select k from big", "DECLARE CURSOR"},
+		{"fetch next from h", "FETCH 1"},
+		{"close all", "CLOSE CURSOR ALL"},
+		{"explain select k from big where k > 2", "EXPLAIN"},
+		{"explain analyze select count(*) from big", "EXPLAIN"},
+		{"discard all", "DISCARD ALL"},
+		{"start transaction isolation level serializable", "BEGIN"},
+		{"discard all", "ERROR 25001"},
+		{"rollback", "ROLLBACK"},
+	}
+	for _, tt := range tests {
+		res, err := pc.Exec(ctx, tt.sql).ReadAll()
+		got := ""
+		var pe *pgconn.PgError
+		switch {
+		case errors.As(err, &pe):
+			got = "ERROR " + pe.Code
+		case err != nil:
+			got = err.Error()
+		default:
+			got = res[len(res)-1].CommandTag.String()
+		}
+		if got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.sql, got, tt.want)
+		}
+	}
+	res, err := pc.Exec(ctx, "explain analyze select count(*) from big where k < 3").ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, r := range res[0].Rows {
+		lines = append(lines, string(r[0]))
+	}
+	plan := strings.Join(lines, "\n")
+	if res[0].FieldDescriptions[0].Name != "QUERY PLAN" || !strings.Contains(plan, "Scan big") ||
+		!strings.Contains(plan, "Actual Rows: 1") || !strings.Contains(plan, "Execution Time: ") {
+		t.Errorf("explain analyze:\n%s", plan)
+	}
+}
