@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // ErrClosed is returned by calls on a Device after Close.
@@ -51,7 +52,7 @@ type Device struct {
 	closed bool
 	jobs   chan job
 	done   chan struct{} // closed when the worker has exited
-	tid    int           // OS thread of the worker
+	tid    atomic.Int64  // OS thread of the worker while it runs, else 0
 
 	// Owned by the worker goroutine.
 	pool    *pool
@@ -97,12 +98,15 @@ func OpenWith(ordinal int, opts Options) (*Device, error) {
 func (d *Device) worker(started chan<- error) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	// Forget the thread before unlocking it: other goroutines may run on it
+	// afterwards, and onWorker must not take them for the worker.
+	defer d.tid.Store(0)
 	defer close(d.done)
 	if err := d.init(); err != nil {
 		started <- err
 		return
 	}
-	d.tid = gettid()
+	d.tid.Store(int64(gettid()))
 	started <- nil
 	for j := range d.jobs {
 		j.res <- d.run(j.f)
@@ -252,5 +256,6 @@ func (d *Device) do(f func() error) error {
 // onWorker reports whether the caller is the worker goroutine: the worker is
 // locked to its thread, so no other goroutine runs on that thread.
 func (d *Device) onWorker() bool {
-	return d.tid != 0 && gettid() == d.tid
+	tid := d.tid.Load()
+	return tid != 0 && int64(gettid()) == tid
 }
