@@ -22,9 +22,20 @@ const (
 	HeaderMatch                   // HEADER MATCH: map table columns by header name
 )
 
+// CopyFormat is the syntax of COPY data.
+type CopyFormat uint8
+
+const (
+	FormatCSV  CopyFormat = iota // RFC 4180-like CSV with quotes
+	FormatText                   // PostgreSQL's text format: backslash escapes, no quotes
+)
+
 // CSVOptions are the validated options of one CSV load. The query layer
 // builds them from COPY/CREATE TABLE ... WITH (...) and checks them once.
+// With Format FormatText, Quote and Escape are unused, Delimiter defaults
+// to a tab and Null to \N (the query layer sets them).
 type CSVOptions struct {
+	Format    CopyFormat
 	Delimiter byte // default ','
 	Quote     byte // default '"'
 	Escape    byte // default: same as Quote

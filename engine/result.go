@@ -1,6 +1,9 @@
 package engine
 
-import "context"
+import (
+	"context"
+	"io"
+)
 
 // ResultColumn describes one column of a result set, as RowDescription
 // carries it.
@@ -33,6 +36,23 @@ type ResultWriter interface {
 	Notice(n Notice) error
 	// EmptyQuery reports a query string that held no statement.
 	EmptyQuery() error
+}
+
+// CopyStream is implemented by a ResultWriter that can carry COPY data
+// over the connection (COPY ... FROM STDIN and TO STDOUT). format is the
+// overall COPY format code (0 text, 1 binary); ncols the number of
+// columns. Writers that cannot (a buffered portal) do not implement it.
+type CopyStream interface {
+	// CopyIn announces COPY FROM STDIN (CopyInResponse) and returns the
+	// client's data: the payloads of its CopyData messages, io.EOF at
+	// CopyDone, and a 57014 error at CopyFail. The reader is valid until
+	// the statement completes; data the session does not read is
+	// discarded.
+	CopyIn(format int8, ncols int) (io.Reader, error)
+	// CopyOut announces COPY TO STDOUT (CopyOutResponse) and returns a
+	// writer whose every Write is sent as one CopyData message. Complete
+	// then ends the copy (CopyDone) before the command tag.
+	CopyOut(format int8, ncols int) (io.Writer, error)
 }
 
 // Session runs SQL for one client connection.

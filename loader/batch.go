@@ -12,6 +12,25 @@ type dialect struct {
 	delim, quote, esc byte
 	fsm               bool   // escape differs from quote: track escapes
 	null              []byte // the NULL marker; empty means unquoted empty
+	text              bool   // PostgreSQL's text format (text.go); quote is '\\' then
+}
+
+// resolve returns the value of a raw field (mayQuote: it may hold a quote,
+// or in the text format a backslash) and whether it is NULL. A value
+// resolved into scratch is valid until the next call.
+func (d *dialect) resolve(raw []byte, mayQuote bool, scratch *[]byte) (val []byte, null bool) {
+	if d.text {
+		if len(raw) == len(d.null) && bytes.Equal(raw, d.null) {
+			return nil, true
+		}
+		if !mayQuote {
+			return raw, false
+		}
+		*scratch, _ = unescape((*scratch)[:0], raw)
+		return *scratch, false
+	}
+	val, quoted := value(raw, mayQuote, d, scratch)
+	return val, isNull(val, quoted, d)
 }
 
 // colPlan is how one table column is loaded.
@@ -34,6 +53,7 @@ type batch struct {
 	// unterminated is the record left open by a quote at the end of the
 	// input, or -1.
 	unterminated int
+	text         bool // text format: see textEnd
 }
 
 // recBounds returns the byte range of record r, without its terminator.
@@ -43,6 +63,9 @@ func (b *batch) recBounds(r int) (start, end int) {
 		start = int(b.entries[e-1]&entryPos) + 1
 	}
 	end = b.recTerm(r)
+	if b.text {
+		return start, textEnd(b.data, start, end)
+	}
 	if r != b.unterminated && end > start && b.data[end-1] == '\r' {
 		end--
 	}
@@ -63,6 +86,9 @@ func (b *batch) field(r, f int) ([]byte, bool) {
 	}
 	ent := b.entries[e]
 	end := int(ent & entryPos)
+	if b.text && ent&flagRec != 0 {
+		return b.data[start:textEnd(b.data, start, end)], ent&flagQ != 0
+	}
 	if ent&flagRec != 0 && end > start && b.data[end-1] == '\r' {
 		end--
 	}

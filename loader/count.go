@@ -44,6 +44,10 @@ func countChunk(data []byte, c *chunk, d *dialect, p *patterns) {
 	b := data[c.start:c.end]
 	c.hasCR = bytes.IndexByte(b, '\r') >= 0
 	c.lfAll = bytes.Count(b, []byte{'\n'})
+	if d.text {
+		countText(data, c, p)
+		return
+	}
 	c.badUTF8 = checkUTF8(data, c.start, c.end, c.badUTF8[:0])
 	if d.fsm {
 		for s := uint8(0); s < nStates; s++ {

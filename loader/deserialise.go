@@ -27,11 +27,11 @@ func (ld *load) convertBlock(b *batch, blk *rowBlockState, scratch *[]byte) {
 				continue
 			}
 			raw, mq := b.field(r, f)
-			val, quoted := raw, false
-			if mq {
-				val, quoted = value(raw, true, d, scratch)
+			val, null := raw, false
+			if mq || len(raw) == len(d.null) {
+				val, null = d.resolve(raw, mq, scratch)
 			}
-			if len(val) == len(d.null) && isNull(val, quoted, d) {
+			if null {
 				atomic.AndUint64(&col.Valid[row>>6], ^(uint64(1) << (uint(row) & 63)))
 				row++
 				continue

@@ -17,15 +17,33 @@ func (ld *load) readHeader(b *batch) error {
 			return err
 		}
 	}
+	if d.text {
+		vals, nulls, err := textFields(b.data[s:e], d)
+		if err != nil {
+			err, _ := ld.describe(&rowErr{err: err, ctx: ctxRow, value: b.data[s:e]}, 1, b.data[s:e])
+			return err
+		}
+		return ld.matchHeader(b, vals, nulls)
+	}
 	fields, quoted, ok := splitFields(b.data[s:e], d)
 	if !ok || b.unterminated == 0 {
 		err, _ := ld.describe(&rowErr{err: engine.Errorf(engine.CodeBadCopyFileFormat, "unterminated CSV quoted field"),
 			ctx: ctxRow, value: b.data[s:]}, 1, b.data[s:e])
 		return err
 	}
+	nulls := make([]bool, len(fields))
+	for i := range fields {
+		nulls[i] = isNull(fields[i], quoted[i], d)
+	}
+	return ld.matchHeader(b, fields, nulls)
+}
+
+// matchHeader applies HEADER MATCH to the header's split fields.
+func (ld *load) matchHeader(b *batch, fields [][]byte, nulls []bool) error {
 	if ld.req.Options.Header != engine.HeaderMatch {
 		return nil
 	}
+	s, e := b.recBounds(0)
 	rowErrAt := func(msg *engine.Error) error {
 		err, _ := ld.describe(&rowErr{err: msg, ctx: ctxRow, value: b.data[s:e]}, 1, b.data[s:e])
 		return err
@@ -33,7 +51,7 @@ func (ld *load) readHeader(b *batch) error {
 	names := make([]string, len(fields))
 	index := make(map[string]int, len(fields))
 	for i, f := range fields {
-		if isNull(f, quoted[i], d) {
+		if nulls[i] {
 			return rowErrAt(engine.Errorf(engine.CodeBadCopyFileFormat, "null value in header line field %d", i+1))
 		}
 		names[i] = string(f)

@@ -22,6 +22,10 @@ func fieldStartsAt(data []byte, c *chunk, d *dialect) bool {
 // indexChunk is stage 3 for one chunk.
 func indexChunk(data []byte, c *chunk, d *dialect, p *patterns, entries, recStart []uint32) {
 	c.badCR = c.badCR[:0]
+	if d.text {
+		indexText(data, c, d, p, entries, recStart)
+		return
+	}
 	if d.fsm {
 		indexFSM(data, c, d, entries, recStart)
 		return

@@ -28,6 +28,7 @@ type load struct {
 	bytesDone int64
 	blocks    []rowBlockState
 	scratch   [][]byte // per worker
+	markers   []int32  // text format: corrupt end markers in the batch
 	skipped   []engine.LoadError
 	nSkipped  int64
 }
@@ -63,7 +64,16 @@ func newLoad(cfg Config, req *engine.LoadRequest) (*load, error) {
 		d.esc = d.quote
 	}
 	d.fsm = d.esc != d.quote
+	if o.Format == engine.FormatText {
+		d = dialect{delim: o.Delimiter, quote: '\\', esc: '\\', null: []byte(o.Null), text: true}
+		if d.delim == 0 {
+			d.delim = '\t'
+		}
+	}
 	switch {
+	case d.text && (d.delim == '\\' || d.delim == '\n' || d.delim == '\r'):
+		return nil, engine.Errorf(engine.CodeInvalidParameterValue, "COPY delimiter cannot be %q", string(d.delim))
+	case d.text:
 	case d.delim == d.quote:
 		return nil, engine.Errorf(engine.CodeInvalidParameterValue, "CSV delimiter and quote must be different")
 	case d.delim == '\n' || d.delim == '\r' || d.quote == '\n' || d.quote == '\r' || d.esc == '\n' || d.esc == '\r':
@@ -124,6 +134,14 @@ func (ld *load) run(ctx context.Context) error {
 			return err
 		}
 		b.data = buf[:carry+n]
+		b.text = ld.d.text
+		if b.text { // the end-of-data marker ends the input early
+			var end int
+			end, ld.markers = endMarkers(b.data, eof, ld.markers[:0])
+			if end >= 0 {
+				b.data, eof = b.data[:end], true
+			}
+		}
 		if err := ld.indexBatch(ctx, b, eof); err != nil {
 			return err
 		}
@@ -211,13 +229,16 @@ func (ld *load) indexBatch(ctx context.Context, b *batch, eof bool) error {
 		b.entries[nterm] = uint32(len(data)) | flagRec | flagQ
 		b.recStart[nrec+1] = uint32(nterm + 1)
 		b.nrec++
-		if endState != stOut {
+		if endState != stOut && !ld.d.text { // text: a backslash at the end is dropped
 			b.unterminated = nrec
 		}
 	}
 	b.anomaly = b.anomaly[:0]
 	for i := range b.chunks {
 		b.anomaly = mergeSorted(b.anomaly, b.chunks[i].badUTF8, b.chunks[i].badCR)
+	}
+	if len(ld.markers) > 0 {
+		b.anomaly = mergeSorted(nil, b.anomaly, ld.markers)
 	}
 	return nil
 }
@@ -370,6 +391,9 @@ type lineCounter struct {
 func (ld *load) lineOf(b *batch, lc *lineCounter, r int, off int) int64 {
 	if ld.recBase+int64(r) == 0 {
 		return 1
+	}
+	if ld.d.text { // one line per record: escaped newlines do not count
+		return 1 + ld.recBase + int64(r)
 	}
 	off = min(off, len(b.data))
 	if off > lc.pos {

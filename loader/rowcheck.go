@@ -108,6 +108,16 @@ func (ld *load) checkRow(b *batch, r int) *rowErr {
 	start, end := b.recBounds(r)
 	term := b.recTerm(r)
 	data := b.data
+	if d.text {
+		if re := checkTextLine(data, start, term); re != nil {
+			return re
+		}
+		vals, nulls, err := textFields(data[start:end], d)
+		if err != nil {
+			return &rowErr{err: err, ctx: ctxRow, value: data[start:end], off: term}
+		}
+		return ld.checkFields(data[start:end], vals, nulls, term)
+	}
 	// Reading the line: encoding and carriage returns.
 	s := uint8(stOut)
 	for i := start; i < term; i++ {
@@ -139,6 +149,16 @@ func (ld *load) checkRow(b *batch, r int) *rowErr {
 	if !ok || r == b.unterminated {
 		return &rowErr{err: engine.Errorf(engine.CodeBadCopyFileFormat, "unterminated CSV quoted field"), ctx: ctxRow, value: rowText, off: term}
 	}
+	nulls := make([]bool, len(fields))
+	for i := range fields {
+		nulls[i] = isNull(fields[i], quoted[i], d)
+	}
+	return ld.checkFields(rowText, fields, nulls, term)
+}
+
+// checkFields is the part of checkRow after the record is split: extra
+// fields, then each column (missing, value), then NOT NULL.
+func (ld *load) checkFields(rowText []byte, fields [][]byte, nulls []bool, term int) *rowErr {
 	if len(fields) > ld.nFields {
 		return &rowErr{err: engine.Errorf(engine.CodeBadCopyFileFormat, "extra data after last expected column"), ctx: ctxRow, value: rowText, off: term}
 	}
@@ -148,7 +168,7 @@ func (ld *load) checkRow(b *batch, r int) *rowErr {
 			return &rowErr{err: engine.Errorf(engine.CodeBadCopyFileFormat, "missing data for column \"%s\"", cp.def.Name), ctx: ctxRow, value: rowText, off: term}
 		}
 		val := fields[cp.field]
-		if isNull(val, quoted[cp.field], d) {
+		if nulls[cp.field] {
 			continue
 		}
 		if e := checkValue(val, cp); e != nil {
@@ -161,7 +181,7 @@ func (ld *load) checkRow(b *batch, r int) *rowErr {
 	}
 	for c := range ld.cols {
 		cp := &ld.cols[c]
-		if cp.def.NotNull && isNull(fields[cp.field], quoted[cp.field], d) {
+		if cp.def.NotNull && nulls[cp.field] {
 			return &rowErr{err: engine.Errorf(engine.CodeNotNullViolation,
 				"null value in column \"%s\" of relation \"%s\" violates not-null constraint", cp.def.Name, ld.req.Table),
 				column: cp.def.Name, ctx: ctxRow, value: rowText, off: term}

@@ -53,11 +53,8 @@ func (ld *load) validateBlock(b *batch, blk *rowBlockState, scratch *[]byte) {
 				if !cp.isStr && len(raw) != len(d.null) {
 					continue // not NULL; the value is checked in stage 6
 				}
-				val, quoted := raw, false
-				if mq {
-					val, quoted = value(raw, mq, d, scratch)
-				}
-				if isNull(val, quoted, d) {
+				val, null := d.resolve(raw, mq, scratch)
+				if null {
 					if cp.def.NotNull {
 						bad = true
 						break
@@ -66,6 +63,10 @@ func (ld *load) validateBlock(b *batch, blk *rowBlockState, scratch *[]byte) {
 					continue
 				}
 				if cp.isStr {
+					if d.text && mq && badText(val) >= 0 { // an escape made bad UTF-8
+						bad = true
+						break
+					}
 					n, st := strStored(val, cp)
 					if st != strOK {
 						bad = true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -71,8 +72,14 @@ func (s *Session) loadFile(ctx context.Context, table, path string, cols []engin
 	if st.IsDir() {
 		return nil, engine.Errorf(engine.CodeWrongObjectType, "%q is a directory", path)
 	}
+	return s.runLoad(ctx, table, path, f, st.Size(), cols, opts, w)
+}
+
+// runLoad runs the backend's loader over src (size bytes, -1 if unknown;
+// from names it in the log), sending progress and skipped-row notices.
+func (s *Session) runLoad(ctx context.Context, table, from string, src io.Reader, size int64, cols []engine.ColumnDef, opts engine.CSVOptions, w engine.ResultWriter) (*engine.LoadResult, error) {
 	opts.MaxTextWidth = s.srv.opts.MaxTextWidth
-	req := &engine.LoadRequest{Table: table, Columns: cols, Options: opts, Source: f, Size: st.Size()}
+	req := &engine.LoadRequest{Table: table, Columns: cols, Options: opts, Source: src, Size: size}
 	start := time.Now()
 	var mu sync.Mutex
 	last := start
@@ -84,8 +91,12 @@ func (s *Session) loadFile(ctx context.Context, table, path string, cols []engin
 			return
 		}
 		last = now
-		msg := fmt.Sprintf("loading %s: %s of %s (%.0f%%), %s/s", table, humanize.Bytes(uint64(done)), humanize.Bytes(uint64(st.Size())),
-			100*float64(done)/float64(max(st.Size(), 1)), humanize.Bytes(uint64(float64(done)/now.Sub(start).Seconds())))
+		rate := humanize.Bytes(uint64(float64(done)/now.Sub(start).Seconds())) + "/s"
+		msg := fmt.Sprintf("loading %s: %s, %s", table, humanize.Bytes(uint64(done)), rate)
+		if size >= 0 {
+			msg = fmt.Sprintf("loading %s: %s of %s (%.0f%%), %s", table, humanize.Bytes(uint64(done)), humanize.Bytes(uint64(size)),
+				100*float64(done)/float64(max(size, 1)), rate)
+		}
 		_ = w.Notice(engine.Notice{Severity: "NOTICE", Code: engine.CodeSuccessfulCompletion, Message: msg})
 	}
 	res, err := s.srv.backend.Load(ctx, req)
@@ -102,8 +113,8 @@ func (s *Session) loadFile(ctx context.Context, table, path string, cols []engin
 			Message: fmt.Sprintf("%s %s skipped due to errors; see gpusql_load_errors", humanize.Comma(res.SkippedCount), rows)})
 	}
 	el := time.Since(start)
-	s.srv.log.Info("load", "table", table, "file", path, "rows", res.Rows, "bytes", st.Size(), "seconds", el.Seconds(),
-		"rate", humanize.Bytes(uint64(float64(st.Size())/max(el.Seconds(), 1e-9)))+"/s", "skipped", res.SkippedCount)
+	s.srv.log.Info("load", "table", table, "from", from, "rows", res.Rows, "bytes", res.Bytes, "seconds", el.Seconds(),
+		"rate", humanize.Bytes(uint64(float64(res.Bytes)/max(el.Seconds(), 1e-9)))+"/s", "skipped", res.SkippedCount)
 	return res, nil
 }
 
@@ -149,103 +160,6 @@ func (s *Session) loadedNotice(w engine.ResultWriter, table string, res *engine.
 	_ = w.Notice(engine.Notice{Severity: "NOTICE", Code: engine.CodeSuccessfulCompletion,
 		Message: fmt.Sprintf("loaded %s rows (%s) into %s in %s, %s/s", humanize.Comma(res.Rows), humanize.Bytes(uint64(res.Bytes)),
 			table, el.Round(time.Millisecond), humanize.Bytes(uint64(rate)))})
-}
-
-func (s *Session) copyFrom(ctx context.Context, st *parse.Copy, w engine.ResultWriter) error {
-	t, ok := s.srv.cat.Lookup(st.Table)
-	if !ok {
-		return engine.Errorf(engine.CodeUndefinedTable, "relation %q does not exist", st.Table)
-	}
-	if st.Stdin {
-		return engine.Errorf(engine.CodeFeatureNotSupported, "COPY FROM STDIN is not supported yet; use COPY %s FROM 'file' with a file under the server's file root", st.Table)
-	}
-	// The file's columns: the COPY column list, or all of the table's.
-	fileCols := t.Columns
-	var idx []int
-	if len(st.Columns) > 0 {
-		fileCols = nil
-		seen := map[string]bool{}
-		for _, name := range st.Columns {
-			i, ok := t.Column(name)
-			if !ok {
-				return engine.Errorf(engine.CodeUndefinedColumn, "column %q of relation %q does not exist", name, st.Table)
-			}
-			if seen[name] {
-				return engine.Errorf(engine.CodeDuplicateColumn, "column %q specified more than once", name)
-			}
-			seen[name] = true
-			fileCols = append(fileCols, t.Columns[i])
-			idx = append(idx, i)
-		}
-		for _, c := range t.Columns {
-			if c.NotNull && !seen[c.Name] {
-				return engine.Errorf(engine.CodeNotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, st.Table)
-			}
-		}
-	}
-	start := time.Now()
-	res, err := s.loadFile(ctx, st.Table, st.Path, fileCols, st.Options, w)
-	if err != nil {
-		return err
-	}
-	data := res.Data
-	if idx != nil {
-		data, err = widen(data, t.Columns, idx)
-		if err != nil {
-			res.Data.Release()
-			return err
-		}
-	}
-	// COPY appends: the new contents are the old rows then the new ones,
-	// swapped in whole.
-	if old := t.Data(); old != nil && old.Rows() > 0 {
-		merged, err := concat(old, data)
-		if err != nil {
-			data.Release()
-			return err
-		}
-		data = merged
-	}
-	if cur, ok := s.srv.cat.Lookup(st.Table); !ok || cur != t {
-		data.Release()
-		return engine.Errorf(engine.CodeUndefinedTable, "relation %q was dropped during the load", st.Table)
-	}
-	s.srv.cat.Replace(t, data)
-	s.srv.log.Debug("copy", "table", st.Table, "seconds", time.Since(start).Seconds())
-	return w.Complete(fmt.Sprintf("COPY %d", res.Rows))
-}
-
-// widen places loaded columns at their table positions and fills the
-// others with NULLs.
-func widen(d engine.TableData, cols []engine.ColumnDef, idx []int) (engine.TableData, error) {
-	h, ok := d.(*engine.HostTable)
-	if !ok {
-		return nil, engine.Errorf(engine.CodeInternalError, "cannot widen %T", d)
-	}
-	out := &engine.HostTable{N: h.N, Cols: make([]*engine.Column, len(cols))}
-	for k, i := range idx {
-		out.Cols[i] = h.Cols[k]
-	}
-	for i, c := range cols {
-		if out.Cols[i] == nil {
-			col := engine.NewColumn(c.Type, int(h.N), 0, true)
-			for r := range col.Valid {
-				col.Valid[r] = 0
-			}
-			out.Cols[i] = col
-		}
-	}
-	return out, nil
-}
-
-// concat appends b's rows to a's into new storage.
-func concat(a, b engine.TableData) (engine.TableData, error) {
-	ha, ok1 := a.(*engine.HostTable)
-	hb, ok2 := b.(*engine.HostTable)
-	if !ok1 || !ok2 {
-		return nil, engine.Errorf(engine.CodeInternalError, "cannot append %T to %T", b, a)
-	}
-	return engine.ConcatHost(ha, hb), nil
 }
 
 func (s *Session) dropTable(st *parse.DropTable, w engine.ResultWriter) error {

@@ -141,6 +141,8 @@ type streamWriter struct {
 	described        bool
 	lastTag          string
 	codec            rowCodec
+	copyIn           *copyIn // COPY FROM STDIN in progress (copy.go)
+	copyOut          bool    // COPY TO STDOUT in progress
 }
 
 var _ engine.ResultWriter = (*streamWriter)(nil)
@@ -168,6 +170,9 @@ func (w *streamWriter) Row(values [][]byte) error {
 }
 
 func (w *streamWriter) Complete(tag string) error {
+	if err := w.endCopy(); err != nil {
+		return err
+	}
 	if w.noData && !w.described {
 		w.c.send(&pgproto3.NoData{})
 	}

@@ -6,36 +6,65 @@ import (
 	"github.com/gpusql/gpusql/engine"
 )
 
-// parseCopy parses COPY table [(columns)] FROM 'path' | STDIN with either
-// the option list [WITH] (name value, ...) or the old keyword syntax
-// [WITH] [CSV] [HEADER] [DELIMITER [AS] 'c'] ...
+// parseCopy parses
+//
+//	COPY table [(columns)] FROM 'path' | STDIN [options]
+//	COPY table [(columns)] TO 'path' | STDOUT [options]
+//	COPY (query) TO 'path' | STDOUT [options]
+//
+// with either the option list [WITH] (name value, ...) or the old keyword
+// syntax [WITH] [CSV] [HEADER] [DELIMITER [AS] 'c'] ... that psql's \copy
+// sends.
 func parseCopy(c *cursor, text string) (Stmt, error) {
 	c.word("copy")
-	if n := c.peek(); n != nil && n.group {
-		return nil, notSupported(c.src, n.tok, "COPY (query) TO is not supported by gpusql")
-	}
 	st := &Copy{Text: text}
 	var err error
-	if st.Table, err = c.tableName(); err != nil {
-		return nil, err
-	}
 	if n := c.peek(); n != nil && n.group {
 		c.i++
-		if st.Columns, err = copyColumns(c.sub(n)); err != nil {
+		if len(n.kids) == 0 {
+			return nil, syntaxErr(c.src, n.close)
+		}
+		inner := c.src[n.kids[0].tok.pos:n.close.pos]
+		q, err := parseSelect(c.src, inner, n.kids, n.close)
+		if err != nil {
 			return nil, err
 		}
-	}
-	if c.word("to") {
-		return nil, notSupported(c.src, c.items[c.i-1].tok, "COPY TO is not supported by gpusql")
-	}
-	if err := c.expect("from"); err != nil {
-		return nil, err
+		st.Query = q.(*Select)
+		if !c.word("to") {
+			if n := c.peek(); n != nil && n.word("from") {
+				return nil, syntaxErr(c.src, n.tok)
+			}
+			return nil, c.fail()
+		}
+		st.To = true
+	} else {
+		if st.Table, err = c.tableName(); err != nil {
+			return nil, err
+		}
+		if n := c.peek(); n != nil && n.group {
+			c.i++
+			if st.Columns, err = copyColumns(c.sub(n)); err != nil {
+				return nil, err
+			}
+		}
+		switch {
+		case c.word("to"):
+			st.To = true
+		case c.word("from"):
+		default:
+			return nil, c.fail()
+		}
 	}
 	switch {
-	case c.word("stdin"):
-		st.Stdin = true
+	case c.word("stdin"), c.word("stdout"):
+		// PostgreSQL takes either word in either direction.
+		st.Stdin, st.Stdout = !st.To, st.To
 	case c.word("program"):
-		return nil, notSupported(c.src, c.items[c.i-1].tok, "COPY FROM PROGRAM is not supported by gpusql")
+		what := "COPY FROM PROGRAM"
+		if st.To {
+			what = "COPY TO PROGRAM"
+		}
+		return nil, notSupported(c.src, c.items[c.i-1].tok, what+" is not supported by gpusql")
 	default:
 		var ok bool
 		if st.Path, ok = c.stringLit(); !ok {
@@ -55,12 +84,17 @@ func parseCopy(c *cursor, text string) (Stmt, error) {
 		return nil, c.fail()
 	}
 	if c.word("where") {
+		if st.To {
+			return nil, syntaxErr(c.src, c.items[c.i-1].tok)
+		}
 		return nil, notSupported(c.src, c.items[c.i-1].tok, "COPY FROM ... WHERE is not supported by gpusql")
 	}
 	if err := c.finish(); err != nil {
 		return nil, err
 	}
-	st.Options, st.Format, err = copyOptions(c.src, raw, true)
+	var out copyChoices
+	out, err = copyOptions(c.src, raw, !st.To, engine.FormatText)
+	st.Options, st.Format, st.ForceQuote, st.ForceQuoteAll = out.opts, out.format, out.forceQuote, out.forceQuoteAll
 	return st, err
 }
 
@@ -94,8 +128,10 @@ type copyOpt struct {
 	name   string
 	tok    token // the option's name, for error positions
 	hasVal bool
-	val    string // the value's text: a string's contents, a folded word, a number
-	num    bool   // the value was a number
+	val    string   // the value's text: a string's contents, a folded word, a number
+	num    bool     // the value was a number
+	list   []string // a parenthesised list of names (val is "*" then)
+	star   bool     // the value was *
 }
 
 // genericOptions parses the items of a (name value, ...) option list.
@@ -129,8 +165,17 @@ func optionValue(c *cursor, o copyOpt) (copyOpt, error) {
 	v := c.next()
 	o.hasVal = true
 	switch {
-	case v.group || v.op("*"):
+	case v.op("*"):
+		o.val, o.star = "*", true
+	case v.group:
 		o.val = "*"
+		if len(v.kids) > 0 {
+			list, err := copyColumns(c.sub(v))
+			if err != nil {
+				return o, err
+			}
+			o.list = list
+		}
 	case v.tok.kind == kString || v.tok.kind == kIdent || v.tok.kind == kQIdent:
 		o.val = v.tok.text
 	case v.tok.kind == kNumber:
@@ -179,7 +224,24 @@ func oldOptions(c *cursor) ([]copyOpt, error) {
 			}
 			o.hasVal, o.val = true, s
 		case "force":
-			return nil, notSupported(c.src, n.tok, "COPY FORCE options are not supported by gpusql")
+			if !c.word("quote") {
+				return nil, notSupported(c.src, n.tok, "COPY FORCE options are not supported by gpusql")
+			}
+			o = copyOpt{name: "force_quote", tok: n.tok, hasVal: true, val: "*"}
+			if c.op("*") {
+				o.star = true
+				break
+			}
+			for {
+				name, err := c.ident()
+				if err != nil {
+					return nil, err
+				}
+				o.list = append(o.list, name)
+				if !c.op(",") {
+					break
+				}
+			}
 		default:
 			return nil, syntaxErr(c.src, n.tok)
 		}
@@ -189,31 +251,41 @@ func oldOptions(c *cursor) ([]copyOpt, error) {
 }
 
 // optionList parses and checks a (name value, ...) list, as used by
-// CREATE TABLE ... FROM CSV.
+// CREATE TABLE ... FROM CSV (whose default format is csv).
 func optionList(c *cursor, from bool) (engine.CSVOptions, string, error) {
 	raw, err := genericOptions(c)
 	if err != nil {
 		return engine.CSVOptions{}, "", err
 	}
-	return copyOptions(c.src, raw, from)
+	out, err := copyOptions(c.src, raw, from, engine.FormatCSV)
+	return out.opts, out.format, err
+}
+
+// copyChoices are the checked options of one COPY.
+type copyChoices struct {
+	opts          engine.CSVOptions
+	format        string // "csv" or "text"
+	forceQuote    []string
+	forceQuoteAll bool
 }
 
 // copyOptions checks COPY options once, as PostgreSQL's
-// ProcessCopyOptions does, and returns them with the format ("csv").
-// Without a FORMAT option the format is csv (PostgreSQL's default, text,
-// is not supported yet).
-func copyOptions(src string, raw []copyOpt, from bool) (engine.CSVOptions, string, error) {
+// ProcessCopyOptions does, in its order. dflt is the format without a
+// FORMAT option: text for COPY (PostgreSQL's default), csv for CREATE
+// TABLE ... FROM CSV.
+func copyOptions(src string, raw []copyOpt, from bool, dflt engine.CopyFormat) (copyChoices, error) {
+	var out copyChoices
 	opts := engine.DefaultCSVOptions()
-	format := "csv"
+	opts.Format = dflt
 	seen := map[string]bool{}
-	var escapeSet bool
-	var delim, quote, escape *string
+	var delim, quote, escape, null *string
+	forceSet := false
 	for _, o := range raw {
 		errAt := func(code, msg string) *engine.Error {
 			return &engine.Error{Code: code, Message: msg, Position: position(src, o.tok.pos)}
 		}
 		if seen[o.name] {
-			return opts, "", errAt(engine.CodeSyntaxError, "conflicting or redundant options")
+			return out, errAt(engine.CodeSyntaxError, "conflicting or redundant options")
 		}
 		seen[o.name] = true
 		needVal := func() error {
@@ -225,26 +297,27 @@ func copyOptions(src string, raw []copyOpt, from bool) (engine.CSVOptions, strin
 		switch o.name {
 		case "format":
 			if err := needVal(); err != nil {
-				return opts, "", err
+				return out, err
 			}
 			switch f := strings.ToLower(o.val); f {
 			case "csv":
-				format = f
-			case "text", "binary":
-				return opts, "", errAt(engine.CodeFeatureNotSupported,
-					`COPY format "`+f+`" is not supported by gpusql yet: only csv is (text format is planned)`)
+				opts.Format = engine.FormatCSV
+			case "text":
+				opts.Format = engine.FormatText
+			case "binary":
+				return out, errAt(engine.CodeFeatureNotSupported, `COPY format "binary" is not supported by gpusql: use text or csv`)
 			default:
-				return opts, "", errAt(engine.CodeInvalidParameterValue, `COPY format "`+o.val+`" not recognized`)
+				return out, errAt(engine.CodeInvalidParameterValue, `COPY format "`+o.val+`" not recognized`)
 			}
 		case "header":
 			h, err := headerChoice(o, from)
 			if err != nil {
-				return opts, "", errAt(err.Code, err.Message)
+				return out, errAt(err.Code, err.Message)
 			}
 			opts.Header = h
 		case "delimiter", "quote", "escape", "null":
 			if err := needVal(); err != nil {
-				return opts, "", err
+				return out, err
 			}
 			v := o.val
 			switch o.name {
@@ -253,13 +326,22 @@ func copyOptions(src string, raw []copyOpt, from bool) (engine.CSVOptions, strin
 			case "quote":
 				quote = &v
 			case "escape":
-				escape, escapeSet = &v, true
+				escape = &v
 			case "null":
-				opts.Null = v
+				null = &v
 			}
+		case "force_quote":
+			if o.star {
+				out.forceQuoteAll = true
+			} else if o.list != nil {
+				out.forceQuote = o.list
+			} else {
+				return out, errAt(engine.CodeInvalidParameterValue, `argument to option "force_quote" must be a list of column names`)
+			}
+			forceSet = true
 		case "on_error":
 			if err := needVal(); err != nil {
-				return opts, "", err
+				return out, err
 			}
 			switch strings.ToLower(o.val) {
 			case "stop":
@@ -267,59 +349,92 @@ func copyOptions(src string, raw []copyOpt, from bool) (engine.CSVOptions, strin
 			case "ignore":
 				opts.OnError = engine.OnErrorIgnore
 			default:
-				return opts, "", errAt(engine.CodeInvalidParameterValue, `COPY ON_ERROR "`+o.val+`" not recognized`)
+				return out, errAt(engine.CodeInvalidParameterValue, `COPY ON_ERROR "`+o.val+`" not recognized`)
 			}
 		case "encoding":
 			if err := needVal(); err != nil {
-				return opts, "", err
+				return out, err
 			}
 			if err := checkEncoding(o.val); err != nil {
-				return opts, "", errAt(err.Code, err.Message)
+				return out, errAt(err.Code, err.Message)
 			}
-		case "freeze", "force_quote", "force_not_null", "force_null", "default", "log_verbosity",
+		case "freeze", "force_not_null", "force_null", "default", "log_verbosity",
 			"reject_limit", "convert_selectively", "oids":
-			return opts, "", errAt(engine.CodeFeatureNotSupported, `COPY option "`+o.name+`" is not supported by gpusql`)
+			return out, errAt(engine.CodeFeatureNotSupported, `COPY option "`+o.name+`" is not supported by gpusql`)
 		default:
-			return opts, "", errAt(engine.CodeSyntaxError, `option "`+o.name+`" not recognized`)
+			return out, errAt(engine.CodeSyntaxError, `option "`+o.name+`" not recognized`)
 		}
 	}
+	csv := opts.Format == engine.FormatCSV
 	invalid := func(msg string) *engine.Error { return engine.Errorf(engine.CodeInvalidParameterValue, "%s", msg) }
 	unsupported := func(msg string) *engine.Error { return engine.Errorf(engine.CodeFeatureNotSupported, "%s", msg) }
-	if delim != nil {
-		if len(*delim) != 1 {
-			return opts, "", unsupported("COPY delimiter must be a single one-byte character")
-		}
-		opts.Delimiter = (*delim)[0]
+	d := ","
+	if !csv {
+		d = "\t"
+		opts.Null = `\N`
 	}
+	if delim != nil {
+		d = *delim
+	}
+	if null != nil {
+		opts.Null = *null
+	}
+	if len(d) != 1 {
+		return out, unsupported("COPY delimiter must be a single one-byte character")
+	}
+	opts.Delimiter = d[0]
 	if opts.Delimiter == '\n' || opts.Delimiter == '\r' {
-		return opts, "", invalid("COPY delimiter cannot be newline or carriage return")
+		return out, invalid("COPY delimiter cannot be newline or carriage return")
 	}
 	if strings.ContainsAny(opts.Null, "\r\n") {
-		return opts, "", invalid("COPY null representation cannot use newline or carriage return")
+		return out, invalid("COPY null representation cannot use newline or carriage return")
+	}
+	if !csv && strings.IndexByte("\\.abcdefghijklmnopqrstuvwxyz0123456789", opts.Delimiter) >= 0 {
+		return out, invalid(`COPY delimiter cannot be "` + d + `"`)
+	}
+	if !csv && quote != nil {
+		return out, unsupported("COPY quote available only in CSV mode")
 	}
 	if quote != nil {
 		if len(*quote) != 1 {
-			return opts, "", unsupported("COPY quote must be a single one-byte character")
+			return out, unsupported("COPY quote must be a single one-byte character")
 		}
 		opts.Quote = (*quote)[0]
 	}
-	if opts.Delimiter == opts.Quote {
-		return opts, "", invalid("COPY delimiter and quote must be different")
+	if csv && opts.Delimiter == opts.Quote {
+		return out, invalid("COPY delimiter and quote must be different")
+	}
+	if !csv && escape != nil {
+		return out, unsupported("COPY escape available only in CSV mode")
 	}
 	opts.Escape = opts.Quote
-	if escapeSet {
+	if escape != nil {
 		if len(*escape) != 1 {
-			return opts, "", unsupported("COPY escape must be a single one-byte character")
+			return out, unsupported("COPY escape must be a single one-byte character")
 		}
 		opts.Escape = (*escape)[0]
 	}
+	if forceSet && !csv {
+		return out, unsupported("COPY force quote available only in CSV mode")
+	}
+	if forceSet && from {
+		return out, unsupported("COPY force quote only available using COPY TO")
+	}
+	if seen["on_error"] && !from {
+		return out, unsupported("COPY ON_ERROR cannot be used with COPY TO")
+	}
 	if strings.IndexByte(opts.Null, opts.Delimiter) >= 0 {
-		return opts, "", invalid("COPY delimiter must not appear in the NULL specification")
+		return out, invalid("COPY delimiter must not appear in the NULL specification")
 	}
-	if strings.IndexByte(opts.Null, opts.Quote) >= 0 {
-		return opts, "", invalid("CSV quote character must not appear in the NULL specification")
+	if csv && strings.IndexByte(opts.Null, opts.Quote) >= 0 {
+		return out, invalid("CSV quote character must not appear in the NULL specification")
 	}
-	return opts, format, nil
+	out.opts = opts
+	out.format = "csv"
+	if !csv {
+		out.format = "text"
+	}
+	return out, nil
 }
 
 // headerChoice reads HEADER's value as PostgreSQL does: none (true), 0 or

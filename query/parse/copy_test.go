@@ -17,29 +17,47 @@ func TestCopy(t *testing.T) {
 		}
 		return o
 	}
+	text := func(mod func(*engine.CSVOptions)) engine.CSVOptions {
+		o := engine.DefaultCSVOptions()
+		o.Format, o.Delimiter, o.Null = engine.FormatText, '\t', `\N`
+		if mod != nil {
+			mod(&o)
+		}
+		return o
+	}
 	tests := []struct {
 		sql  string
 		want parse.Copy
 	}{
-		{`copy t from '/data/t.csv'`, parse.Copy{Table: "t", Path: "/data/t.csv", Options: opts(nil), Format: "csv"}},
-		{`COPY public.T (A, "B") FROM STDIN`, parse.Copy{Table: "t", Columns: []string{"a", "B"}, Stdin: true, Options: opts(nil), Format: "csv"}},
+		// PostgreSQL's default format is text
+		{`copy t from '/data/t.csv'`, parse.Copy{Table: "t", Path: "/data/t.csv", Options: text(nil), Format: "text"}},
+		{`COPY public.T (A, "B") FROM STDIN`, parse.Copy{Table: "t", Columns: []string{"a", "B"}, Stdin: true, Options: text(nil), Format: "text"}},
+		{`copy t from stdin (format text, delimiter '|', null '', header)`, parse.Copy{Table: "t", Stdin: true, Format: "text",
+			Options: text(func(o *engine.CSVOptions) { o.Delimiter, o.Null, o.Header = '|', "", engine.HeaderSkip })}},
 		{`copy t from stdin with (format csv, header true, delimiter ';', quote '''', escape '\', null 'NULL', on_error ignore, encoding 'utf8')`,
 			parse.Copy{Table: "t", Stdin: true, Format: "csv", Options: opts(func(o *engine.CSVOptions) {
 				o.Header, o.Delimiter, o.Quote, o.Escape, o.Null, o.OnError = engine.HeaderSkip, ';', '\'', '\\', "NULL", engine.OnErrorIgnore
 			})}},
 		{`copy t from 'f' (FORMAT 'csv', HEADER, DELIMITER E'\t')`, parse.Copy{Table: "t", Path: "f", Format: "csv",
 			Options: opts(func(o *engine.CSVOptions) { o.Header, o.Delimiter = engine.HeaderSkip, '\t' })}},
-		{`copy t from 'f' (header match)`, parse.Copy{Table: "t", Path: "f", Format: "csv", Options: opts(func(o *engine.CSVOptions) { o.Header = engine.HeaderMatch })}},
-		{`copy t from 'f' (header 0)`, parse.Copy{Table: "t", Path: "f", Format: "csv", Options: opts(nil)}},
-		{`copy t from 'f' (header 1)`, parse.Copy{Table: "t", Path: "f", Format: "csv", Options: opts(func(o *engine.CSVOptions) { o.Header = engine.HeaderSkip })}},
-		{`copy t from 'f' (header off, on_error stop)`, parse.Copy{Table: "t", Path: "f", Format: "csv", Options: opts(nil)}},
-		{`copy t from 'f' (header on, encoding 'UTF-8')`, parse.Copy{Table: "t", Path: "f", Format: "csv", Options: opts(func(o *engine.CSVOptions) { o.Header = engine.HeaderSkip })}},
-		{`copy t from 'f' (quote '|')`, parse.Copy{Table: "t", Path: "f", Format: "csv", Options: opts(func(o *engine.CSVOptions) { o.Quote, o.Escape = '|', '|' })}},
+		{`copy t from 'f' (format csv, header match)`, parse.Copy{Table: "t", Path: "f", Format: "csv", Options: opts(func(o *engine.CSVOptions) { o.Header = engine.HeaderMatch })}},
+		{`copy t from 'f' (format csv, header 0)`, parse.Copy{Table: "t", Path: "f", Format: "csv", Options: opts(nil)}},
+		{`copy t from 'f' (format csv, header 1)`, parse.Copy{Table: "t", Path: "f", Format: "csv", Options: opts(func(o *engine.CSVOptions) { o.Header = engine.HeaderSkip })}},
+		{`copy t from 'f' (format csv, header off, on_error stop)`, parse.Copy{Table: "t", Path: "f", Format: "csv", Options: opts(nil)}},
+		{`copy t from 'f' (format csv, header on, encoding 'UTF-8')`, parse.Copy{Table: "t", Path: "f", Format: "csv", Options: opts(func(o *engine.CSVOptions) { o.Header = engine.HeaderSkip })}},
+		{`copy t from 'f' (format csv, quote '|')`, parse.Copy{Table: "t", Path: "f", Format: "csv", Options: opts(func(o *engine.CSVOptions) { o.Quote, o.Escape = '|', '|' })}},
 		// the old syntax, as psql's \copy sends it
 		{`COPY t FROM STDIN WITH CSV HEADER DELIMITER ',' NULL ''`, parse.Copy{Table: "t", Stdin: true, Format: "csv", Options: opts(func(o *engine.CSVOptions) { o.Header = engine.HeaderSkip })}},
 		{`copy t from stdin csv header`, parse.Copy{Table: "t", Stdin: true, Format: "csv", Options: opts(func(o *engine.CSVOptions) { o.Header = engine.HeaderSkip })}},
 		{`copy t from 'f' with delimiter as '|' null as 'x' csv quote as '''' escape as '\'`, parse.Copy{Table: "t", Path: "f", Format: "csv",
 			Options: opts(func(o *engine.CSVOptions) { o.Delimiter, o.Null, o.Quote, o.Escape = '|', "x", '\'', '\\' })}},
+		{`copy t from stdin delimiter ';'`, parse.Copy{Table: "t", Stdin: true, Format: "text", Options: text(func(o *engine.CSVOptions) { o.Delimiter = ';' })}},
+		// COPY TO
+		{`copy t to stdout`, parse.Copy{Table: "t", To: true, Stdout: true, Options: text(nil), Format: "text"}},
+		{`copy t (b, a) to '/tmp/x' (format csv, header, force_quote (a))`, parse.Copy{Table: "t", Columns: []string{"b", "a"}, To: true, Path: "/tmp/x", Format: "csv",
+			ForceQuote: []string{"a"}, Options: opts(func(o *engine.CSVOptions) { o.Header = engine.HeaderSkip })}},
+		{`COPY t TO STDOUT csv force quote *`, parse.Copy{Table: "t", To: true, Stdout: true, Format: "csv", ForceQuoteAll: true, Options: opts(nil)}},
+		{`COPY t TO STDOUT csv force quote a, b`, parse.Copy{Table: "t", To: true, Stdout: true, Format: "csv", ForceQuote: []string{"a", "b"}, Options: opts(nil)}},
 	}
 	for _, tt := range tests {
 		st := parseOne(t, tt.sql)
@@ -56,15 +74,24 @@ func TestCopyErrors(t *testing.T) {
 		sql, code, msg string
 		pos            int
 	}{
-		{`copy t to 'f'`, "0A000", "COPY TO is not supported by gpusql", 8},
-		{`copy (select 1) to stdout`, "0A000", "COPY (query) TO is not supported by gpusql", 6},
+		{`copy t to program 'gzip'`, "0A000", "COPY TO PROGRAM is not supported by gpusql", 11},
+		{`copy (select 1) from stdin`, "42601", `syntax error at or near "from"`, 17},
+		{`copy () to stdout`, "42601", `syntax error at or near ")"`, 7},
+		{`copy t to stdout (on_error ignore)`, "0A000", "COPY ON_ERROR cannot be used with COPY TO", 0},
+		{`copy t to stdout (format csv, header match)`, "0A000", `cannot use "match" with HEADER in COPY TO`, 31},
+		{`copy t to stdout (force_quote *)`, "0A000", "COPY force quote available only in CSV mode", 0},
+		{`copy t from stdin (format csv, force_quote (a))`, "0A000", "COPY force quote only available using COPY TO", 0},
+		{`copy t from stdin (quote '|')`, "0A000", "COPY quote available only in CSV mode", 0},
+		{`copy t from stdin (escape '|')`, "0A000", "COPY escape available only in CSV mode", 0},
+		{`copy t from stdin (delimiter 'a')`, "22023", `COPY delimiter cannot be "a"`, 0},
+		{`copy t from stdin (delimiter '\')`, "22023", `COPY delimiter cannot be "\"`, 0},
+		{`copy t from stdin (null E'a\tb')`, "22023", "COPY delimiter must not appear in the NULL specification", 0},
 		{`copy t from program 'gunzip'`, "0A000", "COPY FROM PROGRAM is not supported by gpusql", 13},
 		{`copy t from 'f' where a > 1`, "0A000", "COPY FROM ... WHERE is not supported by gpusql", 17},
 		{`copy t from f`, "42601", `syntax error at or near "f"`, 13},
 		{`copy t (a, a) from 'f'`, "42701", `column "a" specified more than once`, 12},
-		{`copy t from 'f' (format text)`, "0A000", `COPY format "text" is not supported by gpusql yet: only csv is (text format is planned)`, 18},
-		{`copy t from 'f' (format binary)`, "0A000", `COPY format "binary" is not supported by gpusql yet: only csv is (text format is planned)`, 18},
-		{`copy t from 'f' binary`, "0A000", `COPY format "binary" is not supported by gpusql yet: only csv is (text format is planned)`, 17},
+		{`copy t from 'f' (format binary)`, "0A000", `COPY format "binary" is not supported by gpusql: use text or csv`, 18},
+		{`copy t from 'f' binary`, "0A000", `COPY format "binary" is not supported by gpusql: use text or csv`, 17},
 		{`copy t from 'f' (format xml)`, "22023", `COPY format "xml" not recognized`, 18},
 		{`copy t from 'f' (bogus 1)`, "42601", `option "bogus" not recognized`, 18},
 		{`copy t from 'f' (header, header)`, "42601", "conflicting or redundant options", 26},
@@ -73,12 +100,12 @@ func TestCopyErrors(t *testing.T) {
 		{`copy t from 'f' (delimiter ',,')`, "0A000", "COPY delimiter must be a single one-byte character", 0},
 		{`copy t from 'f' (delimiter 'é')`, "0A000", "COPY delimiter must be a single one-byte character", 0},
 		{`copy t from 'f' (delimiter E'\n')`, "22023", "COPY delimiter cannot be newline or carriage return", 0},
-		{`copy t from 'f' (quote '')`, "0A000", "COPY quote must be a single one-byte character", 0},
-		{`copy t from 'f' (escape 'ab')`, "0A000", "COPY escape must be a single one-byte character", 0},
-		{`copy t from 'f' (delimiter '"')`, "22023", "COPY delimiter and quote must be different", 0},
-		{`copy t from 'f' (null 'a,b')`, "22023", "COPY delimiter must not appear in the NULL specification", 0},
+		{`copy t from 'f' (format csv, quote '')`, "0A000", "COPY quote must be a single one-byte character", 0},
+		{`copy t from 'f' (format csv, escape 'ab')`, "0A000", "COPY escape must be a single one-byte character", 0},
+		{`copy t from 'f' (format csv, delimiter '"')`, "22023", "COPY delimiter and quote must be different", 0},
+		{`copy t from 'f' (format csv, null 'a,b')`, "22023", "COPY delimiter must not appear in the NULL specification", 0},
 		{`copy t from 'f' (null E'a\nb')`, "22023", "COPY null representation cannot use newline or carriage return", 0},
-		{`copy t from 'f' (null '"')`, "22023", "CSV quote character must not appear in the NULL specification", 0},
+		{`copy t from 'f' (format csv, null '"')`, "22023", "CSV quote character must not appear in the NULL specification", 0},
 		{`copy t from 'f' (header maybe)`, "22023", `header requires a Boolean value or "match"`, 18},
 		{`copy t from 'f' (header 2)`, "22023", `header requires a Boolean value or "match"`, 18},
 		{`copy t from 'f' (on_error skip)`, "22023", `COPY ON_ERROR "skip" not recognized`, 18},

@@ -46,14 +46,22 @@ type CSVSource struct {
 	Format  string // "csv"
 }
 
-// Copy is COPY table [(columns)] FROM 'path' | STDIN [options].
+// Copy is COPY table [(columns)] FROM 'path' | STDIN [options], or COPY
+// table [(columns)] | (query) TO 'path' | STDOUT [options].
 type Copy struct {
 	Text, Table string
 	Columns     []string // the optional column list
+	Query       *Select  // COPY (query) TO; Table is "" then
+	To          bool     // COPY TO
 	Path        string
-	Stdin       bool
+	Stdin       bool // FROM STDIN
+	Stdout      bool // TO STDOUT
 	Options     engine.CSVOptions
-	Format      string // "csv"
+	Format      string // "csv" or "text"
+	// FORCE_QUOTE (COPY TO, csv): the columns whose non-NULL values are
+	// always quoted, or all of them.
+	ForceQuote    []string
+	ForceQuoteAll bool
 }
 
 // DropTable is DROP TABLE [IF EXISTS] names.

@@ -1,0 +1,257 @@
+package query
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/query/parse"
+)
+
+// copyFrom runs a COPY statement: FROM a server-side file or STDIN into a
+// table, or TO STDOUT from a table or a query.
+func (s *Session) copyFrom(ctx context.Context, st *parse.Copy, w engine.ResultWriter) error {
+	if st.To {
+		return s.copyTo(ctx, st, w)
+	}
+	t, ok := s.srv.cat.Lookup(st.Table)
+	if !ok {
+		return engine.Errorf(engine.CodeUndefinedTable, "relation %q does not exist", st.Table)
+	}
+	// The input's columns: the COPY column list, or all of the table's.
+	fileCols := t.Columns
+	var idx []int
+	if len(st.Columns) > 0 {
+		fileCols = nil
+		seen := map[string]bool{}
+		for _, name := range st.Columns {
+			i, ok := t.Column(name)
+			if !ok {
+				return engine.Errorf(engine.CodeUndefinedColumn, "column %q of relation %q does not exist", name, st.Table)
+			}
+			if seen[name] {
+				return engine.Errorf(engine.CodeDuplicateColumn, "column %q specified more than once", name)
+			}
+			seen[name] = true
+			fileCols = append(fileCols, t.Columns[i])
+			idx = append(idx, i)
+		}
+		for _, c := range t.Columns {
+			if c.NotNull && !seen[c.Name] {
+				return engine.Errorf(engine.CodeNotNullViolation, "null value in column %q of relation %q violates not-null constraint", c.Name, st.Table)
+			}
+		}
+	}
+	start := time.Now()
+	var res *engine.LoadResult
+	var err error
+	if st.Stdin {
+		cs, ok := w.(engine.CopyStream)
+		if !ok {
+			return engine.Errorf(engine.CodeFeatureNotSupported, "COPY FROM STDIN is not supported here: run it as a simple query or as an Execute without a row limit")
+		}
+		var r io.Reader
+		if r, err = cs.CopyIn(0, len(fileCols)); err != nil {
+			return err
+		}
+		res, err = s.runLoad(ctx, st.Table, "STDIN", r, -1, fileCols, st.Options, w)
+	} else {
+		res, err = s.loadFile(ctx, st.Table, st.Path, fileCols, st.Options, w)
+	}
+	if err != nil {
+		return err
+	}
+	data := res.Data
+	if idx != nil {
+		data, err = widen(data, t.Columns, idx)
+		if err != nil {
+			res.Data.Release()
+			return err
+		}
+	}
+	// COPY appends: the new contents are the old rows then the new ones,
+	// swapped in whole.
+	if old := t.Data(); old != nil && old.Rows() > 0 {
+		merged, err := concat(old, data)
+		if err != nil {
+			data.Release()
+			return err
+		}
+		data = merged
+	}
+	if cur, ok := s.srv.cat.Lookup(st.Table); !ok || cur != t {
+		data.Release()
+		return engine.Errorf(engine.CodeUndefinedTable, "relation %q was dropped during the load", st.Table)
+	}
+	s.srv.cat.Replace(t, data)
+	s.srv.log.Debug("copy", "table", st.Table, "seconds", time.Since(start).Seconds())
+	return w.Complete(fmt.Sprintf("COPY %d", res.Rows))
+}
+
+// widen places loaded columns at their table positions and fills the
+// others with NULLs.
+func widen(d engine.TableData, cols []engine.ColumnDef, idx []int) (engine.TableData, error) {
+	h, ok := d.(*engine.HostTable)
+	if !ok {
+		return nil, engine.Errorf(engine.CodeInternalError, "cannot widen %T", d)
+	}
+	out := &engine.HostTable{N: h.N, Cols: make([]*engine.Column, len(cols))}
+	for k, i := range idx {
+		out.Cols[i] = h.Cols[k]
+	}
+	for i, c := range cols {
+		if out.Cols[i] == nil {
+			col := engine.NewColumn(c.Type, int(h.N), 0, true)
+			for r := range col.Valid {
+				col.Valid[r] = 0
+			}
+			out.Cols[i] = col
+		}
+	}
+	return out, nil
+}
+
+// concat appends b's rows to a's into new storage.
+func concat(a, b engine.TableData) (engine.TableData, error) {
+	ha, ok1 := a.(*engine.HostTable)
+	hb, ok2 := b.(*engine.HostTable)
+	if !ok1 || !ok2 {
+		return nil, engine.Errorf(engine.CodeInternalError, "cannot append %T to %T", b, a)
+	}
+	return engine.ConcatHost(ha, hb), nil
+}
+
+// copyOutFlush is how many bytes of rows go into one CopyData message.
+const copyOutFlush = 64 << 10
+
+// copyTo runs COPY table [(columns)] | (query) TO STDOUT: the rows stream
+// to the client batch by batch, formatted by a copyEncoder.
+func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWriter) error {
+	if !st.Stdout {
+		e := engine.Errorf(engine.CodeFeatureNotSupported, "COPY TO a server-side file is not supported by gpusql")
+		e.Hint = "Use COPY ... TO STDOUT, or psql's \\copy ... to 'file', to write the rows on the client."
+		return e
+	}
+	query := st.Query
+	if query == nil {
+		sel, err := s.tableQuery(st)
+		if err != nil {
+			return err
+		}
+		query = sel
+	}
+	plan, cols, err := s.bindSelect(query.AST)
+	if err != nil {
+		return err
+	}
+	force := make([]bool, len(cols))
+	for _, name := range st.ForceQuote {
+		found := false
+		for i, c := range cols {
+			if c.Name == name {
+				force[i], found = true, true
+			}
+		}
+		if !found {
+			return engine.Errorf(engine.CodeInvalidColumnReference, "FORCE_QUOTE column %q not referenced by COPY", name)
+		}
+	}
+	for i := range force {
+		force[i] = force[i] || st.ForceQuoteAll
+	}
+	cs, ok := w.(engine.CopyStream)
+	if !ok {
+		return engine.Errorf(engine.CodeFeatureNotSupported, "COPY TO STDOUT is not supported here: run it as a simple query or as an Execute without a row limit")
+	}
+	out, err := cs.CopyOut(0, len(cols))
+	if err != nil {
+		return err
+	}
+	enc := newCopyEncoder(st.Options, force)
+	buf := make([]byte, 0, copyOutFlush+copyOutFlush/4)
+	if st.Options.Header != engine.HeaderNone {
+		names := make([][]byte, len(cols))
+		for i, c := range cols {
+			names[i] = []byte(c.Name)
+		}
+		buf = enc.appendHeader(buf, names)
+	}
+	var rows int64
+	var scratch []byte
+	sink := func(b *engine.Batch) error {
+		for i := 0; i < b.N; i++ {
+			for c, v := range b.Cols {
+				if c > 0 {
+					buf = append(buf, enc.opts.Delimiter)
+				}
+				if v.IsNull(i) {
+					buf = append(buf, enc.opts.Null...)
+					continue
+				}
+				scratch = engine.AppendText(scratch[:0], v, i)
+				buf = enc.appendValue(buf, scratch, c)
+			}
+			buf = append(buf, '\n')
+			if len(buf) >= copyOutFlush {
+				if _, err := out.Write(buf); err != nil {
+					return err
+				}
+				buf = buf[:0]
+			}
+		}
+		rows += int64(b.N)
+		return nil
+	}
+	if err := s.srv.backend.Execute(ctx, plan, sink); err != nil {
+		return err
+	}
+	if len(buf) > 0 {
+		if _, err := out.Write(buf); err != nil {
+			return err
+		}
+	}
+	return w.Complete(fmt.Sprintf("COPY %d", rows))
+}
+
+// tableQuery is the SELECT that COPY table [(columns)] TO reads.
+func (s *Session) tableQuery(st *parse.Copy) (*parse.Select, error) {
+	var names []string
+	if t, ok := s.srv.cat.Lookup(st.Table); ok {
+		for _, name := range st.Columns {
+			if _, ok := t.Column(name); !ok {
+				return nil, engine.Errorf(engine.CodeUndefinedColumn, "column %q of relation %q does not exist", name, st.Table)
+			}
+		}
+		names = st.Columns
+		if len(names) == 0 {
+			for _, c := range t.Columns {
+				names = append(names, c.Name)
+			}
+		}
+	} else if !isSystemTable(st.Table) {
+		return nil, engine.Errorf(engine.CodeUndefinedTable, "relation %q does not exist", st.Table)
+	}
+	list := "*"
+	if len(names) > 0 {
+		q := make([]string, len(names))
+		for i, n := range names {
+			q[i] = quoteIdent(n)
+		}
+		list = strings.Join(q, ", ")
+	}
+	stmts, err := parse.Parse("SELECT " + list + " FROM " + quoteIdent(st.Table))
+	if err != nil {
+		return nil, err
+	}
+	sel, ok := stmts[0].(*parse.Select)
+	if len(stmts) != 1 || !ok {
+		return nil, engine.Errorf(engine.CodeInternalError, "COPY %s: unexpected statement", st.Table)
+	}
+	return sel, nil
+}
+
+// quoteIdent quotes an identifier for SQL text.
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
