@@ -3,6 +3,7 @@ package wire_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 
@@ -26,6 +27,14 @@ type fakeStmt struct {
 	// endless generates rows until Row fails, then reports the error on
 	// fakeServer.rowErr.
 	endless bool
+	// copyIn runs COPY FROM STDIN: it reads the client's data (at most
+	// readMax bytes when that is set), sends it on fakeServer.copied,
+	// then fails with copyErr or completes with "COPY <bytes read>".
+	copyIn  bool
+	readMax int
+	copyErr *engine.Error
+	// copyOut runs COPY TO STDOUT, writing each string as one chunk.
+	copyOut []string
 }
 
 type fakeServer struct {
@@ -33,6 +42,7 @@ type fakeServer struct {
 	started chan context.Context // a blocking statement is running
 	gate    chan struct{}        // closing it lets blocking statements complete
 	rowErr  chan error           // an endless statement's Row failed
+	copied  chan string          // what a copyIn statement read
 	params  chan engine.SessionParams
 	quiet   bool // keep no history (the fuzz test runs millions of sessions)
 
@@ -47,6 +57,7 @@ func newFakeServer() *fakeServer {
 		started: make(chan context.Context, 8),
 		gate:    make(chan struct{}),
 		rowErr:  make(chan error, 8),
+		copied:  make(chan string, 8),
 		params:  make(chan engine.SessionParams, 64),
 	}
 }
@@ -77,6 +88,10 @@ func fakeStatements() map[string]fakeStmt {
 		"endless": {endless: true, cols: []engine.ResultColumn{textCol("v")}},
 	}
 	m["select typed"] = typedStmt()
+	m["copy in"] = fakeStmt{copyIn: true}
+	m["copy in head"] = fakeStmt{copyIn: true, readMax: 2}
+	m["copy in bad row"] = fakeStmt{copyIn: true, readMax: 1, copyErr: &engine.Error{Code: engine.CodeBadCopyFileFormat, Message: "extra data after last expected column"}}
+	m["copy out"] = fakeStmt{copyOut: []string{"1\ta\n", "2\tb\n"}, tag: "COPY 2"}
 	return m
 }
 
@@ -147,6 +162,9 @@ func (s *fakeSession) run(ctx context.Context, st fakeStmt, w engine.ResultWrite
 	if st.err != nil {
 		return st.err
 	}
+	if st.copyIn || st.copyOut != nil {
+		return s.runCopy(st, w)
+	}
 	if st.block {
 		s.srv.started <- ctx
 		select {
@@ -206,4 +224,37 @@ func typedStmt() fakeStmt {
 		},
 		tag: "SELECT 2",
 	}
+}
+
+// runCopy runs a copyIn or copyOut statement.
+func (s *fakeSession) runCopy(st fakeStmt, w engine.ResultWriter) error {
+	cs := w.(engine.CopyStream)
+	if st.copyOut != nil {
+		out, err := cs.CopyOut(0, 2)
+		if err != nil {
+			return err
+		}
+		for _, chunk := range st.copyOut {
+			if _, err := out.Write([]byte(chunk)); err != nil {
+				return err
+			}
+		}
+		return w.Complete(st.tag)
+	}
+	r, err := cs.CopyIn(0, 2)
+	if err != nil {
+		return err
+	}
+	if st.readMax > 0 {
+		r = io.LimitReader(r, int64(st.readMax))
+	}
+	data, err := io.ReadAll(r)
+	s.srv.copied <- string(data)
+	if err != nil {
+		return err
+	}
+	if st.copyErr != nil {
+		return st.copyErr
+	}
+	return w.Complete(fmt.Sprintf("COPY %d", len(data)))
 }
