@@ -29,14 +29,14 @@ while read -r bin dir; do
 	if [ -n "${GPU_ONLY:-}" ] && [[ " $GPU_ONLY " != *" $dir "* ]]; then continue; fi
 	log=$logdir/${bin%.test}.log
 	echo "=== $dir ($bin)"
-	start=$(date +%s.%N)
+	start=$(date +%s%N)
 	(cd "$dir" && "$root/.devbin/$bin" -test.v -test.count=1 -test.timeout "${GPU_TEST_TIMEOUT:-8m}" "${extra[@]}") >"$log" 2>&1
 	st=$?
-	secs=$(echo "$(date +%s.%N) - $start" | bc 2>/dev/null || echo "?")
+	ms=$((($(date +%s%N) - start) / 1000000))
 	pass=$(grep -c -- '^--- PASS' "$log"); fail=$(grep -c -- '^--- FAIL' "$log"); skip=$(grep -c -- '^--- SKIP' "$log")
 	grep -E -- '^(--- FAIL|--- SKIP|panic|FAIL|ok|Benchmark)|^\s+\S+_test\.go:[0-9]+:' "$log" | head -60
 	[ $st -eq 0 ] || rc=1
-	summary+=("$(printf '%-28s exit %-3s pass %-4s fail %-4s skip %-4s %ss' "$dir" "$st" "$pass" "$fail" "$skip" "$secs")")
+	summary+=("$(printf '%-28s exit %-3s pass %-4s fail %-4s skip %-4s %s ms' "$dir" "$st" "$pass" "$fail" "$skip" "$ms")")
 done <"$manifest"
 echo
 echo "== summary (full logs in $logdir)"
