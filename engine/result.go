@@ -47,8 +47,9 @@ type CopyStream interface {
 	// client's data: the payloads of its CopyData messages, io.EOF at
 	// CopyDone, and a 57014 error at CopyFail. The reader is valid until
 	// the statement completes; data the session does not read is
-	// discarded.
-	CopyIn(format int8, ncols int) (io.Reader, error)
+	// discarded. A read waiting for the client returns a 57014 error once
+	// ctx ends (a cancel request or statement_timeout).
+	CopyIn(ctx context.Context, format int8, ncols int) (io.Reader, error)
 	// CopyOut announces COPY TO STDOUT (CopyOutResponse) and returns a
 	// writer whose every Write is sent as one CopyData message. Complete
 	// then ends the copy (CopyDone) before the command tag.

@@ -113,6 +113,12 @@ func readFull(r io.Reader, buf []byte) (int, bool, error) {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return n, true, nil
 	}
+	// A source that already says what went wrong in SQL terms (a
+	// cancelled COPY FROM STDIN, a CopyFail) keeps its SQLSTATE.
+	var pe *engine.Error
+	if errors.As(err, &pe) {
+		return n, false, pe
+	}
 	return n, false, &engine.Error{Code: engine.CodeIOError, Message: "could not read CSV input: " + err.Error(), Err: err}
 }
 

@@ -54,7 +54,7 @@ func (s *Session) copyFrom(ctx context.Context, st *parse.Copy, w engine.ResultW
 			return engine.Errorf(engine.CodeFeatureNotSupported, "COPY FROM STDIN is not supported here: run it as a simple query or as an Execute without a row limit")
 		}
 		var r io.Reader
-		if r, err = cs.CopyIn(0, len(fileCols)); err != nil {
+		if r, err = cs.CopyIn(ctx, 0, len(fileCols)); err != nil {
 			return err
 		}
 		res, err = s.runLoad(ctx, st.Table, "STDIN", r, -1, fileCols, st.Options, w)

@@ -1,7 +1,10 @@
 package wire
 
 import (
+	"context"
+	"errors"
 	"io"
+	"time"
 
 	"github.com/gpusql/gpusql/engine"
 	"github.com/jackc/pgx/v5/pgproto3"
@@ -19,7 +22,7 @@ import (
 var _ engine.CopyStream = (*streamWriter)(nil)
 
 // CopyIn starts COPY FROM STDIN.
-func (w *streamWriter) CopyIn(format int8, ncols int) (io.Reader, error) {
+func (w *streamWriter) CopyIn(ctx context.Context, format int8, ncols int) (io.Reader, error) {
 	if w.copyIn != nil || w.copyOut {
 		return nil, engine.Errorf(engine.CodeProtocolViolation, "a COPY is already in progress")
 	}
@@ -27,7 +30,7 @@ func (w *streamWriter) CopyIn(format int8, ncols int) (io.Reader, error) {
 	if err := w.c.flush(); err != nil {
 		return nil, err
 	}
-	w.copyIn = &copyIn{c: w.c}
+	w.copyIn = &copyIn{c: w.c, ctx: ctx}
 	return w.copyIn, nil
 }
 
@@ -73,8 +76,39 @@ func (o copyOut) Write(p []byte) (int, error) {
 // until the next Receive, so Read copies out of it before receiving again.
 type copyIn struct {
 	c    *conn
-	rest []byte // unread part of the current payload
-	err  error  // io.EOF after CopyDone, the error after a failure
+	ctx  context.Context // the statement's: its end interrupts a waiting read
+	rest []byte          // unread part of the current payload
+	err  error           // io.EOF after CopyDone, the error after a failure
+}
+
+// receive waits for the client's next message, or for the statement's
+// context to end: then it makes the blocked read return at once with an
+// immediate deadline. pgproto3 keeps a partly read message and resumes it
+// on the next Receive, so the connection stays in step with the client.
+func (in *copyIn) receive() (pgproto3.FrontendMessage, error) {
+	woken := make(chan struct{})
+	stop := context.AfterFunc(in.ctx, func() {
+		in.c.nc.SetReadDeadline(time.Unix(1, 0))
+		close(woken)
+	})
+	msg, err := in.c.be.Receive()
+	if stop() {
+		return msg, err
+	}
+	<-woken
+	in.c.nc.SetReadDeadline(time.Time{})
+	if err == nil {
+		return msg, nil // the message arrived first; the next read sees ctx
+	}
+	return nil, canceledErr(in.ctx)
+}
+
+// canceledErr is the error of a statement whose context has ended.
+func canceledErr(ctx context.Context) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return engine.Errorf(engine.CodeQueryCanceled, "canceling statement due to statement timeout")
+	}
+	return engine.Errorf(engine.CodeQueryCanceled, "canceling statement due to user request")
 }
 
 func (in *copyIn) Read(p []byte) (int, error) {
@@ -82,7 +116,16 @@ func (in *copyIn) Read(p []byte) (int, error) {
 		if in.err != nil {
 			return 0, in.err
 		}
-		msg, err := in.c.be.Receive()
+		if in.ctx.Err() != nil {
+			in.err = canceledErr(in.ctx)
+			return 0, in.err
+		}
+		msg, err := in.receive()
+		var pe *engine.Error
+		if errors.As(err, &pe) && pe.Code == engine.CodeQueryCanceled {
+			in.err = err
+			return 0, err
+		}
 		if err != nil {
 			in.err = &engine.Error{Code: engine.CodeProtocolViolation, Message: "unexpected EOF on client connection during COPY from stdin", Err: err}
 			return 0, in.err

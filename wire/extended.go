@@ -49,7 +49,6 @@ const (
 	maxPortals    = 10000
 )
 
-
 type statement struct {
 	name string
 	sql  string

@@ -241,7 +241,7 @@ func (s *fakeSession) runCopy(st fakeStmt, w engine.ResultWriter) error {
 		}
 		return w.Complete(st.tag)
 	}
-	r, err := cs.CopyIn(0, 2)
+	r, err := cs.CopyIn(context.Background(), 0, 2)
 	if err != nil {
 		return err
 	}

@@ -11,12 +11,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/loader"
 	gpuquery "github.com/gpusql/gpusql/query"
 	"github.com/gpusql/gpusql/wire"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/jackc/pgx/v5/pgtype"
 )
 
@@ -220,45 +222,57 @@ func TestPgxEngineBatchAndPrepare(t *testing.T) {
 // Cancellation through the context (pgx sends CancelRequest) and
 // statement_timeout both stop a query with 57014. The query sorts a
 // table large enough that it is still running when either arrives.
-func TestPgxEngineCancel(t *testing.T) {
-	addr := engineServer(t, 400000)
-	conn := pgxConnect(t, addr, pgx.QueryExecModeCacheStatement)
-	const slow = "select v || v || v, k * 2 from big order by 1 desc"
-	ctx, cancel := context.WithCancel(context.Background())
-	rows, err := conn.Query(ctx, slow)
-	if err == nil {
-		rows.Next()
-		cancel()
-		for rows.Next() {
+// Cancellation, made deterministic: COPY FROM STDIN blocks the server on
+// the client's data once it has sent CopyInResponse, so a cancel request
+// (or statement_timeout) is certain to find the load still running, and
+// the load must stop with 57014 and leave the table as it was.
+func TestEngineCancelAndTimeout(t *testing.T) {
+	addr := engineServer(t, 1000)
+	h := &harness{t: t, addr: addr}
+	copyIn := func(c *client) {
+		c.send(query("copy big from stdin with (format csv)"))
+		if _, ok := c.recv().(*pgproto3.CopyInResponse); !ok {
+			t.Fatal("want CopyInResponse")
 		}
-		err = rows.Err()
 	}
-	cancel()
-	var pe *pgconn.PgError
-	if !errors.As(err, &pe) || pe.Code != "57014" {
-		t.Logf("context cancel: %v (the query may have finished before the cancel)", err)
+	count := func(c *client) {
+		c.send(query("select count(*) from big"))
+		c.expect(rowDesc(engine.ResultColumn{Name: "count", TypeOID: engine.OIDInt8, TypLen: 8, Typmod: -1}),
+			row("1000"), complete("SELECT 1"), ready())
 	}
-	conn = pgxConnect(t, addr, pgx.QueryExecModeCacheStatement)
-	bg := context.Background()
-	if _, err := conn.Exec(bg, "set statement_timeout = 1"); err != nil {
-		t.Fatal(err)
-	}
-	_, err = conn.Exec(bg, slow)
-	if !errors.As(err, &pe) || pe.Code != "57014" || pe.Message != "canceling statement due to statement timeout" {
-		t.Fatalf("statement_timeout: %v", err)
-	}
-	// Loads honour it too.
-	_, err = conn.Exec(bg, "create table big2 (k int, v text) from csv 'big.csv' with (header true)")
-	if !errors.As(err, &pe) || pe.Code != "57014" {
-		t.Fatalf("statement_timeout on a load: %v", err)
-	}
-	if _, err := conn.Exec(bg, "set statement_timeout = 0"); err != nil {
-		t.Fatal(err)
-	}
-	var n int64
-	if err := conn.QueryRow(bg, "select count(*) from big").Scan(&n); err != nil || n != 400000 {
-		t.Fatalf("after: %d %v", n, err)
-	}
+
+	t.Run("cancel request", func(t *testing.T) {
+		c := h.connect().with(t)
+		copyIn(c)
+		canceller := h.dial()
+		canceller.send(&pgproto3.CancelRequest{ProcessID: c.key.ProcessID, SecretKey: c.key.SecretKey})
+		canceller.expectEOF()
+		e, ok := c.recv().(*pgproto3.ErrorResponse)
+		if !ok || e.Code != "57014" {
+			t.Fatalf("after cancel: %#v, want ErrorResponse 57014", e)
+		}
+		// The client still owes the end of its copy; PostgreSQL ignores
+		// what follows until CopyDone/CopyFail.
+		c.send(&pgproto3.CopyFail{Message: "cancelled"})
+		c.expect(ready())
+		count(c)
+	})
+
+	t.Run("statement_timeout", func(t *testing.T) {
+		c := h.connect().with(t)
+		c.send(query("set statement_timeout = 50"))
+		c.expect(complete("SET"), ready())
+		copyIn(c)
+		e, ok := c.recv().(*pgproto3.ErrorResponse)
+		if !ok || e.Code != "57014" || e.Message != "canceling statement due to statement timeout" {
+			t.Fatalf("after timeout: %#v, want 57014 statement timeout", e)
+		}
+		c.send(&pgproto3.CopyFail{Message: "timed out"})
+		c.expect(ready())
+		c.send(query("set statement_timeout = 0"))
+		c.expect(complete("SET"), ready())
+		count(c)
+	})
 }
 
 // Session statements through the simple protocol: command tags,
