@@ -170,28 +170,7 @@ func (c *conn) simpleQuery(sql string) bool {
 // cancel. shutdown reports that the query was stopped by shutdown, in
 // which case the session must end with 57P01.
 func (c *conn) runQuery(sql string, w engine.ResultWriter) (err error, shutdown bool) {
-	ctx, cancel := context.WithCancelCause(c.srv.hardCtx)
-	c.mu.Lock()
-	c.cancelFn = cancel
-	c.mu.Unlock()
-	err = c.sess.Query(ctx, sql, w)
-	c.mu.Lock()
-	c.cancelFn = nil
-	c.mu.Unlock()
-	cause := context.Cause(ctx)
-	cancel(nil)
-	if err == nil {
-		return nil, false
-	}
-	if errors.Is(cause, errShutdown) {
-		return err, true
-	}
-	var pe *engine.Error
-	if !errors.As(err, &pe) && (errors.Is(err, context.Canceled) || errors.Is(err, errCancelRequest)) {
-		// The engine handed back the bare context error.
-		err = &engine.Error{Code: engine.CodeQueryCanceled, Message: "canceling statement due to user request", Err: err}
-	}
-	return err, false
+	return c.runFunc(func(ctx context.Context) error { return c.sess.Query(ctx, sql, w) })
 }
 
 func (c *conn) readyForQuery() {
