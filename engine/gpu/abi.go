@@ -1,0 +1,162 @@
+package gpu
+
+import "unsafe"
+
+// Go mirrors of the structs of cuda/query.cu. Field order, sizes and
+// offsets must match the C side; abi_test.go checks them.
+
+type qIns struct {
+	Op, Dst, A, B, C, M int32
+	Imm                 int64
+}
+
+type qCol struct {
+	Data, Valid uint64
+	Cls, Width  int32
+}
+
+type qConst struct {
+	Lo, Hi   int64
+	Nul, Pad int32
+}
+
+type qErr struct {
+	Code, Arg int32
+	Row       int64
+}
+
+type qAgg struct {
+	Fn, Reg, Cls, Pad int32
+}
+
+type qAcc struct {
+	Cnt, S0, S1, S2 uint64
+}
+
+type qKey struct {
+	Reg, Cls, Width, Pad int32
+	Lo, Hi, Nul, Str     uint64
+}
+
+type qOut = qKey
+
+type qArgs struct {
+	Prog, Cols, Consts, Err uint64
+	Sel, Bitmap, Counts     uint64
+	Gids, Aggs, Acc, Keys   uint64
+	Outs, HT, NGroups       uint64
+	N                       int64
+	NIns, Filter, NAgg      int32
+	NKeys, NOuts, HTMask    int32
+	MaxGroups, AccGroups    int32
+}
+
+// opcodes (enum in query.cu)
+const (
+	opNop = iota
+	opCol
+	opConst
+	opAddI
+	opSubI
+	opMulI
+	opDivI
+	opModI
+	opAddF
+	opSubF
+	opMulF
+	opDivF
+	opAddD
+	opSubD
+	opMulD
+	opNegI
+	opNegF
+	opNegD
+	opAbsI
+	opAbsF
+	opAbsD
+	opRescale
+	opCmpI
+	opCmpF
+	opCmpD
+	opCmpS
+	opAnd
+	opOr
+	opNot
+	opIsNull
+	opIsNotNull
+	opIsTrue
+	opIsFalse
+	opMask
+	opMaskNot
+	opSel
+	opCoalesce
+	opNullIf
+	opDistinct
+	opI2I
+	opI2F
+	opF2I
+	opI2D
+	opD2I
+	opD2F
+	opDRound
+	opDCheck
+	opF2F32
+	opDate2Ts
+	opTs2Date
+	opLike
+	opRoundF
+	opModDUnused
+	opDateAdd
+	opDateSub
+	opDateDiff
+)
+
+// register classes (CLS_* in query.cu)
+const (
+	clsBool = 1 + iota
+	clsI16
+	clsI32
+	clsI64
+	clsF32
+	clsF64
+	clsDec
+	clsStr
+	clsChar
+)
+
+// kernel error codes (ERR_*)
+const (
+	errIntRange = 1 + iota
+	errDivZero
+	errNumOverflow
+	errFloatOverflow
+	errFloatUnderflow
+	errNumField
+	errUnsupported
+	errDateRange
+)
+
+// accumulator classes (ACC_*)
+const (
+	accCount = iota
+	accInt
+	accFloat
+	accMinMaxI
+	accMinMaxF
+	accMinMaxD
+)
+
+const (
+	maxRegs = 48  // MAXR
+	maxIns  = 512 // MAXINS
+	maxAggs = 32  // MAXAGG
+	tpb     = 128 // TPB: threads per block of the interpreter kernels
+)
+
+func sliceBytes[T any](s []T) []byte {
+	if len(s) == 0 {
+		return nil
+	}
+	var z T
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s)*int(unsafe.Sizeof(z)))
+}

@@ -1,0 +1,262 @@
+package gpu
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/gpusql/gpusql/cuda"
+	"github.com/gpusql/gpusql/engine"
+)
+
+// Backend runs plans on one GPU.
+type Backend struct {
+	dev    *cuda.Device
+	loader engine.Loader
+	once   sync.Once
+	mod    *cuda.Module
+	fns    map[string]*cuda.Function
+	modErr error
+}
+
+var _ engine.Backend = (*Backend)(nil)
+
+// New returns the CUDA backend on dev; loads go through loader, which must
+// produce *Table data.
+func New(dev *cuda.Device, loader engine.Loader) *Backend {
+	return &Backend{dev: dev, loader: loader}
+}
+
+// Name names the backend and its device.
+func (b *Backend) Name() string {
+	p := b.dev.Props()
+	return fmt.Sprintf("cuda (%s, %d SMs, %d GiB)", p.Name, p.SMs, p.TotalMem>>30)
+}
+
+// Load parses CSV with the injected (GPU) loader.
+func (b *Backend) Load(ctx context.Context, req *engine.LoadRequest) (*engine.LoadResult, error) {
+	return b.loader.Load(ctx, req)
+}
+
+func (b *Backend) kernels() error {
+	b.once.Do(func() {
+		ptx, err := cuda.PTX("query")
+		if err != nil {
+			b.modErr = err
+			return
+		}
+		m, err := b.dev.LoadModule(ptx)
+		if err != nil {
+			b.modErr = err
+			return
+		}
+		b.mod = m
+		b.fns = map[string]*cuda.Function{}
+		for _, n := range []string{"q_filter", "q_scan", "q_compact", "q_project", "q_group", "q_agg"} {
+			f, err := m.Function(n)
+			if err != nil {
+				b.modErr = err
+				return
+			}
+			b.fns[n] = f
+		}
+	})
+	return b.modErr
+}
+
+// scratch holds one query's device buffers; free releases them all.
+type scratch struct {
+	dev  *cuda.Device
+	bufs []*cuda.Buffer
+}
+
+func (s *scratch) alloc(n int64) (*cuda.Buffer, error) {
+	if n < 8 {
+		n = 8
+	}
+	b, err := s.dev.Alloc("", n)
+	if err != nil {
+		return nil, err
+	}
+	s.bufs = append(s.bufs, b)
+	return b, nil
+}
+
+func (s *scratch) upload(data []byte) (uint64, error) {
+	if len(data) == 0 {
+		return 0, nil
+	}
+	b, err := s.alloc(int64(len(data)))
+	if err != nil {
+		return 0, err
+	}
+	return uint64(b.Ptr()), s.dev.CopyHtoD(b.Ptr(), data, nil)
+}
+
+func (s *scratch) zeros(n int64, fill byte) (*cuda.Buffer, error) {
+	b, err := s.alloc(n)
+	if err != nil {
+		return nil, err
+	}
+	return b, s.dev.Memset8(b.Ptr(), fill, b.Size(), nil)
+}
+
+func (s *scratch) free() {
+	for _, b := range s.bufs {
+		_ = b.Free()
+	}
+	s.bufs = nil
+}
+
+// run is the state of one Execute.
+type run struct {
+	b    *Backend
+	s    *scratch
+	t    *Table
+	n    int64
+	cols uint64 // device QCol array
+	err  uint64 // device QErr
+}
+
+func (r *run) grid(n int64) uint32 {
+	g := (n + tpb - 1) / tpb
+	lim := int64(r.b.dev.Props().SMs) * 16
+	if g > lim {
+		g = lim
+	}
+	if g < 1 {
+		g = 1
+	}
+	return uint32(g)
+}
+
+// prepare uploads a program and fills the program part of a.
+func (r *run) prepare(p *program, a *qArgs) error {
+	pool, err := r.s.upload(p.strPool)
+	if err != nil {
+		return err
+	}
+	consts := append([]qConst(nil), p.consts...)
+	for _, k := range p.strConst {
+		consts[k].Lo += int64(pool)
+	}
+	a.Cols, a.Err = r.cols, r.err
+	if a.Prog, err = r.s.upload(sliceBytes(p.ins)); err != nil {
+		return err
+	}
+	if a.Consts, err = r.s.upload(sliceBytes(consts)); err != nil {
+		return err
+	}
+	a.NIns = int32(len(p.ins))
+	return nil
+}
+
+func (r *run) launch(name string, grid uint32, shared uint32, args ...any) error {
+	return r.b.dev.Launch(r.b.fns[name], cuda.Dim3{X: grid, Y: 1, Z: 1}, cuda.Dim3{X: tpb, Y: 1, Z: 1}, shared, nil, args...)
+}
+
+// check reads the kernel error word and turns it into the CPU backend's error.
+func (r *run) check(p *program) error {
+	var buf [16]byte
+	if err := r.b.dev.CopyDtoH(buf[:], cuda.DevPtr(r.err), nil); err != nil {
+		return err
+	}
+	code := int32(getI64(buf[0:8]) & 0xffffffff)
+	arg := int32(uint64(getI64(buf[0:8])) >> 32)
+	switch code {
+	case 0:
+		return nil
+	case errIntRange:
+		return engine.Errorf(engine.CodeNumericValueOutOfRange, "%s out of range", [...]string{"smallint", "integer", "bigint"}[arg])
+	case errDivZero:
+		return engine.Errorf(engine.CodeDivisionByZero, "division by zero")
+	case errNumOverflow:
+		return engine.Errorf(engine.CodeNumericValueOutOfRange, "value overflows numeric format")
+	case errFloatOverflow:
+		return engine.Errorf(engine.CodeNumericValueOutOfRange, "value out of range: overflow")
+	case errFloatUnderflow:
+		return engine.Errorf(engine.CodeNumericValueOutOfRange, "value out of range: underflow")
+	case errNumField:
+		t := p.checks[arg]
+		e := engine.Errorf(engine.CodeNumericValueOutOfRange, "numeric field overflow")
+		if t.Scale == t.Prec {
+			e.Detail = fmt.Sprintf("A field with precision %d, scale %d must round to an absolute value less than 1.", t.Prec, t.Scale)
+		} else {
+			e.Detail = fmt.Sprintf("A field with precision %d, scale %d must round to an absolute value less than 10^%d.", t.Prec, t.Scale, t.Prec-t.Scale)
+		}
+		return e
+	case errUnsupported:
+		what := map[int32]string{1: "numeric to float conversion of values beyond 2^53 or scale 22", 2: "min/max of numerics beyond 64 bits"}[arg]
+		if what == "" {
+			what = fmt.Sprintf("kernel opcode %d", arg-1000)
+		}
+		return unsupported(what)
+	}
+	return engine.Errorf(engine.CodeInternalError, "GPU kernel error %d", code)
+}
+
+// Execute runs p on the device. Scan, filter, expression evaluation and
+// aggregation run in kernels; HAVING, the projection over aggregate
+// results, DISTINCT, ORDER BY and LIMIT run on the host over the small
+// results that come back (see docs/performance.md).
+func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.BatchSink) error {
+	var t *Table
+	n := int64(1) // no FROM: one row without columns
+	if p.Table != "" {
+		n = 0
+	}
+	if p.Data != nil {
+		gt, ok := p.Data.(*Table)
+		if !ok {
+			return engine.Errorf(engine.CodeInternalError, "cuda backend cannot read %T table data", p.Data)
+		}
+		t, n = gt, gt.N
+	}
+	if t == nil {
+		t = &Table{}
+	}
+	for _, a := range p.Aggs {
+		if a.Distinct {
+			return unsupported("count(DISTINCT ...) and other DISTINCT aggregates")
+		}
+	}
+	if err := b.kernels(); err != nil {
+		return err
+	}
+	s := &scratch{dev: b.dev}
+	defer s.free()
+	r := &run{b: b, s: s, t: t, n: n}
+	qc := make([]qCol, len(t.Cols))
+	for k, c := range t.Cols {
+		cls, err := clsOf(c.Type)
+		if err != nil {
+			cls = 0 // unreadable columns fail when a ColRef compiles
+		}
+		qc[k] = qCol{Cls: cls, Width: int32(c.Width)}
+		if c.Data != nil {
+			qc[k].Data = uint64(c.Data.Ptr())
+		}
+		if c.Valid != nil {
+			qc[k].Valid = uint64(c.Valid.Ptr())
+		}
+	}
+	var err error
+	if r.cols, err = s.upload(sliceBytes(qc)); err != nil {
+		return err
+	}
+	eb, err := s.zeros(16, 0)
+	if err != nil {
+		return err
+	}
+	r.err = uint64(eb.Ptr())
+	var res *engine.Batch
+	if p.Aggregate {
+		res, err = r.aggregate(p)
+	} else {
+		res, err = r.project(p)
+	}
+	if err != nil {
+		return err
+	}
+	return finish(ctx, p, res, sink)
+}

@@ -1,0 +1,563 @@
+package gpu
+
+import (
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/eval"
+)
+
+// val is a compiled expression: the register holding it and what the
+// register means.
+type val struct {
+	reg   int32
+	cls   int32 // clsBool.. clsChar
+	scale int32 // numerics: static scale
+	width int   // strings: the most bytes a value can have
+	t     engine.Type
+}
+
+// program is a compiled instruction list with its constants. String
+// constants live in strPool; their qConst.Lo is an offset into it until
+// the pool's device address is known (fixStrings).
+type program struct {
+	ins      []qIns
+	consts   []qConst
+	strPool  []byte
+	strConst []int         // indices of consts that point into strPool
+	checks   []engine.Type // numeric(p,s) targets of opDCheck, by index
+	nreg     int32
+}
+
+func unsupported(what string, args ...any) error {
+	e := engine.Errorf(engine.CodeFeatureNotSupported, "the GPU backend does not support "+what+" yet", args...)
+	return e
+}
+
+func newProgram() *program { return &program{nreg: 1} } // register 0: the row mask
+
+func (p *program) newReg() (int32, error) {
+	if p.nreg >= maxRegs {
+		return 0, unsupported("expressions needing more than %d registers", maxRegs)
+	}
+	r := p.nreg
+	p.nreg++
+	return r, nil
+}
+
+func (p *program) emit(op int, a, b, c, m int32, imm int64) (int32, error) {
+	if len(p.ins) >= maxIns {
+		return 0, unsupported("expressions longer than %d instructions", maxIns)
+	}
+	d, err := p.newReg()
+	if err != nil {
+		return 0, err
+	}
+	p.ins = append(p.ins, qIns{Op: int32(op), Dst: d, A: a, B: b, C: c, M: m, Imm: imm})
+	return d, nil
+}
+
+func rangeClass(k engine.Kind) int64 {
+	switch k {
+	case engine.KindInt16:
+		return 0
+	case engine.KindInt32:
+		return 1
+	}
+	return 2
+}
+
+func clsOf(t engine.Type) (int32, error) {
+	switch t.Kind {
+	case engine.KindBool:
+		return clsBool, nil
+	case engine.KindInt16:
+		return clsI16, nil
+	case engine.KindInt32, engine.KindDate:
+		return clsI32, nil
+	case engine.KindInt64, engine.KindTimestamp:
+		return clsI64, nil
+	case engine.KindFloat32:
+		return clsF32, nil
+	case engine.KindFloat64:
+		return clsF64, nil
+	case engine.KindNumeric:
+		return clsDec, nil
+	case engine.KindChar:
+		return clsChar, nil
+	case engine.KindVarchar, engine.KindText, engine.KindUnknown:
+		return clsStr, nil
+	}
+	return 0, unsupported("values of type %s", t)
+}
+
+func isInt(c int32) bool   { return c <= clsI64 }
+func isFloat(c int32) bool { return c == clsF32 || c == clsF64 }
+func isStr(c int32) bool   { return c == clsStr || c == clsChar }
+
+// compiler compiles expressions over one input (the table's columns).
+type compiler struct {
+	p    *program
+	cols []*Column // the table's columns, for string widths
+}
+
+func (c *compiler) compile(e engine.Expr, mask int32) (val, error) {
+	p := c.p
+	switch e := e.(type) {
+	case *engine.ColRef:
+		if e.Idx < 0 || e.Idx >= len(c.cols) {
+			return val{}, engine.Errorf(engine.CodeInternalError, "column reference %d out of range", e.Idx)
+		}
+		cls, err := clsOf(e.T)
+		if err != nil {
+			return val{}, err
+		}
+		r, err := p.emit(opCol, int32(e.Idx), 0, 0, 0, 0)
+		return val{reg: r, cls: cls, scale: int32(e.T.Scale), width: c.cols[e.Idx].Width, t: e.T}, err
+	case *engine.Const:
+		return c.constant(e)
+	case *engine.Case:
+		return c.caseExpr(e, mask)
+	case *engine.Call:
+		return c.call(e, mask)
+	}
+	return val{}, unsupported("expression %T", e)
+}
+
+func (c *compiler) constant(e *engine.Const) (val, error) {
+	p := c.p
+	cls, err := clsOf(e.T)
+	if err != nil {
+		return val{}, err
+	}
+	k := qConst{}
+	v := val{cls: cls, t: e.T}
+	switch {
+	case e.Null:
+		k.Nul = 1
+		if cls == clsDec {
+			v.scale = int32(e.T.Scale)
+		}
+	case isInt(cls):
+		k.Lo = e.I
+	case isFloat(cls):
+		k.Lo = f64bits(e.F)
+	case cls == clsDec:
+		k.Lo, k.Hi = int64(e.D.Lo), e.D.Hi
+		v.scale = e.D.Scale
+	default: // string
+		k.Lo = int64(len(p.strPool))
+		k.Hi = int64(len(e.S))
+		p.strPool = append(p.strPool, e.S...)
+		p.strConst = append(p.strConst, len(p.consts))
+		v.width = len(e.S)
+	}
+	p.consts = append(p.consts, k)
+	r, err := p.emit(opConst, int32(len(p.consts)-1), 0, 0, 0, 0)
+	v.reg = r
+	return v, err
+}
+
+// align brings two numerics to the larger scale.
+func (c *compiler) align(a, b val, mask int32) (val, val, error) {
+	var err error
+	if a.scale < b.scale {
+		a.reg, err = c.p.emit(opRescale, a.reg, 0, 0, mask, int64(b.scale-a.scale))
+		a.scale = b.scale
+	} else if b.scale < a.scale {
+		b.reg, err = c.p.emit(opRescale, b.reg, 0, 0, mask, int64(a.scale-b.scale))
+		b.scale = a.scale
+	}
+	return a, b, err
+}
+
+var cmpCode = map[engine.Op]int64{engine.OpEq: 0, engine.OpNe: 1, engine.OpLt: 2, engine.OpLe: 3, engine.OpGt: 4, engine.OpGe: 5}
+
+func (c *compiler) cmp(op engine.Op, a, b val, mask int32) (val, error) {
+	out := val{cls: clsBool, t: engine.Bool}
+	var err error
+	code := cmpCode[op]
+	switch {
+	case isInt(a.cls) && isInt(b.cls):
+		out.reg, err = c.p.emit(opCmpI, a.reg, b.reg, 0, mask, code)
+	case isFloat(a.cls) && isFloat(b.cls):
+		out.reg, err = c.p.emit(opCmpF, a.reg, b.reg, 0, mask, code)
+	case a.cls == clsDec && b.cls == clsDec:
+		if a, b, err = c.align(a, b, mask); err != nil {
+			return out, err
+		}
+		out.reg, err = c.p.emit(opCmpD, a.reg, b.reg, 0, mask, code)
+	case isStr(a.cls) && isStr(b.cls):
+		out.reg, err = c.p.emit(opCmpS, a.reg, b.reg, 0, mask, code)
+	default:
+		return out, unsupported("comparing %s with %s", a.t, b.t)
+	}
+	return out, err
+}
+
+func (c *compiler) args(args []engine.Expr, mask int32) ([]val, error) {
+	out := make([]val, len(args))
+	for i, a := range args {
+		v, err := c.compile(a, mask)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
+	p := c.p
+	if e.Op == engine.OpAnd || e.Op == engine.OpOr {
+		a, err := c.compile(e.Args[0], mask)
+		if err != nil {
+			return val{}, err
+		}
+		rm := mask
+		if eval.CanFail(e.Args[1]) {
+			// the right side runs (raises errors) only where the left one
+			// leaves the result open
+			decided := opIsFalse
+			if e.Op == engine.OpOr {
+				decided = opIsTrue
+			}
+			d, err := p.emit(decided, a.reg, 0, 0, mask, 0)
+			if err != nil {
+				return val{}, err
+			}
+			if rm, err = p.emit(opMaskNot, mask, d, 0, mask, 0); err != nil {
+				return val{}, err
+			}
+		}
+		b, err := c.compile(e.Args[1], rm)
+		if err != nil {
+			return val{}, err
+		}
+		op := opAnd
+		if e.Op == engine.OpOr {
+			op = opOr
+		}
+		r, err := p.emit(op, a.reg, b.reg, 0, mask, 0)
+		return val{reg: r, cls: clsBool, t: engine.Bool}, err
+	}
+	args, err := c.args(e.Args, mask)
+	if err != nil {
+		return val{}, err
+	}
+	out := val{t: e.T}
+	if cls, err := clsOf(e.T); err == nil {
+		out.cls = cls
+	}
+	bin := func(op int, imm int64) (val, error) {
+		r, err := p.emit(op, args[0].reg, args[1].reg, 0, mask, imm)
+		out.reg = r
+		return out, err
+	}
+	switch e.Op {
+	case engine.OpAdd, engine.OpSub, engine.OpMul, engine.OpDiv, engine.OpMod:
+		k := int(e.Op - engine.OpAdd) // add, sub, mul, div, mod
+		switch {
+		case isInt(out.cls):
+			return bin(opAddI+k, rangeClass(e.T.Kind))
+		case isFloat(out.cls) && e.Op != engine.OpMod:
+			f32 := int64(0)
+			if e.T.Kind == engine.KindFloat32 {
+				f32 = 1
+			}
+			return bin(opAddF+k, f32)
+		case out.cls == clsDec && e.Op == engine.OpMul:
+			out.scale = args[0].scale + args[1].scale
+			return bin(opMulD, 0)
+		case out.cls == clsDec && (e.Op == engine.OpAdd || e.Op == engine.OpSub):
+			a, b, err := c.align(args[0], args[1], mask)
+			if err != nil {
+				return val{}, err
+			}
+			args[0], args[1] = a, b
+			out.scale = a.scale
+			return bin(opAddD+k, 0)
+		}
+		return val{}, unsupported("%s on %s", e.Op, e.T)
+	case engine.OpNeg, engine.OpAbs:
+		base := opNegI
+		if e.Op == engine.OpAbs {
+			base = opAbsI
+		}
+		switch {
+		case isInt(out.cls):
+			out.reg, err = p.emit(base, args[0].reg, 0, 0, mask, rangeClass(e.T.Kind))
+		case isFloat(out.cls):
+			out.reg, err = p.emit(base+1, args[0].reg, 0, 0, mask, 0)
+		case out.cls == clsDec:
+			out.scale = args[0].scale
+			out.reg, err = p.emit(base+2, args[0].reg, 0, 0, mask, 0)
+		default:
+			return val{}, unsupported("%s on %s", e.Op, e.T)
+		}
+		return out, err
+	case engine.OpEq, engine.OpNe, engine.OpLt, engine.OpLe, engine.OpGt, engine.OpGe:
+		return c.cmp(e.Op, args[0], args[1], mask)
+	case engine.OpNot:
+		out.reg, err = p.emit(opNot, args[0].reg, 0, 0, mask, 0)
+		return out, err
+	case engine.OpIsNull, engine.OpIsNotNull, engine.OpIsTrue, engine.OpIsFalse:
+		op := map[engine.Op]int{engine.OpIsNull: opIsNull, engine.OpIsNotNull: opIsNotNull, engine.OpIsTrue: opIsTrue, engine.OpIsFalse: opIsFalse}[e.Op]
+		out.reg, err = p.emit(op, args[0].reg, 0, 0, mask, 0)
+		return out, err
+	case engine.OpIsDistinct:
+		eq, err := c.cmp(engine.OpEq, args[0], args[1], mask)
+		if err != nil {
+			return val{}, err
+		}
+		out.reg, err = p.emit(opDistinct, args[0].reg, args[1].reg, eq.reg, mask, 0)
+		return out, err
+	case engine.OpIn:
+		var acc val
+		for i, item := range args[1:] {
+			eq, err := c.cmp(engine.OpEq, args[0], item, mask)
+			if err != nil {
+				return val{}, err
+			}
+			if i == 0 {
+				acc = eq
+				continue
+			}
+			if acc.reg, err = p.emit(opOr, acc.reg, eq.reg, 0, mask, 0); err != nil {
+				return val{}, err
+			}
+		}
+		return acc, nil
+	case engine.OpLike, engine.OpILike:
+		if !isStr(args[0].cls) || !isStr(args[1].cls) {
+			return val{}, unsupported("LIKE on %s", args[0].t)
+		}
+		esc := int32('\\')
+		if len(e.Args) > 2 {
+			k, ok := e.Args[2].(*engine.Const)
+			if !ok || k.Null || len(k.S) > 1 {
+				return val{}, unsupported("LIKE with this ESCAPE")
+			}
+			esc = -1
+			if len(k.S) == 1 {
+				esc = int32(k.S[0])
+			}
+		}
+		if k, ok := e.Args[1].(*engine.Const); ok && !k.Null && likeEndsInEscape(k.S, esc) {
+			return val{}, unsupported("LIKE patterns ending in the escape character")
+		} else if !ok {
+			return val{}, unsupported("LIKE with a non-constant pattern")
+		}
+		ci := int64(0)
+		if e.Op == engine.OpILike {
+			ci = 1
+		}
+		out.reg, err = p.emit(opLike, args[0].reg, args[1].reg, esc, mask, ci)
+		return out, err
+	case engine.OpCast:
+		return c.cast(args[0], e.T, mask)
+	case engine.OpRound:
+		a := args[0]
+		switch {
+		case isFloat(a.cls) && len(args) == 1:
+			out.reg, err = p.emit(opRoundF, a.reg, 0, 0, mask, 0)
+			return out, err
+		case a.cls == clsDec:
+			digits := int32(0)
+			if len(e.Args) > 1 {
+				k, ok := e.Args[1].(*engine.Const)
+				if !ok || k.Null || k.I < 0 || k.I > 30 {
+					return val{}, unsupported("round() with these digits")
+				}
+				digits = int32(k.I)
+			}
+			out.scale = digits
+			if a.scale > digits {
+				out.reg, err = p.emit(opDRound, a.reg, 0, 0, mask, int64(a.scale-digits))
+			} else {
+				out.reg, err = p.emit(opRescale, a.reg, 0, 0, mask, int64(digits-a.scale))
+			}
+			return out, err
+		case isInt(a.cls):
+			out.reg = a.reg
+			return out, nil
+		}
+		return val{}, unsupported("round() of %s", a.t)
+	case engine.OpCoalesce:
+		r := args[len(args)-1]
+		for i := len(args) - 2; i >= 0; i-- {
+			if args[i].cls == clsDec && args[i].scale != r.scale {
+				return val{}, unsupported("coalesce() of numerics of different scales")
+			}
+			reg, err := p.emit(opCoalesce, args[i].reg, r.reg, 0, mask, 0)
+			if err != nil {
+				return val{}, err
+			}
+			r.reg = reg
+			r.width = max(r.width, args[i].width)
+		}
+		r.t = e.T
+		return r, nil
+	case engine.OpNullIf:
+		eq, err := c.cmp(engine.OpEq, args[0], args[1], mask)
+		if err != nil {
+			return val{}, err
+		}
+		r := args[0]
+		r.reg, err = p.emit(opNullIf, args[0].reg, eq.reg, 0, mask, 0)
+		r.t = e.T
+		return r, err
+	}
+	return val{}, unsupported("the operator %s", e.Op)
+}
+
+func likeEndsInEscape(s string, esc int32) bool {
+	if esc < 0 {
+		return false
+	}
+	n := 0
+	for i := len(s) - 1; i >= 0 && int32(s[i]) == esc; i-- {
+		n++
+	}
+	return n%2 == 1
+}
+
+func (c *compiler) cast(a val, to engine.Type, mask int32) (val, error) {
+	p := c.p
+	from := a.t
+	out := val{t: to, reg: a.reg}
+	cls, err := clsOf(to)
+	if err != nil {
+		return val{}, err
+	}
+	out.cls = cls
+	if from == to {
+		out = a
+		return out, nil
+	}
+	switch {
+	case (isInt(a.cls) || a.cls == clsBool) && isInt(cls) && cls != clsBool && from.Kind != engine.KindDate && from.Kind != engine.KindTimestamp:
+		out.reg, err = p.emit(opI2I, a.reg, 0, 0, mask, rangeClass(to.Kind))
+	case isInt(a.cls) && a.cls != clsBool && isFloat(cls) && from.IsInteger():
+		f32 := int64(0)
+		if cls == clsF32 {
+			f32 = 1
+		}
+		out.reg, err = p.emit(opI2F, a.reg, 0, 0, mask, f32)
+	case isFloat(a.cls) && isInt(cls) && to.IsInteger():
+		out.reg, err = p.emit(opF2I, a.reg, 0, 0, mask, rangeClass(to.Kind))
+	case a.cls == clsF64 && cls == clsF32:
+		out.reg, err = p.emit(opF2F32, a.reg, 0, 0, mask, 0)
+	case a.cls == clsF32 && cls == clsF64:
+	case from.IsInteger() && cls == clsDec:
+		if out.reg, err = p.emit(opI2D, a.reg, 0, 0, mask, 0); err != nil {
+			return val{}, err
+		}
+		out.scale = 0
+		return c.fitNumeric(out, to, mask)
+	case a.cls == clsDec && cls == clsDec:
+		return c.fitNumeric(a, to, mask)
+	case a.cls == clsDec && to.IsInteger():
+		out.reg, err = p.emit(opD2I, a.reg, 0, int32(rangeClass(to.Kind)), mask, int64(a.scale))
+	case a.cls == clsDec && isFloat(cls):
+		f32 := int32(0)
+		if cls == clsF32 {
+			f32 = 1
+		}
+		out.reg, err = p.emit(opD2F, a.reg, 0, f32, mask, int64(a.scale))
+	case from.Kind == engine.KindDate && to.Kind == engine.KindTimestamp:
+		out.reg, err = p.emit(opDate2Ts, a.reg, 0, 0, mask, 0)
+	case from.Kind == engine.KindTimestamp && to.Kind == engine.KindDate:
+		out.reg, err = p.emit(opTs2Date, a.reg, 0, 0, mask, 0)
+	case a.cls == clsChar && to.Kind == engine.KindChar && to.Len == 0:
+		out.width = a.width // unconstrained bpchar: the same value
+	case isStr(a.cls) && (to.Kind == engine.KindText || to.Kind == engine.KindVarchar && to.Len == 0):
+		out.width = a.width
+		if a.cls == clsChar || from.Kind == engine.KindUnknown {
+			return val{}, unsupported("casting %s to %s", from, to)
+		}
+	default:
+		return val{}, unsupported("casting %s to %s", from, to)
+	}
+	return out, err
+}
+
+// fitNumeric is eval's fitNumeric: round or extend to to's scale, then
+// check the precision.
+func (c *compiler) fitNumeric(a val, to engine.Type, mask int32) (val, error) {
+	a.t = to
+	if to.Prec == 0 {
+		return a, nil
+	}
+	p := c.p
+	s := int32(to.Scale)
+	var err error
+	switch {
+	case a.scale > s:
+		a.reg, err = p.emit(opDRound, a.reg, 0, 0, mask, int64(a.scale-s))
+	case a.scale < s:
+		a.reg, err = p.emit(opRescale, a.reg, 0, 0, mask, int64(s-a.scale))
+	}
+	if err != nil {
+		return val{}, err
+	}
+	a.scale = s
+	p.checks = append(p.checks, to)
+	a.reg, err = p.emit(opDCheck, a.reg, 0, int32(len(p.checks)-1), mask, int64(to.Prec))
+	return a, err
+}
+
+func (c *compiler) caseExpr(e *engine.Case, mask int32) (val, error) {
+	p := c.p
+	reach := mask
+	var takes []int32
+	var results []val
+	for k := range e.Conds {
+		cv, err := c.compile(e.Conds[k], reach)
+		if err != nil {
+			return val{}, err
+		}
+		take, err := p.emit(opMask, reach, cv.reg, 0, mask, 0)
+		if err != nil {
+			return val{}, err
+		}
+		rv, err := c.compile(e.Results[k], take)
+		if err != nil {
+			return val{}, err
+		}
+		if reach, err = p.emit(opMaskNot, reach, cv.reg, 0, mask, 0); err != nil {
+			return val{}, err
+		}
+		takes = append(takes, take)
+		results = append(results, rv)
+	}
+	out, err := c.compile(e.Else, reach)
+	if err != nil {
+		return val{}, err
+	}
+	nullElse := false
+	if k, ok := e.Else.(*engine.Const); ok && k.Null {
+		nullElse = true
+	}
+	for k := len(takes) - 1; k >= 0; k-- {
+		r := results[k]
+		if r.cls == clsDec && out.cls == clsDec && r.scale != out.scale {
+			if nullElse && k == len(takes)-1 {
+				out.scale = r.scale
+			} else {
+				return val{}, unsupported("CASE over numerics of different scales")
+			}
+		}
+		reg, err := p.emit(opSel, r.reg, out.reg, takes[k], mask, 0)
+		if err != nil {
+			return val{}, err
+		}
+		out.reg = reg
+		out.width = max(out.width, r.width)
+	}
+	cls, err := clsOf(e.T)
+	if err != nil {
+		return val{}, err
+	}
+	out.cls = cls
+	out.t = e.T
+	return out, nil
+}

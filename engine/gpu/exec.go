@@ -1,0 +1,349 @@
+package gpu
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+	"sort"
+
+	"github.com/gpusql/gpusql/cuda"
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/eval"
+)
+
+// selection runs the filter and returns the device list of passing row ids
+// (at most limit of them, in row order) and its length.
+func (r *run) selection(filter engine.Expr, limit int64) (uint64, int64, error) {
+	p := newProgram()
+	c := &compiler{p: p, cols: r.t.Cols}
+	f, err := c.compile(filter, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	a := qArgs{N: r.n, Filter: f.reg}
+	if err := r.prepare(p, &a); err != nil {
+		return 0, 0, err
+	}
+	words := (r.n + 31) / 32
+	chunks := (r.n + 1023) / 1024
+	bm, err := r.s.alloc(words * 4)
+	if err != nil {
+		return 0, 0, err
+	}
+	counts, err := r.s.zeros((chunks+1)*4, 0)
+	if err != nil {
+		return 0, 0, err
+	}
+	a.Bitmap, a.Counts = uint64(bm.Ptr()), uint64(counts.Ptr())
+	if err := r.launch("q_filter", r.grid(r.n), 0, &a); err != nil {
+		return 0, 0, err
+	}
+	if err := r.check(p); err != nil {
+		return 0, 0, err
+	}
+	if err := r.b.dev.Launch(r.b.fns["q_scan"], cuda.Dim3{X: 1, Y: 1, Z: 1}, cuda.Dim3{X: 1024, Y: 1, Z: 1}, 0, nil,
+		counts.Ptr(), chunks); err != nil {
+		return 0, 0, err
+	}
+	var tot [4]byte
+	if err := r.b.dev.CopyDtoH(tot[:], counts.Ptr()+cuda.DevPtr(chunks*4), nil); err != nil {
+		return 0, 0, err
+	}
+	total := int64(binary.LittleEndian.Uint32(tot[:]))
+	if limit >= 0 && total > limit {
+		total = limit
+	}
+	if limit < 0 {
+		limit = math.MaxInt64
+	}
+	sel, err := r.s.alloc(max(total, 1) * 4)
+	if err != nil {
+		return 0, 0, err
+	}
+	g := uint32(min((chunks*32+tpb-1)/tpb, int64(r.b.dev.Props().SMs)*16))
+	if err := r.launch("q_compact", max(g, 1), 0, bm.Ptr(), counts.Ptr(), sel.Ptr(), r.n, limit); err != nil {
+		return 0, 0, err
+	}
+	return uint64(sel.Ptr()), total, nil
+}
+
+// outputs evaluates exprs over rows (sel, or all n) and downloads them.
+func (r *run) outputs(exprs []engine.Expr, sel uint64, n int64, filter engine.Expr) (*engine.Batch, error) {
+	p := newProgram()
+	c := &compiler{p: p, cols: r.t.Cols}
+	mask := int32(0)
+	a := qArgs{Sel: sel, N: n}
+	if filter != nil {
+		f, err := c.compile(filter, 0)
+		if err != nil {
+			return nil, err
+		}
+		if mask, err = p.emit(opIsTrue, f.reg, 0, 0, 0, 0); err != nil {
+			return nil, err
+		}
+		a.Filter = mask
+	}
+	vals := make([]val, len(exprs))
+	for k, e := range exprs {
+		v, err := c.compile(e, mask)
+		if err != nil {
+			return nil, err
+		}
+		if v.t.Kind == engine.KindInterval {
+			return nil, unsupported("interval results")
+		}
+		vals[k] = v
+	}
+	outs := make([]qOut, len(vals))
+	type hostOut struct{ lo, hi, nul, str *cuda.Buffer }
+	hb := make([]hostOut, len(vals))
+	for k, v := range vals {
+		o := qOut{Reg: v.reg, Cls: v.cls}
+		lo, err := r.s.alloc(8 * n)
+		if err != nil {
+			return nil, err
+		}
+		nul, err := r.s.alloc(n)
+		if err != nil {
+			return nil, err
+		}
+		o.Lo, o.Nul = uint64(lo.Ptr()), uint64(nul.Ptr())
+		hb[k].lo, hb[k].nul = lo, nul
+		if v.cls == clsDec {
+			hi, err := r.s.alloc(8 * n)
+			if err != nil {
+				return nil, err
+			}
+			o.Hi = uint64(hi.Ptr())
+			hb[k].hi = hi
+		}
+		if isStr(v.cls) {
+			o.Cls = clsStr
+			o.Width = int32(v.width)
+			st, err := r.s.alloc(int64(v.width) * n)
+			if err != nil {
+				return nil, err
+			}
+			o.Str = uint64(st.Ptr())
+			hb[k].str = st
+		}
+		outs[k] = o
+	}
+	if err := r.prepare(p, &a); err != nil {
+		return nil, err
+	}
+	var err error
+	if a.Outs, err = r.s.upload(sliceBytes(outs)); err != nil {
+		return nil, err
+	}
+	a.NOuts = int32(len(outs))
+	if n > 0 {
+		if err := r.launch("q_project", r.grid(n), 0, &a); err != nil {
+			return nil, err
+		}
+		if err := r.check(p); err != nil {
+			return nil, err
+		}
+	}
+	res := &engine.Batch{N: int(n), Cols: make([]*engine.Vec, len(vals))}
+	for k, v := range vals {
+		lo := make([]int64, n)
+		nul := make([]byte, n)
+		if n > 0 {
+			if err := r.b.dev.CopyDtoH(sliceBytes(lo), hb[k].lo.Ptr(), nil); err != nil {
+				return nil, err
+			}
+			if err := r.b.dev.CopyDtoH(nul, hb[k].nul.Ptr(), nil); err != nil {
+				return nil, err
+			}
+		}
+		var hi []int64
+		var str []byte
+		if hb[k].hi != nil && n > 0 {
+			hi = make([]int64, n)
+			if err := r.b.dev.CopyDtoH(sliceBytes(hi), hb[k].hi.Ptr(), nil); err != nil {
+				return nil, err
+			}
+		}
+		if hb[k].str != nil && n > 0 && v.width > 0 {
+			str = make([]byte, int64(v.width)*n)
+			if err := r.b.dev.CopyDtoH(str, hb[k].str.Ptr(), nil); err != nil {
+				return nil, err
+			}
+		}
+		res.Cols[k] = toVec(v, int(n), lo, hi, nul, str)
+	}
+	return res, nil
+}
+
+// toVec builds a host vector from downloaded register values.
+func toVec(v val, n int, lo, hi []int64, nul []byte, str []byte) *engine.Vec {
+	out := engine.NewVec(v.t, n)
+	for i := 0; i < n; i++ {
+		if nul[i] != 0 {
+			out.SetNull(i)
+			continue
+		}
+		switch engine.PhysOf(v.t.Kind) {
+		case engine.PhysInt:
+			out.I[i] = lo[i]
+		case engine.PhysFloat:
+			out.F[i] = bitsF64(lo[i])
+		case engine.PhysDec:
+			out.D[i] = engine.Dec{Lo: uint64(lo[i]), Hi: hi[i], Scale: v.scale}
+		case engine.PhysStr:
+			if v.width > 0 {
+				out.S[i] = str[i*v.width : i*v.width+int(lo[i])]
+			} else {
+				out.S[i] = []byte{}
+			}
+		}
+	}
+	return out
+}
+
+// project runs a query without aggregates.
+func (r *run) project(p *engine.Plan) (*engine.Batch, error) {
+	limit := int64(-1)
+	if len(p.OrderBy) == 0 && !p.Distinct && p.Limit >= 0 {
+		limit = p.Limit + p.Offset
+	}
+	var sel uint64
+	n := r.n
+	if limit >= 0 && n > limit && p.Filter == nil {
+		n = limit
+	}
+	if p.Filter != nil && r.n > 0 {
+		var err error
+		if sel, n, err = r.selection(p.Filter, limit); err != nil {
+			return nil, err
+		}
+	} else if p.Filter != nil {
+		// no table rows: the filter runs over the one row of a FROM-less query
+		return r.outputs(p.Project, 0, r.n, p.Filter)
+	}
+	return r.outputs(p.Project, sel, n, nil)
+}
+
+// finish applies HAVING-free post-processing (DISTINCT, ORDER BY, OFFSET,
+// LIMIT) on the host and streams the visible columns.
+func finish(ctx context.Context, p *engine.Plan, res *engine.Batch, sink engine.BatchSink) error {
+	if p.Distinct {
+		res = distinct(res, p.Visible)
+	}
+	if len(p.OrderBy) > 0 {
+		res = sortBatch(res, p.OrderBy)
+	}
+	lo := int(min(p.Offset, int64(res.N)))
+	hi := res.N
+	if p.Limit >= 0 && int64(hi-lo) > p.Limit {
+		hi = lo + int(p.Limit)
+	}
+	const batch = 4096
+	for b := lo; b < hi; b += batch {
+		if ctx.Err() != nil {
+			return engine.Errorf(engine.CodeQueryCanceled, "canceling statement due to user request")
+		}
+		e := min(b+batch, hi)
+		sel := make([]int32, e-b)
+		for k := range sel {
+			sel[k] = int32(b + k)
+		}
+		out := eval.GatherBatch(res, sel)
+		if err := sink(&engine.Batch{N: out.N, Cols: out.Cols[:p.Visible]}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func sortBatch(b *engine.Batch, keys []engine.SortKey) *engine.Batch {
+	idx := make([]int32, b.N)
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	sort.SliceStable(idx, func(x, y int) bool {
+		i, j := int(idx[x]), int(idx[y])
+		for _, k := range keys {
+			v := b.Cols[k.Col]
+			ni, nj := v.IsNull(i), v.IsNull(j)
+			if ni || nj {
+				if ni == nj {
+					continue
+				}
+				return ni == k.NullsFirst
+			}
+			c := eval.CompareSlot(v, i, v, j)
+			if c == 0 {
+				continue
+			}
+			if k.Desc {
+				return c > 0
+			}
+			return c < 0
+		}
+		return false
+	})
+	return eval.GatherBatch(b, idx)
+}
+
+func distinct(b *engine.Batch, visible int) *engine.Batch {
+	seen := map[string]struct{}{}
+	var key []byte
+	sel := make([]int32, 0, b.N)
+	for i := 0; i < b.N; i++ {
+		key = key[:0]
+		for _, v := range b.Cols[:visible] {
+			key = appendKey(key, v, i)
+		}
+		if _, ok := seen[string(key)]; ok {
+			continue
+		}
+		seen[string(key)] = struct{}{}
+		sel = append(sel, int32(i))
+	}
+	return eval.GatherBatch(b, sel)
+}
+
+// appendKey encodes row i of v so that equal values encode equally (as the
+// CPU backend's grouping key).
+func appendKey(dst []byte, v *engine.Vec, i int) []byte {
+	if v.IsNull(i) {
+		return append(dst, 0)
+	}
+	dst = append(dst, 1)
+	switch engine.PhysOf(v.T.Kind) {
+	case engine.PhysInt:
+		return binary.LittleEndian.AppendUint64(dst, uint64(v.I[i]))
+	case engine.PhysFloat:
+		f := v.F[i]
+		if f == 0 {
+			f = 0
+		}
+		if f != f {
+			f = math.NaN()
+		}
+		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(f))
+	case engine.PhysDec:
+		d := v.D[i]
+		for d.Scale > 0 {
+			r := d.Round(d.Scale - 1)
+			back, ok := r.Rescale(d.Scale)
+			if !ok || back != d {
+				break
+			}
+			d = r
+		}
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(d.Hi))
+		dst = binary.LittleEndian.AppendUint64(dst, d.Lo)
+		return binary.LittleEndian.AppendUint32(dst, uint32(d.Scale))
+	case engine.PhysStr:
+		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(v.S[i])))
+		return append(dst, v.S[i]...)
+	case engine.PhysInterval:
+		days, us := v.V[i].Span()
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(days))
+		return binary.LittleEndian.AppendUint64(dst, uint64(us))
+	}
+	return dst
+}

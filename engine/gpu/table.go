@@ -1,0 +1,189 @@
+// Package gpu is gpusql's CUDA backend: device-resident tables, and a plan
+// executor that compiles expressions to a small typed program run by the
+// interpreter kernels of cuda/query.cu.
+package gpu
+
+import (
+	"context"
+	"encoding/binary"
+	"math"
+	"unsafe"
+
+	"github.com/gpusql/gpusql/cuda"
+	"github.com/gpusql/gpusql/engine"
+)
+
+// Column is one device-resident column, laid out exactly as engine.Column
+// on the host: bool 1 B, smallint 2 B, integer/date/real 4 B, bigint/
+// numeric(scaled int64)/timestamp/double 8 B, strings Width bytes per row
+// (multiple of 4, zero-padded UTF-8, char(n) stored without padding).
+type Column struct {
+	Type  engine.Type
+	Data  *cuda.Buffer // nil when the table has no rows, or Width 0
+	Width int          // bytes per row for strings
+	Valid *cuda.Buffer // validity bitmap: uint64 words, bit i%64 of word i/64 set = not NULL; nil = no NULLs
+}
+
+// Table implements engine.TableData for device-resident data.
+type Table struct {
+	Cols []*Column
+	N    int64
+	Dev  *cuda.Device
+}
+
+var _ engine.TableData = (*Table)(nil)
+
+// Rows is the number of rows.
+func (t *Table) Rows() int64 { return t.N }
+
+// DeviceBytes is the device memory the columns hold.
+func (t *Table) DeviceBytes() int64 {
+	var n int64
+	for _, c := range t.Cols {
+		if c.Data != nil {
+			n += c.Data.Size()
+		}
+		if c.Valid != nil {
+			n += c.Valid.Size()
+		}
+	}
+	return n
+}
+
+// Release frees every buffer; DROP TABLE returns the memory to the pool.
+func (t *Table) Release() {
+	for _, c := range t.Cols {
+		if c.Data != nil {
+			_ = c.Data.Free()
+			c.Data = nil
+		}
+		if c.Valid != nil {
+			_ = c.Valid.Free()
+			c.Valid = nil
+		}
+	}
+	t.Cols = nil
+	t.N = 0
+}
+
+// hostBytes returns the column's storage as bytes (aliasing it).
+func hostBytes(c *engine.Column) []byte {
+	switch {
+	case c.B != nil:
+		return c.B
+	case c.I16 != nil:
+		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c.I16))), 2*len(c.I16))
+	case c.I32 != nil:
+		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c.I32))), 4*len(c.I32))
+	case c.I64 != nil:
+		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c.I64))), 8*len(c.I64))
+	case c.F32 != nil:
+		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c.F32))), 4*len(c.F32))
+	case c.F64 != nil:
+		return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(c.F64))), 8*len(c.F64))
+	case c.Str != nil:
+		return c.Str
+	}
+	return nil
+}
+
+func u64Bytes(w []uint64) []byte {
+	if len(w) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(w))), 8*len(w))
+}
+
+// Upload copies a host table to the device, charging the memory to owner.
+// On failure (53200 when the device is full) nothing stays allocated.
+func Upload(dev *cuda.Device, h *engine.HostTable, owner string) (*Table, error) {
+	t := &Table{N: h.N, Dev: dev, Cols: make([]*Column, len(h.Cols))}
+	for k, hc := range h.Cols {
+		c := &Column{Type: hc.Type, Width: hc.Width}
+		t.Cols[k] = c
+		if b := hostBytes(hc); len(b) > 0 {
+			buf, err := dev.Alloc(owner, int64(len(b)))
+			if err != nil {
+				t.Release()
+				return nil, err
+			}
+			c.Data = buf
+			if err := dev.CopyHtoD(buf.Ptr(), b, nil); err != nil {
+				t.Release()
+				return nil, err
+			}
+		}
+		if hc.Valid != nil && h.N > 0 {
+			b := u64Bytes(hc.Valid)
+			buf, err := dev.Alloc(owner, int64(len(b)))
+			if err != nil {
+				t.Release()
+				return nil, err
+			}
+			c.Valid = buf
+			if err := dev.CopyHtoD(buf.Ptr(), b, nil); err != nil {
+				t.Release()
+				return nil, err
+			}
+		}
+	}
+	return t, nil
+}
+
+// Download copies the table back to the host, exactly.
+func (t *Table) Download() (*engine.HostTable, error) {
+	h := &engine.HostTable{N: t.N, Cols: make([]*engine.Column, len(t.Cols))}
+	for k, c := range t.Cols {
+		hc := engine.NewColumn(c.Type, int(t.N), c.Width, c.Valid != nil)
+		hc.Width = c.Width
+		if c.Type.IsString() {
+			hc.Str = make([]byte, int(t.N)*c.Width)
+		}
+		if c.Data != nil {
+			b := hostBytes(hc)
+			if err := t.Dev.CopyDtoH(b, c.Data.Ptr(), nil); err != nil {
+				return nil, err
+			}
+		}
+		if c.Valid != nil {
+			if err := t.Dev.CopyDtoH(u64Bytes(hc.Valid), c.Valid.Ptr(), nil); err != nil {
+				return nil, err
+			}
+		}
+		h.Cols[k] = hc
+	}
+	return h, nil
+}
+
+// helpers for building device argument blocks
+
+func putI64(b []byte, v int64) { binary.LittleEndian.PutUint64(b, uint64(v)) }
+func getI64(b []byte) int64    { return int64(binary.LittleEndian.Uint64(b)) }
+func f64bits(f float64) int64  { return int64(math.Float64bits(f)) }
+func bitsF64(v int64) float64  { return math.Float64frombits(uint64(v)) }
+
+// HostLoader loads CSV with a host loader and uploads the result: the
+// device tables of the CUDA backend until the GPU CSV reader produces them
+// directly.
+type HostLoader struct {
+	Dev  *cuda.Device
+	Host engine.Loader
+}
+
+// Load parses on the host and uploads; the host copy is dropped.
+func (l HostLoader) Load(ctx context.Context, req *engine.LoadRequest) (*engine.LoadResult, error) {
+	res, err := l.Host.Load(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	h, ok := res.Data.(*engine.HostTable)
+	if !ok {
+		return nil, engine.Errorf(engine.CodeInternalError, "gpu: host loader returned %T", res.Data)
+	}
+	t, err := Upload(l.Dev, h, req.Table)
+	if err != nil {
+		return nil, err
+	}
+	res.Data = t
+	return res, nil
+}
