@@ -64,6 +64,8 @@ const (
 	CodeIOError                 = "58030"
 	CodeUndefinedFile           = "58P01"
 	CodeProtocolViolation       = "08P01"
+	CodeConnectionDoesNotExist  = "08003"
+	CodeObjectNotInPrereqState  = "55000"
 	CodeInternalError           = "XX000"
 )
 

@@ -1,0 +1,157 @@
+package gpusql
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/cpu"
+	"github.com/gpusql/gpusql/loader"
+	"github.com/gpusql/gpusql/query"
+)
+
+// maxTextWidthLimit is PostgreSQL's limit on one field value (1 GB).
+const maxTextWidthLimit = 1 << 30
+
+// Options configure an engine: the embedded DB (Open), the database/sql
+// driver (NewConnector, or the DSN of sql.Open) and the gpusql command all
+// build theirs from these. They are checked once, by NewEngine.
+type Options struct {
+	// FileRoot is the only directory tree that COPY FROM and
+	// CREATE TABLE ... FROM CSV may read; paths in SQL are relative to
+	// it. Empty means DataDir. It must exist.
+	FileRoot string
+	// DataDir is a directory for the engine's files, created if missing.
+	// Empty means none (then FileRoot is required).
+	DataDir string
+	// Device is where queries run: "auto" (the default when empty) picks
+	// the GPU when one is usable and the CPU backend otherwise; "cpu"; or
+	// "cuda", which fails when no GPU backend is usable: a query never
+	// falls back to the other backend silently.
+	Device string
+	// MaxTextWidth bounds the stored byte width of text values; 0 means
+	// the default (engine.DefaultCSVOptions().MaxTextWidth).
+	MaxTextWidth int
+	// Logger receives the engine's log; nil discards it.
+	Logger *slog.Logger
+	// OnNotice, if set, receives the NOTICE and WARNING messages of
+	// statements (such as "there is no transaction in progress"). It is
+	// called from the goroutine that runs the statement, possibly from
+	// many goroutines at once.
+	OnNotice func(engine.Notice)
+}
+
+// checked returns o with defaults filled in, directories made absolute with
+// symlinks resolved, and every field checked. Errors are *engine.Error
+// with SQLSTATE 22023 (invalid_parameter_value).
+func (o Options) checked() (Options, error) {
+	bad := func(format string, args ...any) (Options, error) {
+		return Options{}, engine.Errorf(engine.CodeInvalidParameterValue, "gpusql: "+format, args...)
+	}
+	switch o.Device {
+	case "":
+		o.Device = "auto"
+	case "auto", "cpu", "cuda":
+	default:
+		return bad("device %q: want auto, cpu or cuda", o.Device)
+	}
+	if o.MaxTextWidth == 0 {
+		o.MaxTextWidth = engine.DefaultCSVOptions().MaxTextWidth
+	}
+	if o.MaxTextWidth < 0 || o.MaxTextWidth > maxTextWidthLimit {
+		return bad("max text width %d: want 1 to %d bytes", o.MaxTextWidth, maxTextWidthLimit)
+	}
+	if o.DataDir == "" && o.FileRoot == "" {
+		return bad("no file root: set FileRoot (or DataDir)")
+	}
+	var err error
+	if o.DataDir != "" {
+		if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
+			return bad("data dir: %v", err)
+		}
+		if o.DataDir, err = resolveDir(o.DataDir); err != nil {
+			return bad("data dir: %v", err)
+		}
+	}
+	if o.FileRoot == "" {
+		o.FileRoot = o.DataDir
+	} else if o.FileRoot, err = resolveDir(o.FileRoot); err != nil {
+		return bad("file root: %v", err)
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return o, nil
+}
+
+// resolveDir makes dir absolute with symlinks resolved, and checks that it
+// is a directory.
+func resolveDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if abs, err = filepath.EvalSymlinks(abs); err != nil {
+		return "", err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", err
+	}
+	if !st.IsDir() {
+		return "", fmt.Errorf("%s is not a directory", abs)
+	}
+	return abs, nil
+}
+
+// NewEngine checks opts and builds the query engine: the backend for
+// opts.Device, and the query server (catalog, sessions) over it. It is
+// the one place that knows how they are constructed; the gpusql command
+// serves what it returns over the wire, and Open embeds it. backendName is
+// the backend's Name, for logs.
+func NewEngine(opts Options) (srv *query.Server, backendName string, err error) {
+	o, err := opts.checked()
+	if err != nil {
+		return nil, "", err
+	}
+	return newEngine(o)
+}
+
+// newEngine is NewEngine for checked options.
+func newEngine(o Options) (srv *query.Server, backendName string, err error) {
+	backend, err := newBackend(o.Device, o.Logger)
+	if err != nil {
+		return nil, "", err
+	}
+	srv, err = query.NewServer(query.Options{
+		FileRoot:     o.FileRoot,
+		DataDir:      o.DataDir,
+		MaxTextWidth: o.MaxTextWidth,
+		Backend:      backend,
+		Logger:       o.Logger,
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return srv, backend.Name(), nil
+}
+
+// newBackend picks the backend for device ("auto", "cpu" or "cuda"). No
+// CUDA backend exists in this build yet: "cuda" fails, "auto" says why it
+// chose the CPU.
+func newBackend(device string, logger *slog.Logger) (engine.Backend, error) {
+	if device == "cuda" {
+		return nil, engine.Errorf(engine.CodeFeatureNotSupported,
+			"gpusql: device cuda: the CUDA backend is not available in this build yet; use device cpu (or auto)")
+	}
+	b := cpu.New(loader.NewCPU(loader.Config{}), 0)
+	switch device {
+	case "auto":
+		logger.Info("device: cpu (auto: no usable GPU backend in this build)", "backend", b.Name())
+	default:
+		logger.Info("device: cpu", "backend", b.Name())
+	}
+	return b, nil
+}

@@ -1,0 +1,337 @@
+// Package gpusql embeds the gpusql engine in a Go program: the same engine
+// that the gpusql server serves over the PostgreSQL wire protocol, called
+// directly, with no socket in between.
+//
+//	db, err := gpusql.Open(gpusql.Options{FileRoot: "/data"})
+//	...
+//	defer db.Close()
+//	_, err = db.Exec(ctx, `CREATE TABLE trips (id bigint, fare numeric(10,2)) FROM CSV 'trips.csv' WITH (HEADER true)`)
+//	rows, err := db.Query(ctx, `SELECT id, fare FROM trips WHERE fare > $1`, 10)
+//	defer rows.Close()
+//	for rows.Next() {
+//		var id int64
+//		var fare *big.Rat
+//		err = rows.Scan(&id, &fare)
+//	}
+//	err = rows.Err()
+//
+// The package also registers a database/sql driver named "gpusql" (see
+// NewConnector and ParseDSN). Every error that comes from the engine is,
+// or wraps, an *engine.Error carrying a SQLSTATE; use errors.As.
+package gpusql
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/query"
+)
+
+// DB is an embedded gpusql engine: a catalog of tables and the backend
+// that loads and queries them. It is safe for concurrent use by many
+// goroutines; each Exec and Query runs in a session of its own. Close it
+// to cancel running statements and release every table's memory.
+type DB struct {
+	srv      *query.Server
+	backend  string
+	fileRoot string
+	notice   func(engine.Notice)
+
+	ctx  context.Context // ends at Close, cancelling running statements
+	stop context.CancelCauseFunc
+
+	mu      sync.Mutex // guards closed and the Add of running
+	closed  bool
+	running sync.WaitGroup // statements and open Rows
+}
+
+// Open checks opts and starts an engine.
+func Open(opts Options) (*DB, error) {
+	o, err := opts.checked()
+	if err != nil {
+		return nil, err
+	}
+	srv, backend, err := newEngine(o)
+	if err != nil {
+		return nil, err
+	}
+	ctx, stop := context.WithCancelCause(context.Background())
+	return &DB{srv: srv, backend: backend, fileRoot: o.FileRoot, notice: o.OnNotice, ctx: ctx, stop: stop}, nil
+}
+
+// FileRoot is the directory that paths in COPY FROM and CREATE TABLE ...
+// FROM CSV are relative to: Options.FileRoot made absolute, symlinks
+// resolved.
+func (db *DB) FileRoot() string { return db.fileRoot }
+
+// Backend names the backend that runs queries (as SHOW gpusql.device does).
+func (db *DB) Backend() string { return db.backend }
+
+// Catalog is the engine's catalog of tables.
+func (db *DB) Catalog() *engine.Catalog { return db.srv.Catalog() }
+
+var (
+	errDBClosed   = errors.New("gpusql: database is closed")
+	errRowsClosed = errors.New("gpusql: rows closed")
+)
+
+// Close cancels the statements still running (they end with SQLSTATE
+// 57P01), waits for them to stop, and drops every table, releasing its
+// memory. Later calls fail with 08003. Close is idempotent.
+func (db *DB) Close() error {
+	db.mu.Lock()
+	if db.closed {
+		db.mu.Unlock()
+		return nil
+	}
+	db.closed = true
+	db.mu.Unlock()
+	db.stop(errDBClosed)
+	db.running.Wait()
+	cat := db.srv.Catalog()
+	for _, t := range cat.Tables() {
+		_ = cat.Drop(t.Name)
+	}
+	return nil
+}
+
+// begin registers a statement; the caller calls db.running.Done when it
+// ends.
+func (db *DB) begin() error {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if db.closed {
+		return &engine.Error{Code: engine.CodeConnectionDoesNotExist, Message: errDBClosed.Error(), Err: errDBClosed}
+	}
+	db.running.Add(1)
+	return nil
+}
+
+// Exec runs every statement of sql in a new session and returns the
+// command tag of the last one ("CREATE TABLE", "COPY 1000", "SELECT 3"...);
+// rows that SELECTs return are discarded. args fill the parameters $1,
+// $2... (see Conn.Exec).
+func (db *DB) Exec(ctx context.Context, sql string, args ...any) (tag string, err error) {
+	c, err := db.Conn(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	return c.Exec(ctx, sql, args...)
+}
+
+// Query runs sql in a new session and streams the rows of its first
+// result set (see Conn.Query); the session ends when the Rows are closed.
+func (db *DB) Query(ctx context.Context, sql string, args ...any) (*Rows, error) {
+	c, err := db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	r, err := c.Query(ctx, sql, args...)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	r.ownConn = true
+	return r, nil
+}
+
+// Conn returns a session of its own: settings (SET), transaction state
+// and the like last from one statement to the next, as on one PostgreSQL
+// connection. A Conn runs one statement at a time; it is not for
+// concurrent use. Close it when done.
+func (db *DB) Conn(ctx context.Context) (*Conn, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, cancelError(err, context.Cause(ctx))
+	}
+	db.mu.Lock()
+	closed := db.closed
+	db.mu.Unlock()
+	if closed {
+		return nil, &engine.Error{Code: engine.CodeConnectionDoesNotExist, Message: errDBClosed.Error(), Err: errDBClosed}
+	}
+	sess, err := db.srv.NewSession(engine.SessionParams{User: "gpusql", Database: "gpusql", Application: "embedded"})
+	if err != nil {
+		return nil, err
+	}
+	return &Conn{db: db, sess: sess}, nil
+}
+
+// Conn is one session of a DB.
+type Conn struct {
+	db     *DB
+	sess   engine.Session
+	busy   atomic.Bool // a statement runs or Rows are open
+	closed atomic.Bool
+}
+
+// acquire takes the session for one statement. release gives it back.
+func (c *Conn) acquire() error {
+	if c.closed.Load() {
+		return engine.Errorf(engine.CodeConnectionDoesNotExist, "gpusql: connection is closed")
+	}
+	if !c.busy.CompareAndSwap(false, true) {
+		return engine.Errorf(engine.CodeObjectNotInPrereqState, "gpusql: connection busy: close the Rows of the previous query first")
+	}
+	return nil
+}
+
+func (c *Conn) release() { c.busy.Store(false) }
+
+// Close ends the session. Rows still open go on until they are closed.
+func (c *Conn) Close() error {
+	if c.closed.Swap(true) {
+		return nil
+	}
+	return c.sess.Close()
+}
+
+// TxStatus is the session's transaction status: 'I' idle, 'T' in a
+// transaction block, 'E' in a failed one.
+func (c *Conn) TxStatus() byte { return c.sess.TxStatus() }
+
+// statement is one running statement's context: ctx ends when the
+// caller's context does, when the DB closes, or at cancel.
+type statement struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	stop   func() bool // detaches ctx from the DB's
+	db     *DB
+}
+
+func (c *Conn) startStatement(ctx context.Context) (*statement, error) {
+	if err := c.db.begin(); err != nil {
+		return nil, err
+	}
+	st := &statement{db: c.db}
+	st.ctx, st.cancel = context.WithCancelCause(ctx)
+	st.stop = context.AfterFunc(c.db.ctx, func() { st.cancel(errDBClosed) })
+	return st, nil
+}
+
+// end releases the statement's context; call it once.
+func (st *statement) end() {
+	st.stop()
+	st.cancel(nil)
+	st.db.running.Done()
+}
+
+// errorOf turns what a session returned into the error callers see: an
+// *engine.Error. A cancellation is 57014 (or 57P01 when the DB closed)
+// and wraps the context's cause, so errors.Is(err, context.Canceled) and
+// errors.Is(err, context.DeadlineExceeded) hold.
+func (st *statement) errorOf(err error) error {
+	if err == nil {
+		return nil
+	}
+	cause := context.Cause(st.ctx)
+	if cause == nil {
+		return engine.AsError(err)
+	}
+	if errors.Is(cause, errDBClosed) {
+		return &engine.Error{Code: engine.CodeAdminShutdown, Message: "terminating statement: the database was closed", Err: cause}
+	}
+	var e *engine.Error
+	if errors.As(err, &e) && e.Code != engine.CodeQueryCanceled {
+		return err // an error of its own that came first
+	}
+	return cancelError(err, cause)
+}
+
+// cancelError is the 57014 error for a statement stopped by its context.
+func cancelError(err, cause error) error {
+	var e *engine.Error
+	if errors.As(err, &e) && e.Code == engine.CodeQueryCanceled {
+		if e.Err == nil {
+			e.Err = cause // a fresh error of the statement's own
+		}
+		return e
+	}
+	msg := "canceling statement due to user request"
+	if errors.Is(cause, context.DeadlineExceeded) {
+		msg = "canceling statement due to statement timeout"
+	}
+	return &engine.Error{Code: engine.CodeQueryCanceled, Message: msg, Err: cause}
+}
+
+// Exec runs every statement of sql and returns the command tag of the
+// last one; rows that SELECTs return are discarded.
+//
+// args fill the parameters $1, $2...: nil (NULL), integers, floats, bool,
+// string, []byte (as text), time.Time (as a timestamp: its wall clock in
+// its own location), *big.Rat (an exact decimal) and driver.Valuer. This
+// release writes each value into the SQL text as a typed literal (strings
+// quoted, numbers in their exact shortest form), so parameters work in any
+// statement, not only in SELECT; len(args) must equal the highest $n.
+func (c *Conn) Exec(ctx context.Context, sql string, args ...any) (tag string, err error) {
+	if sql, err = bindArgs(sql, args); err != nil {
+		return "", err
+	}
+	if err := c.acquire(); err != nil {
+		return "", err
+	}
+	defer c.release()
+	st, err := c.startStatement(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer st.end()
+	w := &execWriter{notice: c.db.notice}
+	err = c.sess.Query(st.ctx, sql, w)
+	return w.tag, st.errorOf(err)
+}
+
+// execWriter keeps the last command tag and drops rows.
+type execWriter struct {
+	tag    string
+	notice func(engine.Notice)
+}
+
+func (w *execWriter) Describe([]engine.ResultColumn) error { return nil }
+func (w *execWriter) Row([][]byte) error                   { return nil }
+func (w *execWriter) Complete(tag string) error            { w.tag = tag; return nil }
+func (w *execWriter) EmptyQuery() error                    { return nil }
+func (w *execWriter) Notice(n engine.Notice) error {
+	if w.notice != nil {
+		w.notice(n)
+	}
+	return nil
+}
+
+// Query runs sql and returns its rows as they are produced: the statements
+// run in a goroutine that hands batches of rows to the Rows through a
+// bounded queue, so a large result is never held whole, and the query
+// waits while the caller does not read. Closing the Rows early cancels the
+// rest of the query.
+//
+// Statements of sql before the first one that returns rows run first;
+// errors until then are returned by Query, later ones by Rows.Err. When sql
+// holds several queries, Rows.NextResultSet moves on to the next one. args
+// are as for Exec.
+func (c *Conn) Query(ctx context.Context, sql string, args ...any) (*Rows, error) {
+	sql, err := bindArgs(sql, args)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.acquire(); err != nil {
+		return nil, err
+	}
+	st, err := c.startStatement(ctx)
+	if err != nil {
+		c.release()
+		return nil, err
+	}
+	r := newRows(c, st)
+	go r.produce(sql)
+	if !r.advanceSet() && r.err != nil {
+		err := r.err
+		r.Close()
+		return nil, err
+	}
+	// Without a result set (no statement returned rows) the Rows have no
+	// columns and no rows, and the query has ended.
+	return r, nil
+}
