@@ -82,6 +82,9 @@ type LoadResult struct {
 	Skipped []LoadError
 	// SkippedCount may exceed len(Skipped) if recording was capped.
 	SkippedCount int64
+	// Notes are said to the client as NOTICEs: how the load ran, where
+	// that differs from what the backend normally does (never silently).
+	Notes []string
 }
 
 // TableData is a backend's storage for one table's rows.

@@ -156,6 +156,7 @@ func (g *GPU) Load(ctx context.Context, req *engine.LoadRequest) (*engine.LoadRe
 			return nil, err
 		}
 		res.Data = t
+		res.Notes = append(res.Notes, "FORMAT text is parsed on the CPU and the table copied to the GPU; FORMAT csv is parsed on the GPU")
 		return res, nil
 	}
 	g.once.Do(func() { g.k, g.kerr = loadKernels(g.dev) })

@@ -103,6 +103,9 @@ func (s *Session) runLoad(ctx context.Context, table, from string, src io.Reader
 	if err != nil {
 		return nil, err
 	}
+	for _, n := range res.Notes {
+		_ = w.Notice(engine.Notice{Severity: "NOTICE", Code: engine.CodeSuccessfulCompletion, Message: n})
+	}
 	if res.SkippedCount > 0 {
 		s.srv.cat.RecordLoadErrors(table, res.Skipped)
 		rows := "rows were"
