@@ -23,7 +23,7 @@ import (
 //
 // or, to share an embedded DB: sql.OpenDB(gpusql.Connector(gdb)). Each
 // database/sql connection is one engine session. Parameters are $1, $2...
-// as in PostgreSQL (see Conn.Exec for how they are filled).
+// as in PostgreSQL, typed by their context (see Conn.Exec).
 
 func init() { sql.Register("gpusql", Driver{}) }
 
@@ -200,13 +200,17 @@ func (dc *driverConn) Prepare(query string) (driver.Stmt, error) {
 	return dc.PrepareContext(context.Background(), query)
 }
 
-// PrepareContext keeps the statement's text; it is parsed and bound each
-// time it runs.
+// PrepareContext prepares query in the connection's session: it is
+// parsed and bound once, and its parameters' types inferred.
 func (dc *driverConn) PrepareContext(ctx context.Context, query string) (driver.Stmt, error) {
 	if dc.c.closed.Load() {
 		return nil, driver.ErrBadConn
 	}
-	return &stmt{dc: dc, query: query, nparams: countParams(query)}, nil
+	s, err := dc.c.Prepare(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return &stmt{dc: dc, s: s}, nil
 }
 
 func (dc *driverConn) Begin() (driver.Tx, error) {
@@ -324,11 +328,10 @@ func (r result) RowsAffected() (int64, error) {
 	return 0, nil
 }
 
-// stmt is a prepared statement: its text, run anew each time.
+// stmt is a prepared statement of a connection.
 type stmt struct {
-	dc      *driverConn
-	query   string
-	nparams int
+	dc *driverConn
+	s  *Stmt
 }
 
 var (
@@ -338,9 +341,9 @@ var (
 
 func (s *stmt) Close() error { return nil }
 
-// NumInput is the highest $n, so that database/sql checks the count of
-// arguments; -1 (unknown) when the text does not scan.
-func (s *stmt) NumInput() int { return s.nparams }
+// NumInput is the number of parameters, so that database/sql checks the
+// count of arguments.
+func (s *stmt) NumInput() int { return len(s.s.ParamOIDs()) }
 
 func (s *stmt) Exec(args []driver.Value) (driver.Result, error) {
 	return s.ExecContext(context.Background(), named(args))
@@ -351,11 +354,27 @@ func (s *stmt) Query(args []driver.Value) (driver.Rows, error) {
 }
 
 func (s *stmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
-	return s.dc.ExecContext(ctx, s.query, args)
+	vals, err := positional(args)
+	if err != nil {
+		return nil, err
+	}
+	tag, err := s.s.Exec(ctx, vals...)
+	if err != nil {
+		return nil, err
+	}
+	return result(tag), nil
 }
 
 func (s *stmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
-	return s.dc.QueryContext(ctx, s.query, args)
+	vals, err := positional(args)
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.s.Query(ctx, vals...)
+	if err != nil {
+		return nil, err
+	}
+	return &driverRows{r: r, db: s.dc.c.db}, nil
 }
 
 func named(args []driver.Value) []driver.NamedValue {

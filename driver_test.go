@@ -144,15 +144,19 @@ func TestDriverParamsStmtTx(t *testing.T) {
 	if err != nil || s != "hello" || n != 3 {
 		t.Errorf("got %q %d, %v", s, n, err)
 	}
-	st, err := db.PrepareContext(ctx, `SELECT count(*) FROM t WHERE i4 > $1`)
+	st, err := db.PrepareContext(ctx, `SELECT count(*) FROM t WHERE i4 >= $1`)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	for _, tc := range []struct{ min, want int64 }{{0, 1}, {-3, 1}, {math.MinInt64, 2}} {
+	for _, tc := range []struct{ min, want int64 }{{3, 0}, {2, 1}, {math.MinInt32, 2}} {
 		if err := st.QueryRowContext(ctx, tc.min).Scan(&n); err != nil || n != tc.want {
-			t.Errorf("i4 > %d: %d, %v; want %d", tc.min, n, err, tc.want)
+			t.Errorf("i4 >= %d: %d, %v; want %d", tc.min, n, err, tc.want)
 		}
+	}
+	// $1 is an integer, as PostgreSQL infers it.
+	if err := st.QueryRowContext(ctx, int64(math.MinInt64)).Scan(&n); sqlstate(err) != engine.CodeNumericValueOutOfRange {
+		t.Errorf("an int64 beyond integer: %v, want 22003", err)
 	}
 	if _, err := st.Exec(1, 2); err == nil || !strings.Contains(err.Error(), "expected 1 arguments") {
 		t.Errorf("2 args for 1 parameter: %v", err)

@@ -257,19 +257,53 @@ func cancelError(err, cause error) error {
 	return &engine.Error{Code: engine.CodeQueryCanceled, Message: msg, Err: cause}
 }
 
-// Exec runs every statement of sql and returns the command tag of the
-// last one; rows that SELECTs return are discarded.
-//
-// args fill the parameters $1, $2...: nil (NULL), integers, floats, bool,
-// string, []byte (as text), time.Time (as a timestamp: its wall clock in
-// its own location), *big.Rat (an exact decimal) and driver.Valuer. This
-// release writes each value into the SQL text as a typed literal (strings
-// quoted, numbers in their exact shortest form), so parameters work in any
-// statement, not only in SELECT; len(args) must equal the highest $n.
-func (c *Conn) Exec(ctx context.Context, sql string, args ...any) (tag string, err error) {
-	if sql, err = bindArgs(sql, args); err != nil {
-		return "", err
+// runner runs a statement (or several) with its results going to w.
+type runner func(ctx context.Context, w engine.ResultWriter) error
+
+// runnerFor is how sql with args runs: without args, every statement of
+// sql through the session's Query; with args, sql (one statement) is
+// prepared and run with them as parameter values. The session must be
+// held (acquire).
+func (c *Conn) runnerFor(ctx context.Context, sql string, args []any) (runner, error) {
+	if len(args) == 0 {
+		return func(ctx context.Context, w engine.ResultWriter) error { return c.sess.Query(ctx, sql, w) }, nil
 	}
+	p, err := c.prepare(ctx, sql)
+	if err != nil {
+		return nil, err
+	}
+	return runnerOf(p, args)
+}
+
+func runnerOf(p engine.Prepared, args []any) (runner, error) {
+	params, err := encodeParams(args, p.ParamOIDs())
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, w engine.ResultWriter) error { return p.Run(ctx, params, w) }, nil
+}
+
+func (c *Conn) prepare(ctx context.Context, sql string) (engine.Prepared, error) {
+	pr, ok := c.sess.(engine.Preparer)
+	if !ok {
+		return nil, engine.Errorf(engine.CodeFeatureNotSupported, "gpusql: this engine's sessions do not take parameters")
+	}
+	// Every parameter's type is inferred from its context, as for a
+	// PostgreSQL driver that sends no types (OID 0).
+	return pr.Prepare(ctx, sql, nil)
+}
+
+// Exec runs sql and returns the command tag of its last statement
+// ("CREATE TABLE", "COPY 1000", "SELECT 3"...); rows that SELECTs return
+// are discarded.
+//
+// Without args, sql may hold several statements. With args, it holds one,
+// whose parameters $1, $2... take their types from their context, as
+// PostgreSQL infers them ($1 is text where nothing says otherwise: cast
+// it, $1::bigint, to choose), and args their values: nil (NULL), integers,
+// floats, bool, string, []byte (as text), time.Time (its wall clock in its
+// own location), *big.Rat (an exact decimal) and driver.Valuer.
+func (c *Conn) Exec(ctx context.Context, sql string, args ...any) (tag string, err error) {
 	if err := c.acquire(); err != nil {
 		return "", err
 	}
@@ -279,8 +313,16 @@ func (c *Conn) Exec(ctx context.Context, sql string, args ...any) (tag string, e
 		return "", err
 	}
 	defer st.end()
+	run, err := c.runnerFor(st.ctx, sql, args)
+	if err != nil {
+		return "", st.errorOf(err)
+	}
+	return c.exec(st, run)
+}
+
+func (c *Conn) exec(st *statement, run runner) (string, error) {
 	w := &execWriter{notice: c.db.notice}
-	err = c.sess.Query(st.ctx, sql, w)
+	err := run(st.ctx, w)
 	return w.tag, st.errorOf(err)
 }
 
@@ -312,10 +354,11 @@ func (w *execWriter) Notice(n engine.Notice) error {
 // holds several queries, Rows.NextResultSet moves on to the next one. args
 // are as for Exec.
 func (c *Conn) Query(ctx context.Context, sql string, args ...any) (*Rows, error) {
-	sql, err := bindArgs(sql, args)
-	if err != nil {
-		return nil, err
-	}
+	return c.query(ctx, func(ctx context.Context) (runner, error) { return c.runnerFor(ctx, sql, args) })
+}
+
+// query holds the session, makes the runner, and starts it streaming.
+func (c *Conn) query(ctx context.Context, prepare func(context.Context) (runner, error)) (*Rows, error) {
 	if err := c.acquire(); err != nil {
 		return nil, err
 	}
@@ -324,8 +367,15 @@ func (c *Conn) Query(ctx context.Context, sql string, args ...any) (*Rows, error
 		c.release()
 		return nil, err
 	}
+	run, err := prepare(st.ctx)
+	if err != nil {
+		err = st.errorOf(err)
+		st.end()
+		c.release()
+		return nil, err
+	}
 	r := newRows(c, st)
-	go r.produce(sql)
+	go r.produce(run)
 	if !r.advanceSet() && r.err != nil {
 		err := r.err
 		r.Close()
@@ -334,4 +384,65 @@ func (c *Conn) Query(ctx context.Context, sql string, args ...any) (*Rows, error
 	// Without a result set (no statement returned rows) the Rows have no
 	// columns and no rows, and the query has ended.
 	return r, nil
+}
+
+// Prepare parses and binds sql, one statement, for running many times
+// with different parameter values. The Stmt belongs to the Conn.
+func (c *Conn) Prepare(ctx context.Context, sql string) (*Stmt, error) {
+	if err := c.acquire(); err != nil {
+		return nil, err
+	}
+	defer c.release()
+	st, err := c.startStatement(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer st.end()
+	p, err := c.prepare(st.ctx, sql)
+	if err != nil {
+		return nil, st.errorOf(err)
+	}
+	return &Stmt{c: c, p: p}, nil
+}
+
+// Stmt is a prepared statement of a Conn.
+type Stmt struct {
+	c *Conn
+	p engine.Prepared
+}
+
+// ParamOIDs are the type OIDs of the parameters $1, $2..., as inferred.
+func (s *Stmt) ParamOIDs() []uint32 { return s.p.ParamOIDs() }
+
+// Columns describe the rows the statement returns; nil if none.
+func (s *Stmt) Columns() []engine.ResultColumn { return s.p.Columns() }
+
+// Exec runs the statement with args (see Conn.Exec) and returns its
+// command tag.
+func (s *Stmt) Exec(ctx context.Context, args ...any) (string, error) {
+	run, err := runnerOf(s.p, args)
+	if err != nil {
+		return "", err
+	}
+	c := s.c
+	if err := c.acquire(); err != nil {
+		return "", err
+	}
+	defer c.release()
+	st, err := c.startStatement(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer st.end()
+	return c.exec(st, run)
+}
+
+// Query runs the statement with args and streams its rows (see
+// Conn.Query).
+func (s *Stmt) Query(ctx context.Context, args ...any) (*Rows, error) {
+	run, err := runnerOf(s.p, args)
+	if err != nil {
+		return nil, err
+	}
+	return s.c.query(ctx, func(context.Context) (runner, error) { return run, nil })
 }

@@ -288,12 +288,16 @@ func TestExecTagsAndErrors(t *testing.T) {
 	}
 }
 
+// TestParameters: $n take their types from their context, as in
+// PostgreSQL, and values of Go types.
 func TestParameters(t *testing.T) {
 	db := openDB(t, gpusql.Options{})
 	ctx := context.Background()
 	tricky := "it's $1 -- /* not SQL"
-	rows, err := db.Query(ctx, `SELECT $1, $2 + 1, 10-$3, $4, $5, $6, $7, $8, s FROM t WHERE v = $9 AND d = $10`,
-		tricky, 41, -5, 0.1, math.Inf(1), big.NewRat(-1, 1000), time.Date(2020, 1, 2, 3, 4, 5, 600000, time.UTC), nil, "xyz", time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC))
+	rows, err := db.Query(ctx, `SELECT $1, $2 + 1, 10-$3, $4::float8, $5::float8, $6::numeric, $7::timestamp, $8::text, s
+		FROM t WHERE v = $9 AND d = $10 AND n > $11 AND b = $12 LIMIT $13`,
+		tricky, 41, -5, 0.1, math.Inf(1), big.NewRat(-1, 1000), time.Date(2020, 1, 2, 3, 4, 5, 600000, time.UTC), nil,
+		"xyz", time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC), 123.4, true, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,10 +321,28 @@ func TestParameters(t *testing.T) {
 		!tm.Equal(time.Date(2020, 1, 2, 3, 4, 5, 600000, time.UTC)) || null != nil || s2 != "hello" {
 		t.Errorf("got %q %d %d %v %v %s %v %v %q", s, i, m, f, inf, r.String(), tm, null, s2)
 	}
-	// Floats come back bit for bit.
+	if cols := rows.ColumnTypes(); cols[0].TypeOID != engine.OIDText || cols[1].TypeOID != engine.OIDInt4 {
+		t.Errorf("$1 typed %d (want text), $2 + 1 typed %d (want integer)", cols[0].TypeOID, cols[1].TypeOID)
+	}
+	rows.Close()
+
+	// A prepared statement, run with several values; floats come back
+	// bit for bit.
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	st, err := conn.Prepare(ctx, `SELECT $1::double precision`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if oids := st.ParamOIDs(); len(oids) != 1 || oids[0] != engine.OIDFloat8 {
+		t.Errorf("parameter types %v", oids)
+	}
 	for _, x := range []float64{0.1, 1.0 / 3, 5e-324, math.MaxFloat64, -2.5e-300} {
 		var got float64
-		rows, err := db.Query(ctx, `SELECT $1::double precision`, x)
+		rows, err := st.Query(ctx, x)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -330,8 +352,19 @@ func TestParameters(t *testing.T) {
 		}
 		rows.Close()
 	}
-	if _, err := db.Exec(ctx, `SELECT $1, $2`, 1); sqlstate(err) != engine.CodeProtocolViolation {
-		t.Errorf("missing parameter: %v, want 08P01", err)
+	for _, tc := range []struct {
+		sql  string
+		args []any
+		code string
+	}{
+		{`SELECT $1, $2`, []any{1}, engine.CodeProtocolViolation},
+		{`SELECT $1 + 1`, []any{"x"}, engine.CodeInvalidTextRepresent},
+		{`SELECT 1; SELECT $1`, []any{1}, engine.CodeSyntaxError},
+		{`SELECT $1`, []any{"\x00"}, engine.CodeCharacterNotInRepertoir},
+	} {
+		if _, err := db.Exec(ctx, tc.sql, tc.args...); sqlstate(err) != tc.code {
+			t.Errorf("%s %v: %v, want %s", tc.sql, tc.args, err, tc.code)
+		}
 	}
 }
 

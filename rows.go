@@ -181,9 +181,9 @@ func newRows(c *Conn, st *statement) *Rows {
 }
 
 // produce runs the query; it is the goroutine behind the Rows.
-func (r *Rows) produce(sql string) {
+func (r *Rows) produce(run runner) {
 	w := &rowWriter{ctx: r.st.ctx, ch: r.ch, free: r.free, notice: r.conn.db.notice}
-	err := r.conn.sess.Query(r.st.ctx, sql, w)
+	err := run(r.st.ctx, w)
 	if err == nil {
 		err = w.flush()
 	}
