@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/cpu"
+	"github.com/gpusql/gpusql/engine/gpu"
 	"github.com/gpusql/gpusql/loader"
 	"github.com/gpusql/gpusql/query"
 )
@@ -138,20 +140,27 @@ func newEngine(o Options) (srv *query.Server, backendName string, err error) {
 	return srv, backend.Name(), nil
 }
 
-// newBackend picks the backend for device ("auto", "cpu" or "cuda"). No
-// CUDA backend exists in this build yet: "cuda" fails, "auto" says why it
-// chose the CPU.
+// newBackend picks the backend for device ("auto", "cpu" or "cuda").
+// "auto" uses the GPU when one is usable and otherwise the CPU backend,
+// logging why; "cuda" fails when no GPU is usable. Nothing falls back
+// silently.
 func newBackend(device string, logger *slog.Logger) (engine.Backend, error) {
-	if device == "cuda" {
-		return nil, engine.Errorf(engine.CodeFeatureNotSupported,
-			"gpusql: device cuda: the CUDA backend is not available in this build yet; use device cpu (or auto)")
-	}
-	b := cpu.New(loader.NewCPU(loader.Config{}), 0)
-	switch device {
-	case "auto":
-		logger.Info("device: cpu (auto: no usable GPU backend in this build)", "backend", b.Name())
-	default:
+	cpuBackend := func() engine.Backend { return cpu.New(loader.NewCPU(loader.Config{}), 0) }
+	if device == "cpu" {
+		b := cpuBackend()
 		logger.Info("device: cpu", "backend", b.Name())
+		return b, nil
 	}
+	dev, err := cuda.Open(0)
+	if err != nil {
+		if device == "cuda" {
+			return nil, fmt.Errorf("gpusql: device cuda: no usable GPU: %w", err)
+		}
+		b := cpuBackend()
+		logger.Info("device: cpu (auto: no usable GPU: "+err.Error()+")", "backend", b.Name())
+		return b, nil
+	}
+	b := gpu.New(dev, loader.NewGPU(dev, loader.GPUConfig{}))
+	logger.Info("device: cuda", "backend", b.Name())
 	return b, nil
 }

@@ -28,7 +28,7 @@ type diffQuery struct {
 	// Known is set by "-- gpusql-error SQLSTATE": a documented difference.
 	// PostgreSQL must succeed and gpusql must fail with exactly Known.
 	Known string
-	SQL     string
+	SQL   string
 }
 
 var (

@@ -3,10 +3,13 @@ package main
 import (
 	"errors"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpusql/gpusql/cuda"
 )
 
 func TestParseFlags(t *testing.T) {
@@ -41,7 +44,6 @@ func TestParseFlags(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--device", "cuda"}, "CUDA backend is not available"},
 		{[]string{"--device", "tpu"}, "want auto, cpu or cuda"},
 		{[]string{"--listen", "5433"}, "--listen"},
 		{[]string{"--max-text-width", "0"}, "--max-text-width"},
@@ -77,5 +79,22 @@ func TestDemoCSVIsDeterministic(t *testing.T) {
 	if got := demoCreateStatement("demo.csv"); !strings.HasPrefix(got, "CREATE TABLE demo (l_orderkey bigint NOT NULL,") ||
 		!strings.HasSuffix(got, "l_comment character varying(44) NOT NULL) FROM CSV 'demo.csv' WITH (HEADER true)") {
 		t.Errorf("create statement: %s", got)
+	}
+}
+
+// --device cuda on a machine without a usable GPU fails at startup with the
+// reason, instead of running on the CPU.
+func TestDeviceCudaWithoutGPU(t *testing.T) {
+	if dev, err := cuda.Open(0); err == nil {
+		dev.Close()
+		t.Skip("a GPU is usable here; this test is for machines without one")
+	}
+	o, err := parseFlags([]string{"--device", "cuda", "--data-dir", t.TempDir()}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = newEngine(o, slog.New(slog.DiscardHandler))
+	if err == nil || !strings.Contains(err.Error(), "no usable GPU") {
+		t.Fatalf("--device cuda without a GPU: %v, want an error naming no usable GPU", err)
 	}
 }

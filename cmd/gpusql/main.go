@@ -80,10 +80,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, usagef("--listen %q: %v", o.listen, err)
 	}
 	switch *device {
-	case "auto", "cpu":
+	case "auto", "cpu", "cuda":
 		o.device = *device
-	case "cuda":
-		return nil, usagef("--device cuda: the CUDA backend is not available in this build yet; use --device cpu (or auto)")
 	default:
 		return nil, usagef("--device %q: want auto, cpu or cuda", *device)
 	}
