@@ -31,6 +31,12 @@ func gpusqlPath(name string) string { return name }
 // (then it goes to stderr).
 func startGpusql(t *testing.T, fileRoot string) *gpusqlServer {
 	t.Helper()
+	return startGpusqlOn(t, fileRoot, "cpu")
+}
+
+// startGpusqlOn is startGpusql with a --device value.
+func startGpusqlOn(t *testing.T, fileRoot, device string) *gpusqlServer {
+	t.Helper()
 	var logw io.Writer = io.Discard
 	if os.Getenv("GPUSQL_DIFF_LOG") != "" {
 		logw = os.Stderr
@@ -49,7 +55,7 @@ func startGpusql(t *testing.T, fileRoot string) *gpusqlServer {
 		listen:       "127.0.0.1:0",
 		dataDir:      dataDir,
 		fileRoot:     root,
-		device:       "cpu",
+		device:       device,
 		maxTextWidth: 4096,
 		logLevel:     slog.LevelDebug,
 	}

@@ -1,0 +1,170 @@
+package main
+
+// Tests that need a GPU: they run on the device machine (make gpu-test)
+// and skip elsewhere. They compare the CUDA backend with the CPU backend
+// through the whole stack (wire, sessions, binder, loader, executor).
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gpusql/gpusql/cuda"
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/loader"
+)
+
+func requireGPU(t *testing.T) {
+	t.Helper()
+	dev, err := cuda.Open(0)
+	if err != nil {
+		t.Skipf("no usable GPU: %v", err)
+	}
+	dev.Close()
+}
+
+// loadBoth loads the differential test's tables into a server as
+// loadGpusql does, and returns each statement's command tag.
+func loadTables(t *testing.T, c *diffClient) map[string]string {
+	t.Helper()
+	tags := map[string]string{}
+	for _, tb := range diffTables {
+		stmts := []string{fmt.Sprintf("CREATE TABLE %s (%s) FROM CSV '%s' WITH (FORMAT csv, HEADER true)", tb.Name, tb.Columns, tb.File)}
+		if tb.ViaCopy {
+			stmts = []string{fmt.Sprintf("CREATE TABLE %s (%s)", tb.Name, tb.Columns),
+				fmt.Sprintf("COPY %s FROM '%s' WITH (FORMAT csv, HEADER true)", tb.Name, tb.File)}
+		}
+		for _, sql := range stmts {
+			o := c.run(sql)
+			if o.Err != nil {
+				t.Fatalf("%s: %s: %s", c.name, diffFirstLine(sql), pgErrText(o.Err))
+			}
+			tags[sql[:strings.IndexByte(sql, '(')]] = o.Results[0].CommandTag.String()
+		}
+	}
+	return tags
+}
+
+// TestDeviceCorpus runs every query of the differential corpus on the CPU
+// and CUDA backends over the same data. Results must be identical; a query
+// the GPU backend does not support must fail with 0A000 (never silently
+// run elsewhere), and those are listed.
+func TestDeviceCorpus(t *testing.T) {
+	requireGPU(t)
+	qs, err := loadDiffCorpus(diffCorpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := writeDiffData(dir); err != nil {
+		t.Fatal(err)
+	}
+	cpuC := &diffClient{name: "cpu", connect: startGpusqlOn(t, dir, "cpu").connect}
+	gpuC := &diffClient{name: "cuda", connect: startGpusqlOn(t, dir, "cuda").connect}
+	defer cpuC.close()
+	defer gpuC.close()
+	cpuTags, gpuTags := loadTables(t, cpuC), loadTables(t, gpuC)
+	for k, v := range cpuTags {
+		if gpuTags[k] != v {
+			t.Errorf("load %s: cuda tag %q, cpu %q", k, gpuTags[k], v)
+		}
+	}
+	if o := gpuC.run("SHOW gpusql.device"); o.Err != nil || !strings.HasPrefix(string(o.Results[0].Rows[0][0]), "cuda") {
+		t.Fatalf("the cuda server is not on the GPU: %v", o)
+	}
+	var same, unsupported, differ []string
+	for _, q := range qs {
+		want, got := cpuC.run(q.SQL), gpuC.run(q.SQL)
+		switch {
+		case q.Known == "" && got.Err != nil && got.errCode() == engine.CodeFeatureNotSupported && want.errCode() != engine.CodeFeatureNotSupported:
+			unsupported = append(unsupported, q.Name+" ("+firstLineOfErr(got.Err)+")")
+		default:
+			if d := diffCompare(q, want, got); d != nil {
+				differ = append(differ, q.Name)
+				t.Errorf("%s:%d %s: cuda differs from cpu\n%s\n  %s", q.File, q.Line, q.Name, q.SQL, strings.Join(d, "\n  "))
+			} else {
+				same = append(same, q.Name)
+			}
+		}
+	}
+	sort.Strings(unsupported)
+	t.Logf("corpus on the GPU: %d queries: %d identical to the CPU backend, %d refused with 0A000, %d different",
+		len(qs), len(same), len(unsupported), len(differ))
+	for _, u := range unsupported {
+		t.Logf("  not on the GPU yet: %s", u)
+	}
+}
+
+func firstLineOfErr(err error) string {
+	s := pgErrText(err)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return s
+}
+
+// TestDeviceSession is a client session against a --device cuda server, as
+// a person would run it in psql: a load, queries, the device, the tables
+// and their memory, EXPLAIN ANALYZE's server time, DROP TABLE returning
+// memory. GPUSQL_SESSION_ROWS sets the table size (default 10 M rows).
+func TestDeviceSession(t *testing.T) {
+	requireGPU(t)
+	rows := 10_000_000
+	if v := os.Getenv("GPUSQL_SESSION_ROWS"); v != "" {
+		fmt.Sscan(v, &rows)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "lineitem.csv")
+	if err := loader.WriteLineitemFile(path, rows, 1, 16); err != nil {
+		t.Fatal(err)
+	}
+	c := &diffClient{name: "cuda", connect: startGpusqlOn(t, dir, "cuda").connect}
+	defer c.close()
+	var cols []string
+	for _, col := range loader.LineitemColumns() {
+		cols = append(cols, col.Name+" "+col.Type.String())
+	}
+	q6 := `SELECT sum(l_extendedprice * l_discount) AS revenue FROM lineitem
+ WHERE l_shipdate >= date '1994-01-01' AND l_shipdate < date '1994-01-01' + interval '1 year'
+   AND l_discount BETWEEN 0.06 - 0.01 AND 0.06 + 0.01 AND l_quantity < 24`
+	q1 := `SELECT l_returnflag, l_linestatus, sum(l_quantity) AS sum_qty, sum(l_extendedprice) AS sum_base_price,
+ sum(l_extendedprice * (1 - l_discount)) AS sum_disc_price, sum(l_extendedprice * (1 - l_discount) * (1 + l_tax)) AS sum_charge,
+ avg(l_quantity) AS avg_qty, avg(l_extendedprice) AS avg_price, avg(l_discount) AS avg_disc, count(*) AS count_order
+ FROM lineitem WHERE l_shipdate <= date '1998-12-01' - interval '90 day'
+ GROUP BY l_returnflag, l_linestatus ORDER BY l_returnflag, l_linestatus`
+	stmts := []string{
+		"SHOW gpusql.device",
+		"SELECT version()",
+		fmt.Sprintf("CREATE TABLE lineitem (%s) FROM CSV 'lineitem.csv'", strings.Join(cols, ", ")),
+		"SELECT table_name, rows, device_size, backend FROM gpusql_tables",
+		"SELECT count(*) FROM lineitem",
+		q6, q1,
+		"EXPLAIN ANALYZE " + q6,
+		"EXPLAIN ANALYZE " + q1,
+		"SELECT l_shipmode, count(*) FROM lineitem WHERE l_shipdate >= date '1995-01-01' GROUP BY l_shipmode ORDER BY 2 DESC",
+		"DROP TABLE lineitem",
+		"SELECT count(*) FROM gpusql_tables",
+	}
+	for _, sql := range stmts {
+		start := time.Now()
+		o := c.run(sql)
+		el := time.Since(start)
+		var b strings.Builder
+		fmt.Fprintf(&b, "gpusql=> %s\n", strings.Join(strings.Fields(sql), " "))
+		if o.Err != nil {
+			t.Errorf("%s: %s", diffFirstLine(sql), pgErrText(o.Err))
+			continue
+		}
+		for _, r := range o.Results {
+			for _, row := range r.Rows {
+				b.WriteString("  " + diffFormatRow(row) + "\n")
+			}
+			fmt.Fprintf(&b, "  %s  (client round trip %v)", r.CommandTag, el.Round(time.Microsecond))
+		}
+		t.Log(b.String())
+	}
+}
