@@ -7,7 +7,7 @@ GO        ?= go
 BIN       := bin/gpusql
 DATA_DIR  ?= ./gpusql-data
 # Packages also tested under the race detector by `make test`.
-RACE_PKGS ?= ./engine/... ./loader/... ./query/... ./wire/...
+RACE_PKGS ?= . ./engine/... ./loader/... ./query/... ./wire/...
 TEST_TIMEOUT ?= 20m
 FUZZTIME  ?= 30s
 NVCC      ?= nvcc

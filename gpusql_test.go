@@ -212,12 +212,16 @@ func TestScanConversions(t *testing.T) {
 	if err := scan(`SELECT interval '1 day 02:00:00', true, 'x'::varchar`, &s, &a, &raw); err != nil || s != "1 day 02:00:00" || a != true || string(raw) != "x" {
 		t.Errorf("interval %q, bool %v, raw %q: %v", s, a, raw, err)
 	}
+	if err := scan(`SELECT 5.00::numeric(5,2), -7.0`, &i, &i16); err != nil || i != 5 || i16 != -7 {
+		t.Errorf("whole numerics into integers: %d %d, %v", i, i16, err)
+	}
 	for _, tc := range []struct {
 		q    string
 		dest any
 		code string
 	}{
 		{`SELECT 1.5::numeric`, &i, engine.CodeDatatypeMismatch},
+		{`SELECT 1.50::numeric(5,2)`, &i, engine.CodeDatatypeMismatch},
 		{`SELECT 70000`, &i16, engine.CodeNumericValueOutOfRange},
 		{`SELECT -1`, &u8, engine.CodeNumericValueOutOfRange},
 		{`SELECT 1e300::float8`, &f32, engine.CodeNumericValueOutOfRange},

@@ -227,7 +227,7 @@ func typeName(col *engine.ResultColumn) string {
 //	*string, *[]byte, *sql.RawBytes  any column, in its PostgreSQL text form
 //	                                 (RawBytes valid until the next Next)
 //	*int64, *int32, *int16, *int8,   integer columns, and numeric ones whose
-//	*int, *uint64 ... *uint          value is a whole number in range
+//	*int, *uint64 ... *uint          value is whole ("5.00"), in range
 //	*float64, *float32               integer, float and numeric columns
 //	*big.Rat                         integer and numeric columns (exact)
 //	*bool                            boolean columns
@@ -270,12 +270,12 @@ func scanValue(dest any, col *engine.ResultColumn, v []byte) error {
 		if !intOK {
 			return mismatch()
 		}
-		return scanInt(d, col, v)
+		return scanInt(d, col, wholeNumber(cl, v))
 	case *uint64, *uint32, *uint16, *uint8, *uint:
 		if !intOK {
 			return mismatch()
 		}
-		return scanUint(d, col, v)
+		return scanUint(d, col, wholeNumber(cl, v))
 	case *float64:
 		if cl != classInt && cl != classFloat && cl != classNumeric {
 			return mismatch()
@@ -351,6 +351,24 @@ func scanNull(dest any, col *engine.ResultColumn) error {
 		return nil
 	}
 	return engine.Errorf(engine.CodeNullValueNotAllowed, "gpusql: cannot scan NULL of column %q into %T (use a pointer or sql.Null type)", col.Name, dest)
+}
+
+// wholeNumber drops a fraction of zeros from a numeric value ("5.00" is
+// 5); any other fraction is kept, for the integer parser to refuse.
+func wholeNumber(cl class, v []byte) []byte {
+	if cl != classNumeric {
+		return v
+	}
+	dot := bytes.IndexByte(v, '.')
+	if dot < 0 {
+		return v
+	}
+	for _, c := range v[dot+1:] {
+		if c != '0' {
+			return v
+		}
+	}
+	return v[:dot]
 }
 
 func scanInt(dest any, col *engine.ResultColumn, v []byte) error {
