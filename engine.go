@@ -154,7 +154,7 @@ func newBackend(device string, logger *slog.Logger) (engine.Backend, error) {
 	dev, err := cuda.Open(0)
 	if err != nil {
 		if device == "cuda" {
-			return nil, fmt.Errorf("gpusql: device cuda: no usable GPU: %w", err)
+			return nil, &engine.Error{Code: engine.CodeFeatureNotSupported, Message: "gpusql: device cuda: no usable GPU: " + err.Error(), Err: err}
 		}
 		b := cpuBackend()
 		logger.Info("device: cpu (auto: no usable GPU: "+err.Error()+")", "backend", b.Name())

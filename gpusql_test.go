@@ -1,6 +1,7 @@
 package gpusql_test
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -40,7 +41,8 @@ func openDB(t *testing.T, opts gpusql.Options) *gpusql.DB {
 		opts.FileRoot = dir
 	}
 	if opts.Device == "" {
-		opts.Device = "cpu"
+		// GPUSQL_TEST_DEVICE=cuda runs these tests on the GPU backend.
+		opts.Device = cmp.Or(os.Getenv("GPUSQL_TEST_DEVICE"), "cpu")
 	}
 	db, err := gpusql.Open(opts)
 	if err != nil {
@@ -603,5 +605,21 @@ func TestOptions(t *testing.T) {
 	}
 	if !strings.HasSuffix(db.FileRoot(), filepath.Join("new", "data")) || !strings.HasPrefix(db.Backend(), "cpu") {
 		t.Errorf("file root %q, backend %q", db.FileRoot(), db.Backend())
+	}
+}
+
+// TestDeviceCUDA: device cuda either runs on a GPU or fails with a
+// SQLSTATE saying why; it never falls back to the CPU.
+func TestDeviceCUDA(t *testing.T) {
+	db, err := gpusql.Open(gpusql.Options{FileRoot: t.TempDir(), Device: "cuda"})
+	if err != nil {
+		if sqlstate(err) != engine.CodeFeatureNotSupported {
+			t.Fatalf("device cuda without a GPU: %v, want 0A000", err)
+		}
+		t.Skipf("no usable GPU: %v", err)
+	}
+	defer db.Close()
+	if !strings.HasPrefix(db.Backend(), "cuda") {
+		t.Errorf("device cuda gave backend %q", db.Backend())
 	}
 }
