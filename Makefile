@@ -98,7 +98,7 @@ gpu-test:
 	mod=$$($(GO) list -m); \
 	for p in $(GPU_PKGS); do \
 		[ -n "$$(ls $$($(GO) list -f '{{.Dir}}' $$p)/*_test.go 2>/dev/null)" ] || continue; \
-		rel=$${p#$$mod}; rel=$${rel#/}; name=$$(echo "$$rel" | tr / _).test; \
+		rel=$${p#$$mod}; rel=$${rel#/}; name=$$(echo "$${rel:-gpusql}" | tr / _).test; \
 		echo "$(GO) test -c -o .devbin/$$name ./$$rel"; \
 		CGO_ENABLED=0 $(GO) test -c -ldflags='-s -w' -o .devbin/$$name ./$$rel; \
 		echo "$$name $$rel" >> .devbin/tests.txt; \

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/cpu"
 )
 
 // Version is gpusql's release.
@@ -39,6 +40,9 @@ type Server struct {
 	opts    Options
 	cat     *engine.Catalog
 	backend engine.Backend
+	// host runs plans over the system tables, which are built in host
+	// memory from the catalog; user tables always run on backend.
+	host engine.Backend
 	log     *slog.Logger
 	nextPID atomic.Int32
 }
@@ -67,7 +71,17 @@ func NewServer(opts Options) (*Server, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	return &Server{opts: opts, cat: engine.NewCatalog(), backend: opts.Backend, log: opts.Logger}, nil
+	return &Server{opts: opts, cat: engine.NewCatalog(), backend: opts.Backend, host: cpu.New(nil, 1), log: opts.Logger}, nil
+}
+
+// executor is the backend that runs plan: the host executor for the
+// system tables (catalog metadata), the server's backend for everything
+// else.
+func (s *Server) executor(plan *engine.Plan) engine.Backend {
+	if isSystemTable(plan.Table) {
+		return s.host
+	}
+	return s.backend
 }
 
 // Catalog exposes the server's tables (for embedding and tests).

@@ -80,7 +80,7 @@ func TestDeviceCorpus(t *testing.T) {
 	for _, q := range qs {
 		want, got := cpuC.run(q.SQL), gpuC.run(q.SQL)
 		switch {
-		case q.Known == "" && got.Err != nil && got.errCode() == engine.CodeFeatureNotSupported && want.errCode() != engine.CodeFeatureNotSupported:
+		case got.Err != nil && got.errCode() == engine.CodeFeatureNotSupported && want.errCode() != engine.CodeFeatureNotSupported:
 			unsupported = append(unsupported, q.Name+" ("+firstLineOfErr(got.Err)+")")
 		default:
 			if d := diffCompare(q, want, got); d != nil {
