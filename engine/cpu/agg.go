@@ -78,54 +78,6 @@ func (a *aggregator) newGroup(keys []*engine.Vec, row int) int32 {
 
 func zeroOf(t engine.Type) *engine.Vec { return engine.NewVec(t, 1) }
 
-// appendKey encodes row i of v so that equal values encode equally.
-func appendKey(dst []byte, v *engine.Vec, i int) []byte {
-	if v.IsNull(i) {
-		return append(dst, 0)
-	}
-	dst = append(dst, 1)
-	switch engine.PhysOf(v.T.Kind) {
-	case engine.PhysInt:
-		return binary.LittleEndian.AppendUint64(dst, uint64(v.I[i]))
-	case engine.PhysFloat:
-		f := v.F[i]
-		if f == 0 {
-			f = 0 // -0 groups with 0
-		}
-		if f != f {
-			f = math.NaN()
-		}
-		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(f))
-	case engine.PhysDec:
-		d := normDec(v.D[i])
-		dst = binary.LittleEndian.AppendUint64(dst, uint64(d.Hi))
-		dst = binary.LittleEndian.AppendUint64(dst, d.Lo)
-		return binary.LittleEndian.AppendUint32(dst, uint32(d.Scale))
-	case engine.PhysStr:
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(v.S[i])))
-		return append(dst, v.S[i]...)
-	case engine.PhysInterval:
-		// PostgreSQL's interval equality: '1 mon' = '30 days'.
-		days, us := v.V[i].Span()
-		dst = binary.LittleEndian.AppendUint64(dst, uint64(days))
-		return binary.LittleEndian.AppendUint64(dst, uint64(us))
-	}
-	return dst
-}
-
-// normDec strips trailing zero digits so that 1.50 and 1.5 group together.
-func normDec(d engine.Dec) engine.Dec {
-	for d.Scale > 0 {
-		r := d.Round(d.Scale - 1)
-		back, ok := r.Rescale(d.Scale)
-		if !ok || engine.DecCmp(back, d) != 0 || back != d {
-			break
-		}
-		d = r
-	}
-	return d
-}
-
 // consume adds a batch of filtered input rows.
 func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n int) error {
 	keys := make([]*engine.Vec, len(a.plan.GroupBy))
@@ -148,7 +100,7 @@ func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n
 		for i := 0; i < n; i++ {
 			a.keyBuf = a.keyBuf[:0]
 			for _, kv := range keys {
-				a.keyBuf = appendKey(a.keyBuf, kv, i)
+				a.keyBuf = eval.AppendKey(a.keyBuf, kv, i)
 			}
 			id, ok := a.groups[string(a.keyBuf)]
 			if !ok {
@@ -190,7 +142,7 @@ func (s *aggState) add(ids []int32, arg *engine.Vec, n int) error {
 		g := ids[i]
 		if s.seen != nil {
 			s.dbuf = binary.LittleEndian.AppendUint32(s.dbuf[:0], uint32(g))
-			s.dbuf = appendKey(s.dbuf, arg, i)
+			s.dbuf = eval.AppendKey(s.dbuf, arg, i)
 			if _, dup := s.seen[string(s.dbuf)]; dup {
 				continue
 			}

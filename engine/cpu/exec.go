@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"sort"
 	"sync"
 
 	"github.com/gpusql/gpusql/engine"
@@ -174,10 +173,10 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 		return nil
 	}
 	if p.Distinct {
-		collected = distinct(collected, p.Visible)
+		collected = eval.DistinctBatch(collected, p.Visible)
 	}
 	if len(p.OrderBy) > 0 {
-		collected = sortBatch(collected, p.OrderBy)
+		collected = eval.SortBatch(collected, p.OrderBy)
 	}
 	for lo := 0; lo < collected.N; lo += batchRows {
 		if err := canceled(ctx); err != nil {
@@ -371,56 +370,6 @@ func appendBatch(acc, b *engine.Batch) *engine.Batch {
 	}
 	acc.N += b.N
 	return acc
-}
-
-// sortBatch orders rows by keys, stable, with PostgreSQL's NULL placement.
-func sortBatch(b *engine.Batch, keys []engine.SortKey) *engine.Batch {
-	idx := make([]int32, b.N)
-	for i := range idx {
-		idx[i] = int32(i)
-	}
-	sort.SliceStable(idx, func(x, y int) bool {
-		i, j := int(idx[x]), int(idx[y])
-		for _, k := range keys {
-			v := b.Cols[k.Col]
-			ni, nj := v.IsNull(i), v.IsNull(j)
-			if ni || nj {
-				if ni == nj {
-					continue
-				}
-				return ni == k.NullsFirst
-			}
-			c := eval.CompareSlot(v, i, v, j)
-			if c == 0 {
-				continue
-			}
-			if k.Desc {
-				return c > 0
-			}
-			return c < 0
-		}
-		return false
-	})
-	return eval.GatherBatch(b, idx)
-}
-
-// distinct keeps the first row of each set of equal visible values.
-func distinct(b *engine.Batch, visible int) *engine.Batch {
-	seen := map[string]struct{}{}
-	var key []byte
-	sel := make([]int32, 0, b.N)
-	for i := 0; i < b.N; i++ {
-		key = key[:0]
-		for _, v := range b.Cols[:visible] {
-			key = appendKey(key, v, i)
-		}
-		if _, ok := seen[string(key)]; ok {
-			continue
-		}
-		seen[string(key)] = struct{}{}
-		sel = append(sel, int32(i))
-	}
-	return eval.GatherBatch(b, sel)
 }
 
 // emitter applies OFFSET and LIMIT and hands visible columns to the sink.

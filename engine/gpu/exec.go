@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"math"
-	"sort"
 
 	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
@@ -229,10 +228,10 @@ func (r *run) project(p *engine.Plan) (*engine.Batch, error) {
 // LIMIT) on the host and streams the visible columns.
 func finish(ctx context.Context, p *engine.Plan, res *engine.Batch, sink engine.BatchSink) error {
 	if p.Distinct {
-		res = distinct(res, p.Visible)
+		res = eval.DistinctBatch(res, p.Visible)
 	}
 	if len(p.OrderBy) > 0 {
-		res = sortBatch(res, p.OrderBy)
+		res = eval.SortBatch(res, p.OrderBy)
 	}
 	lo := int(min(p.Offset, int64(res.N)))
 	hi := res.N
@@ -255,95 +254,4 @@ func finish(ctx context.Context, p *engine.Plan, res *engine.Batch, sink engine.
 		}
 	}
 	return nil
-}
-
-func sortBatch(b *engine.Batch, keys []engine.SortKey) *engine.Batch {
-	idx := make([]int32, b.N)
-	for i := range idx {
-		idx[i] = int32(i)
-	}
-	sort.SliceStable(idx, func(x, y int) bool {
-		i, j := int(idx[x]), int(idx[y])
-		for _, k := range keys {
-			v := b.Cols[k.Col]
-			ni, nj := v.IsNull(i), v.IsNull(j)
-			if ni || nj {
-				if ni == nj {
-					continue
-				}
-				return ni == k.NullsFirst
-			}
-			c := eval.CompareSlot(v, i, v, j)
-			if c == 0 {
-				continue
-			}
-			if k.Desc {
-				return c > 0
-			}
-			return c < 0
-		}
-		return false
-	})
-	return eval.GatherBatch(b, idx)
-}
-
-func distinct(b *engine.Batch, visible int) *engine.Batch {
-	seen := map[string]struct{}{}
-	var key []byte
-	sel := make([]int32, 0, b.N)
-	for i := 0; i < b.N; i++ {
-		key = key[:0]
-		for _, v := range b.Cols[:visible] {
-			key = appendKey(key, v, i)
-		}
-		if _, ok := seen[string(key)]; ok {
-			continue
-		}
-		seen[string(key)] = struct{}{}
-		sel = append(sel, int32(i))
-	}
-	return eval.GatherBatch(b, sel)
-}
-
-// appendKey encodes row i of v so that equal values encode equally (as the
-// CPU backend's grouping key).
-func appendKey(dst []byte, v *engine.Vec, i int) []byte {
-	if v.IsNull(i) {
-		return append(dst, 0)
-	}
-	dst = append(dst, 1)
-	switch engine.PhysOf(v.T.Kind) {
-	case engine.PhysInt:
-		return binary.LittleEndian.AppendUint64(dst, uint64(v.I[i]))
-	case engine.PhysFloat:
-		f := v.F[i]
-		if f == 0 {
-			f = 0
-		}
-		if f != f {
-			f = math.NaN()
-		}
-		return binary.LittleEndian.AppendUint64(dst, math.Float64bits(f))
-	case engine.PhysDec:
-		d := v.D[i]
-		for d.Scale > 0 {
-			r := d.Round(d.Scale - 1)
-			back, ok := r.Rescale(d.Scale)
-			if !ok || back != d {
-				break
-			}
-			d = r
-		}
-		dst = binary.LittleEndian.AppendUint64(dst, uint64(d.Hi))
-		dst = binary.LittleEndian.AppendUint64(dst, d.Lo)
-		return binary.LittleEndian.AppendUint32(dst, uint32(d.Scale))
-	case engine.PhysStr:
-		dst = binary.LittleEndian.AppendUint32(dst, uint32(len(v.S[i])))
-		return append(dst, v.S[i]...)
-	case engine.PhysInterval:
-		days, us := v.V[i].Span()
-		dst = binary.LittleEndian.AppendUint64(dst, uint64(days))
-		return binary.LittleEndian.AppendUint64(dst, uint64(us))
-	}
-	return dst
 }
