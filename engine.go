@@ -73,13 +73,13 @@ func (o Options) checked() (Options, error) {
 		if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
 			return bad("data dir: %v", err)
 		}
-		if o.DataDir, err = resolveDir(o.DataDir); err != nil {
+		if o.DataDir, err = ResolveDir(o.DataDir); err != nil {
 			return bad("data dir: %v", err)
 		}
 	}
 	if o.FileRoot == "" {
 		o.FileRoot = o.DataDir
-	} else if o.FileRoot, err = resolveDir(o.FileRoot); err != nil {
+	} else if o.FileRoot, err = ResolveDir(o.FileRoot); err != nil {
 		return bad("file root: %v", err)
 	}
 	if o.Logger == nil {
@@ -88,9 +88,9 @@ func (o Options) checked() (Options, error) {
 	return o, nil
 }
 
-// resolveDir makes dir absolute with symlinks resolved, and checks that it
-// is a directory.
-func resolveDir(dir string) (string, error) {
+// ResolveDir makes dir absolute with symlinks resolved, and checks that it
+// is a directory. The command line and Options use it alike.
+func ResolveDir(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err

@@ -61,72 +61,39 @@ func (b *binder) node(n ast.ExprNode) (engine.Expr, error) {
 		if n.True == 0 {
 			op = engine.OpIsFalse
 		}
-		e, err := fold(&engine.Call{Op: op, Args: []engine.Expr{x}, T: engine.Bool})
-		if err != nil || !n.Not {
-			return e, err
-		}
-		return b.not(e)
+		return b.predicateCall(&engine.Call{Op: op, Args: []engine.Expr{x}, T: engine.Bool}, n.Not)
 	case *ast.BetweenExpr:
-		x, err := b.expr(n.Expr)
+		xs, err := b.exprs(n.Expr, n.Left, n.Right)
 		if err != nil {
 			return nil, err
 		}
-		lo, err := b.expr(n.Left)
+		ge, err := b.compare(opcode.GE, xs[0], xs[1])
 		if err != nil {
 			return nil, err
 		}
-		hi, err := b.expr(n.Right)
+		le, err := b.compare(opcode.LE, xs[0], xs[2])
 		if err != nil {
 			return nil, err
 		}
-		ge, err := b.compare(opcode.GE, x, lo)
-		if err != nil {
-			return nil, err
-		}
-		le, err := b.compare(opcode.LE, x, hi)
-		if err != nil {
-			return nil, err
-		}
-		e, err := fold(&engine.Call{Op: engine.OpAnd, Args: []engine.Expr{ge, le}, T: engine.Bool})
-		if err != nil || !n.Not {
-			return e, err
-		}
-		return b.not(e)
+		return b.predicateCall(&engine.Call{Op: engine.OpAnd, Args: []engine.Expr{ge, le}, T: engine.Bool}, n.Not)
 	case *ast.PatternInExpr:
 		if n.Sel != nil {
 			return nil, unsupported("IN (subquery) is not supported yet")
 		}
-		args := make([]engine.Expr, 0, len(n.List)+1)
-		x, err := b.expr(n.Expr)
+		args, err := b.exprs(append([]ast.ExprNode{n.Expr}, n.List...)...)
 		if err != nil {
 			return nil, err
 		}
-		args = append(args, x)
-		for _, it := range n.List {
-			e, err := b.expr(it)
-			if err != nil {
-				return nil, err
-			}
-			args = append(args, e)
-		}
-		args, _, err = coerceAll("IN", args)
-		if err != nil {
+		if args, _, err = coerceAll("IN", args); err != nil {
 			return nil, err
 		}
-		e, err := fold(&engine.Call{Op: engine.OpIn, Args: args, T: engine.Bool})
-		if err != nil || !n.Not {
-			return e, err
-		}
-		return b.not(e)
+		return b.predicateCall(&engine.Call{Op: engine.OpIn, Args: args, T: engine.Bool}, n.Not)
 	case *ast.PatternLikeOrIlikeExpr:
-		x, err := b.expr(n.Expr)
+		xs, err := b.exprs(n.Expr, n.Pattern)
 		if err != nil {
 			return nil, err
 		}
-		pat, err := b.expr(n.Pattern)
-		if err != nil {
-			return nil, err
-		}
+		x, pat := xs[0], xs[1]
 		if x, err = b.asText(x, "LIKE"); err != nil {
 			return nil, err
 		}
@@ -144,11 +111,7 @@ func (b *binder) node(n ast.ExprNode) (engine.Expr, error) {
 		if !n.IsLike {
 			op = engine.OpILike
 		}
-		e, err := fold(&engine.Call{Op: op, Args: []engine.Expr{x, pat, &engine.Const{T: engine.Text, S: esc}}, T: engine.Bool})
-		if err != nil || !n.Not {
-			return e, err
-		}
-		return b.not(e)
+		return b.predicateCall(&engine.Call{Op: op, Args: []engine.Expr{x, pat, &engine.Const{T: engine.Text, S: esc}}, T: engine.Bool}, n.Not)
 	case *ast.CaseExpr:
 		return b.caseExpr(n)
 	case *ast.FuncCallExpr:
@@ -173,6 +136,29 @@ func (b *binder) node(n ast.ExprNode) (engine.Expr, error) {
 		return nil, unsupported("DEFAULT is not supported here")
 	}
 	return nil, unsupported("expression %T is not supported", n)
+}
+
+// exprs binds several nodes in order.
+func (b *binder) exprs(nodes ...ast.ExprNode) ([]engine.Expr, error) {
+	out := make([]engine.Expr, len(nodes))
+	for i, n := range nodes {
+		e, err := b.expr(n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
+}
+
+// predicateCall folds a boolean call and negates it for the NOT form
+// (x NOT BETWEEN ..., NOT IN, NOT LIKE, IS NOT TRUE).
+func (b *binder) predicateCall(c *engine.Call, not bool) (engine.Expr, error) {
+	e, err := fold(c)
+	if err != nil || !not {
+		return e, err
+	}
+	return b.not(e)
 }
 
 func (b *binder) columnRef(c *ast.ColumnName) (engine.Expr, error) {

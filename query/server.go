@@ -42,7 +42,7 @@ type Server struct {
 	backend engine.Backend
 	// host runs plans over the system tables, which are built in host
 	// memory from the catalog; user tables always run on backend.
-	host engine.Backend
+	host    engine.Backend
 	log     *slog.Logger
 	nextPID atomic.Int32
 }

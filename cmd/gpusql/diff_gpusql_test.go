@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpusql/gpusql"
 	"github.com/gpusql/gpusql/wire"
 	"github.com/jackc/pgx/v5/pgconn"
 )
@@ -43,11 +44,11 @@ func startGpusqlOn(t *testing.T, fileRoot, device string) *gpusqlServer {
 	}
 	logger := slog.New(slog.NewTextHandler(logw, &slog.HandlerOptions{Level: slog.LevelDebug}))
 
-	dataDir, err := resolveDir(t.TempDir())
+	dataDir, err := gpusql.ResolveDir(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, err := resolveDir(fileRoot)
+	root, err := gpusql.ResolveDir(fileRoot)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,10 +20,10 @@ import (
 	"net"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"syscall"
 
+	"github.com/gpusql/gpusql"
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/wire"
 )
@@ -98,36 +98,16 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, usagef("--data-dir: %v", err)
 	}
 	var err error
-	if o.dataDir, err = resolveDir(*dataDir); err != nil {
+	if o.dataDir, err = gpusql.ResolveDir(*dataDir); err != nil {
 		return nil, usagef("--data-dir: %v", err)
 	}
 	o.fileRoot = o.dataDir
 	if *fileRoot != "" {
-		if o.fileRoot, err = resolveDir(*fileRoot); err != nil {
+		if o.fileRoot, err = gpusql.ResolveDir(*fileRoot); err != nil {
 			return nil, usagef("--file-root: %v", err)
 		}
 	}
 	return o, nil
-}
-
-// resolveDir makes dir absolute with symlinks resolved, and checks that it
-// is a directory.
-func resolveDir(dir string) (string, error) {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return "", err
-	}
-	if abs, err = filepath.EvalSymlinks(abs); err != nil {
-		return "", err
-	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		return "", err
-	}
-	if !st.IsDir() {
-		return "", fmt.Errorf("%s is not a directory", abs)
-	}
-	return abs, nil
 }
 
 func main() {
