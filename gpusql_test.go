@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gpusql/gpusql"
+	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
 )
 
@@ -603,8 +604,14 @@ func TestOptions(t *testing.T) {
 	if st, err := os.Stat(data); err != nil || !st.IsDir() {
 		t.Errorf("data dir not created: %v", err)
 	}
-	if !strings.HasSuffix(db.FileRoot(), filepath.Join("new", "data")) || !strings.HasPrefix(db.Backend(), "cpu") {
-		t.Errorf("file root %q, backend %q", db.FileRoot(), db.Backend())
+	// The default device is auto: the GPU where one is usable, else the CPU.
+	wantBackend := "cpu"
+	if dev, err := cuda.Open(0); err == nil {
+		dev.Close()
+		wantBackend = "cuda"
+	}
+	if !strings.HasSuffix(db.FileRoot(), filepath.Join("new", "data")) || !strings.HasPrefix(db.Backend(), wantBackend) {
+		t.Errorf("file root %q, backend %q, want a %s backend", db.FileRoot(), db.Backend(), wantBackend)
 	}
 }
 
