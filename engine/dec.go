@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"math/bits"
 	"strconv"
+	"strings"
 )
 
 // Dec is an exact decimal: a signed 128-bit mantissa and a display scale,
@@ -496,11 +497,11 @@ func DecFromFloat(f float64, digits int) (Dec, bool) {
 	s := strconv.FormatFloat(f, 'e', digits-1, 64)
 	// normalise: strip trailing zeros of the mantissa as %g does
 	mant, exp := s, 0
-	if k := indexByte(s, 'e'); k >= 0 {
+	if k := strings.IndexByte(s, 'e'); k >= 0 {
 		mant = s[:k]
 		exp, _ = strconv.Atoi(s[k+1:])
 	}
-	if indexByte(mant, '.') >= 0 {
+	if strings.IndexByte(mant, '.') >= 0 {
 		for len(mant) > 0 && mant[len(mant)-1] == '0' {
 			mant = mant[:len(mant)-1]
 		}
@@ -509,13 +510,4 @@ func DecFromFloat(f float64, digits int) (Dec, bool) {
 		}
 	}
 	return ParseDecLiteral(mant + "e" + strconv.Itoa(exp))
-}
-
-func indexByte(s string, c byte) int {
-	for i := 0; i < len(s); i++ {
-		if s[i] == c {
-			return i
-		}
-	}
-	return -1
 }

@@ -148,7 +148,7 @@ func (v *Vec) Gather(sel []int32) *Vec {
 func (v *Vec) AppendRow(src *Vec, i int) {
 	null := src.IsNull(i)
 	if null && v.Null == nil {
-		v.Null = make([]bool, v.N, cap(v.I)+cap(v.F)+cap(v.D)+cap(v.S)+cap(v.V)+1)
+		v.Null = make([]bool, v.N)
 	}
 	if v.Null != nil {
 		v.Null = append(v.Null, null)

@@ -38,7 +38,6 @@ type aggScope struct {
 	groupKeys []string
 	aggs      []engine.AggCall
 	aggKeys   []string
-	inAgg     bool
 }
 
 func unsupported(format string, args ...any) error {
@@ -209,7 +208,7 @@ func (s *Session) bindSelectParams(stmt ast.StmtNode, params *paramEnv) (*engine
 
 	if sel.OrderBy != nil {
 		for _, o := range sel.OrderBy.Items {
-			key, err := b.orderKey(p, o, items2names(items), sel.Distinct)
+			key, err := b.orderKey(p, o, sel.Distinct)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -238,19 +237,6 @@ func (s *Session) bindSelectParams(stmt ast.StmtNode, params *paramEnv) (*engine
 		p.Aggs = b.agg.aggs
 	}
 	return p, cols, nil
-}
-
-func items2names[T any](items []T) []string {
-	out := make([]string, 0, len(items))
-	for _, it := range items {
-		switch v := any(it).(type) {
-		case interface{ Name() string }:
-			out = append(out, v.Name())
-		default:
-			out = append(out, "")
-		}
-	}
-	return out
 }
 
 func (b *binder) limitValue(n ast.ExprNode, what string) (int64, error) {
@@ -290,7 +276,7 @@ func (b *binder) limitValue(n ast.ExprNode, what string) (int64, error) {
 
 // orderKey resolves one ORDER BY item: a position, an output column name,
 // or an expression (added as a hidden output column if not in the list).
-func (b *binder) orderKey(p *engine.Plan, o *ast.ByItem, _ []string, distinct bool) (engine.SortKey, error) {
+func (b *binder) orderKey(p *engine.Plan, o *ast.ByItem, distinct bool) (engine.SortKey, error) {
 	key := engine.SortKey{Desc: o.Desc}
 	key.NullsFirst = o.Desc
 	node := o.Expr

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"path/filepath"
 	"runtime"
-	"sync/atomic"
 
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/cpu"
@@ -42,9 +41,8 @@ type Server struct {
 	backend engine.Backend
 	// host runs plans over the system tables, which are built in host
 	// memory from the catalog; user tables always run on backend.
-	host    engine.Backend
-	log     *slog.Logger
-	nextPID atomic.Int32
+	host engine.Backend
+	log  *slog.Logger
 }
 
 var _ engine.Server = (*Server)(nil)

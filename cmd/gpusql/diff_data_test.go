@@ -59,9 +59,8 @@ func diffCSVField(v string) string {
 }
 
 type diffCSVWriter struct {
-	w   *bufio.Writer
-	f   *os.File
-	err error
+	w *bufio.Writer
+	f *os.File
 }
 
 func newDiffCSV(path string, header []string) (*diffCSVWriter, error) {

@@ -7,7 +7,6 @@ package eval
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"math"
 	"math/bits"
 
@@ -710,20 +709,4 @@ func evalIn(args []*engine.Vec, n int) *engine.Vec {
 		}
 	}
 	return out
-}
-
-// String for debugging.
-func debugVec(v *engine.Vec) string {
-	var b []byte
-	for i := 0; i < v.N; i++ {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		if v.IsNull(i) {
-			b = append(b, "NULL"...)
-		} else {
-			b = engine.AppendText(b, v, i)
-		}
-	}
-	return fmt.Sprintf("%s[%s]", v.T, b)
 }

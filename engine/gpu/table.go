@@ -157,14 +157,13 @@ func (t *Table) Download() (*engine.HostTable, error) {
 
 // helpers for building device argument blocks
 
-func putI64(b []byte, v int64) { binary.LittleEndian.PutUint64(b, uint64(v)) }
-func getI64(b []byte) int64    { return int64(binary.LittleEndian.Uint64(b)) }
-func f64bits(f float64) int64  { return int64(math.Float64bits(f)) }
-func bitsF64(v int64) float64  { return math.Float64frombits(uint64(v)) }
+func getI64(b []byte) int64   { return int64(binary.LittleEndian.Uint64(b)) }
+func f64bits(f float64) int64 { return int64(math.Float64bits(f)) }
+func bitsF64(v int64) float64 { return math.Float64frombits(uint64(v)) }
 
-// HostLoader loads CSV with a host loader and uploads the result: the
-// device tables of the CUDA backend until the GPU CSV reader produces them
-// directly.
+// HostLoader loads CSV with a host loader and uploads the result. The
+// server uses the GPU CSV reader (loader.NewGPU); this lets the backend's
+// tests build device tables from exactly the CPU loader's output.
 type HostLoader struct {
 	Dev  *cuda.Device
 	Host engine.Loader
