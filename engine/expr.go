@@ -47,12 +47,36 @@ type Case struct {
 	T       Type
 }
 
+// HostFunc is a function implemented in Go over whole vectors: the
+// PostgreSQL catalog functions (format_type, pg_get_userbyid, ...) that
+// only make sense over the system relations. Only the host evaluator runs
+// it; a device backend refuses a plan containing one. Fn gets the
+// evaluated arguments (n rows each) and returns an n-row vector of type T.
+// Fn may fail (for example on an unknown OID); its error is returned.
+type HostFunc struct {
+	Name string
+	Args []Expr
+	T    Type
+	Fn   func(args []*Vec, n int) (*Vec, error)
+}
+
 var (
 	_ Expr = (*ColRef)(nil)
 	_ Expr = (*Const)(nil)
 	_ Expr = (*Call)(nil)
 	_ Expr = (*Case)(nil)
+	_ Expr = (*HostFunc)(nil)
 )
+
+func (h *HostFunc) Type() Type { return h.T }
+
+func (h *HostFunc) String() string {
+	args := make([]string, len(h.Args))
+	for i, a := range h.Args {
+		args[i] = a.String()
+	}
+	return fmt.Sprintf("%s(%s)", h.Name, strings.Join(args, ", "))
+}
 
 func (c *ColRef) Type() Type { return c.T }
 func (c *Const) Type() Type  { return c.T }

@@ -445,6 +445,12 @@ func hasColRef(e engine.Expr) bool {
 				return true
 			}
 		}
+	case *engine.HostFunc:
+		for _, a := range e.Args {
+			if hasColRef(a) {
+				return true
+			}
+		}
 	case *engine.Case:
 		for i := range e.Conds {
 			if hasColRef(e.Conds[i]) || hasColRef(e.Results[i]) {

@@ -137,6 +137,10 @@ func (e *paramEnv) infer(x engine.Expr) {
 		for _, a := range x.Args {
 			e.infer(a)
 		}
+	case *engine.HostFunc:
+		for _, a := range x.Args {
+			e.infer(a)
+		}
 	case *engine.Case:
 		for i := range x.Conds {
 			e.infer(x.Conds[i])

@@ -89,6 +89,10 @@ func usedColumns(n int, exprs ...engine.Expr) []bool {
 			for _, a := range e.Args {
 				walk(a)
 			}
+		case *engine.HostFunc:
+			for _, a := range e.Args {
+				walk(a)
+			}
 		case *engine.Case:
 			for i := range e.Conds {
 				walk(e.Conds[i])

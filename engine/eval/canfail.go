@@ -11,6 +11,8 @@ func CanFail(e engine.Expr) bool {
 	switch e := e.(type) {
 	case *engine.ColRef, *engine.Const:
 		return false
+	case *engine.HostFunc:
+		return true
 	case *engine.Case:
 		for i := range e.Conds {
 			if CanFail(e.Conds[i]) || CanFail(e.Results[i]) {

@@ -28,6 +28,12 @@ func Eval(ctx context.Context, e engine.Expr, in *engine.Batch) (*engine.Vec, er
 		return evalCase(ctx, e, in)
 	case *engine.Call:
 		return evalCall(ctx, e, in)
+	case *engine.HostFunc:
+		args, err := evalArgs(ctx, e.Args, in)
+		if err != nil {
+			return nil, err
+		}
+		return e.Fn(args, in.N)
 	}
 	return nil, engine.Errorf(engine.CodeInternalError, "eval: unknown expression %T", e)
 }
