@@ -1,0 +1,10 @@
+-- client: pgJDBC 42.5.5 (Debian libpostgresql-jdbc-java), openjdk version "17.0.15" 2025-04-15
+-- action: prepared
+-- captured: scripts/clients/capture.sh, from the log (log_statement=all) of postgres (PostgreSQL) 15.20 (Debian 15.20-0+deb12u1)
+--   serving the lineitem table of scripts/clients/capture/schema.sql; OIDs in
+--   the statements are that server's, not gpusql's.
+
+-- statement 1 (extended protocol: execute <unnamed>)
+-- parameters: $1 = '1', $2 = 'AIR'
+SELECT l_orderkey FROM lineitem WHERE l_orderkey > $1 AND l_shipmode = $2;
+
