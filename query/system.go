@@ -1,6 +1,8 @@
 package query
 
 import (
+	"strings"
+
 	"github.com/dustin/go-humanize"
 
 	"github.com/gpusql/gpusql/engine"
@@ -12,12 +14,29 @@ const (
 	sysTables     = "gpusql_tables"
 )
 
-func isSystemTable(name string) bool { return name == sysLoadErrors || name == sysTables }
+// isSystemTable reports whether a source or plan table name is a system
+// relation, built in host memory and run by the host executor: the
+// gpusql_* tables and the pg_catalog and information_schema relations
+// (whose sources are named schema-qualified).
+func isSystemTable(name string) bool {
+	return name == sysLoadErrors || name == sysTables ||
+		strings.HasPrefix(name, "pg_catalog.") || strings.HasPrefix(name, "information_schema.")
+}
 
-// lookupSource resolves a FROM name to a table snapshot.
+// lookupSource resolves a FROM name to a table snapshot. As with
+// PostgreSQL's search_path, an unqualified name is looked up in pg_catalog
+// first, then among the user tables (schema public).
 func (s *Session) lookupSource(schema, name string) (source, error) {
 	switch schema {
-	case "", "public", "pg_catalog", "gpusql":
+	case "", "pg_catalog", "information_schema":
+		src, ok, err := s.catalogSource(schema, name)
+		if err != nil || ok {
+			return src, err
+		}
+		if schema != "" {
+			return source{}, engine.Errorf(engine.CodeUndefinedTable, "relation \"%s.%s\" does not exist", schema, name)
+		}
+	case "public", "gpusql":
 	default:
 		return source{}, engine.Errorf(engine.CodeUndefinedTable, "relation \"%s.%s\" does not exist", schema, name)
 	}

@@ -1,0 +1,680 @@
+package query
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/gpusql/gpusql/engine"
+)
+
+// The pg_catalog and information_schema relations are built, like the
+// gpusql_* tables, as small host tables when a query names them: from the
+// engine catalog (user tables, their columns and data) and the session
+// (user, database, settings). Their columns are PostgreSQL 15's, in
+// PostgreSQL's order (pgcatalog_spec.go, generated from a real server);
+// the values are gpusql's.
+
+// Well-known OIDs, as PostgreSQL 15 assigns them.
+const (
+	oidPgCatalog     = 11
+	oidPgToast       = 99
+	oidPublic        = 2200
+	oidInfoSchema    = 13207 // information_schema (created by initdb, not fixed)
+	oidSuperuser     = 10    // the bootstrap superuser: the session's user
+	oidDatabaseOwner = 6171  // pg_database_owner, owner of schema public
+	oidDatabase      = 5     // the session's database (postgres's in initdb)
+	oidHeapAM        = 2
+	oidDefaultColl   = 100
+	oidDefaultTblsp  = 1663
+	oidPgClass       = 1259
+	oidPgNamespace   = 2615
+	oidPgProc        = 1255
+	oidPgType        = 1247
+	oidPgDatabase    = 1262
+	oidEncodingUTF8  = 6
+)
+
+// pgRel is one emulated relation as PostgreSQL 15 declares it.
+type pgRel struct {
+	oid    int64
+	schema string
+	name   string
+	kind   byte   // relkind: 'r' table, 'v' view
+	cols   string // "name typeoid[:typmod][!]", comma-separated; ! is NOT NULL
+}
+
+// pgTypeRow is a pg_type row (the columns gpusql does not vary).
+type pgTypeRow struct {
+	oid                                                int64
+	name                                               string
+	nsp                                                int64
+	len                                                int16
+	byval                                              bool
+	typtype, category                                  byte
+	preferred                                          bool
+	delim                                              byte
+	relid                                              int64
+	subscript                                          string
+	elem, array                                        int64
+	input, output, receive, send, modin, modout, analy string
+	align, storage                                     byte
+	base                                               int64
+	typmod, ndims                                      int32
+	collation                                          int64
+	def                                                *string
+}
+
+// pgProcRow is a pg_proc row of a function gpusql implements.
+type pgProcRow struct {
+	oid                     int64
+	name                    string
+	kind                    byte
+	strict, retset          bool
+	volatile                byte
+	nargs, ndefaults        int16
+	rettype                 int64
+	argtypes                string
+	allargs, modes, argname *string
+	src                     string
+}
+
+func sp(s string) *string { return &s }
+
+// pgCol is a parsed column of a pgRel.
+type pgCol struct {
+	name    string
+	typ     int64 // PostgreSQL type OID
+	typmod  int32
+	notNull bool
+	t       engine.Type // how gpusql stores it
+}
+
+// pgCatalogData is the parsed, immutable form of the generated tables.
+type pgCatalogData struct {
+	rels    []pgRel
+	cols    map[int64][]pgCol // by relation OID
+	byName  map[string]*pgRel // "schema.name"
+	byOID   map[int64]*pgRel
+	types   map[int64]*pgTypeRow
+	typeOrd []*pgTypeRow
+	procs   map[int64]*pgProcRow
+}
+
+var pgData = sync.OnceValue(func() *pgCatalogData {
+	d := &pgCatalogData{
+		rels: pgRels, cols: map[int64][]pgCol{}, byName: map[string]*pgRel{}, byOID: map[int64]*pgRel{},
+		types: map[int64]*pgTypeRow{}, procs: map[int64]*pgProcRow{},
+	}
+	for i := range pgTypes {
+		d.types[pgTypes[i].oid] = &pgTypes[i]
+		d.typeOrd = append(d.typeOrd, &pgTypes[i])
+	}
+	for i := range pgProcs {
+		d.procs[pgProcs[i].oid] = &pgProcs[i]
+	}
+	for i := range d.rels {
+		r := &d.rels[i]
+		d.byName[r.schema+"."+r.name] = r
+		d.byOID[r.oid] = r
+		var cols []pgCol
+		for _, f := range strings.Split(r.cols, ",") {
+			name, spec, _ := strings.Cut(f, " ")
+			c := pgCol{name: name, typmod: -1}
+			if strings.HasSuffix(spec, "!") {
+				c.notNull = true
+				spec = spec[:len(spec)-1]
+			}
+			if ts, tm, ok := strings.Cut(spec, ":"); ok {
+				spec = ts
+				m, _ := strconv.Atoi(tm)
+				c.typmod = int32(m)
+			}
+			c.typ, _ = strconv.ParseInt(spec, 10, 64)
+			c.t = d.storageType(c.typ)
+			cols = append(cols, c)
+		}
+		d.cols[r.oid] = cols
+	}
+	return d
+})
+
+// storageType is the gpusql type of a catalog column of PostgreSQL type
+// oid: OIDs and xids as bigint; name, "char", reg* names, arrays and
+// everything else without a gpusql counterpart as text; a domain as its
+// base type.
+func (d *pgCatalogData) storageType(oid int64) engine.Type {
+	if t, ok := d.types[oid]; ok && t.typtype == 'd' {
+		oid = t.base
+	}
+	switch oid {
+	case engine.OIDBool:
+		return engine.Bool
+	case engine.OIDInt2:
+		return engine.Int16
+	case engine.OIDInt4:
+		return engine.Int32
+	case engine.OIDInt8, 26, 28: // int8, oid, xid
+		return engine.Int64
+	case engine.OIDFloat4:
+		return engine.Float32
+	case engine.OIDFloat8:
+		return engine.Float64
+	case engine.OIDTimestamp, 1184: // timestamp, timestamptz
+		return engine.Timestamp
+	}
+	return engine.Text
+}
+
+// typeOIDOf is the PostgreSQL type OID of a user column's type.
+func typeOIDOf(t engine.Type) int64 { return int64(t.OID()) }
+
+// row is one catalog row by column name; a missing column is NULL.
+type row map[string]any
+
+// catalogTable builds the host table of relation rel from rows.
+func catalogTable(rel *pgRel, rows []row) (source, error) {
+	d := pgData()
+	cols := d.cols[rel.oid]
+	h := &hostBuilder{}
+	for _, c := range cols {
+		col := engine.NewColumn(c.t, len(rows), 0, true)
+		if c.t.Kind == engine.KindText {
+			w := 0
+			for _, r := range rows {
+				if s, ok := r[c.name].(string); ok {
+					w = max(w, len(s))
+				}
+			}
+			col = engine.NewColumn(c.t, len(rows), w, true)
+		}
+		for i, r := range rows {
+			v, ok := r[c.name]
+			if !ok || v == nil {
+				col.SetNull(i)
+				continue
+			}
+			if err := setCell(col, i, v); err != nil {
+				return source{}, engine.Errorf(engine.CodeInternalError, "%s.%s: column %s: %v", rel.schema, rel.name, c.name, err)
+			}
+		}
+		h.add(c.name, c.t, col)
+	}
+	for _, r := range rows {
+		for k := range r {
+			if !hasCol(cols, k) {
+				return source{}, engine.Errorf(engine.CodeInternalError, "%s.%s has no column %s", rel.schema, rel.name, k)
+			}
+		}
+	}
+	h.n = len(rows)
+	src := h.source(rel.schema + "." + rel.name)
+	src.oid = uint32(rel.oid)
+	return src, nil
+}
+
+func hasCol(cols []pgCol, name string) bool {
+	for _, c := range cols {
+		if c.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// setCell stores a Go value (bool, string, byte for "char", or any
+// integer or float) in row i of c.
+func setCell(c *engine.Column, i int, v any) error {
+	var n int64
+	var f float64
+	isNum := true
+	switch x := v.(type) {
+	case int:
+		n = int64(x)
+	case int16:
+		n = int64(x)
+	case int32:
+		n = int64(x)
+	case int64:
+		n = x
+	case uint32:
+		n = int64(x)
+	case float64:
+		f = x
+		n = int64(x)
+	case float32:
+		f = float64(x)
+		n = int64(x)
+	default:
+		isNum = false
+	}
+	if _, ok := v.(float64); !ok {
+		if _, ok := v.(float32); !ok {
+			f = float64(n)
+		}
+	}
+	switch c.Type.Kind {
+	case engine.KindBool:
+		b, ok := v.(bool)
+		if !ok {
+			return errBadCell(v)
+		}
+		if b {
+			c.B[i] = 1
+		}
+	case engine.KindInt16:
+		if !isNum {
+			return errBadCell(v)
+		}
+		c.I16[i] = int16(n)
+	case engine.KindInt32:
+		if !isNum {
+			return errBadCell(v)
+		}
+		c.I32[i] = int32(n)
+	case engine.KindInt64, engine.KindTimestamp:
+		if !isNum {
+			return errBadCell(v)
+		}
+		c.I64[i] = n
+	case engine.KindFloat32:
+		if !isNum {
+			return errBadCell(v)
+		}
+		c.F32[i] = float32(f)
+	case engine.KindFloat64:
+		if !isNum {
+			return errBadCell(v)
+		}
+		c.F64[i] = f
+	case engine.KindText:
+		var s string
+		switch x := v.(type) {
+		case string:
+			s = x
+		case byte:
+			s = string(rune(x))
+			if x == 0 {
+				s = ""
+			}
+		default:
+			return errBadCell(v)
+		}
+		copy(c.Str[i*c.Width:], s)
+	default:
+		return errBadCell(v)
+	}
+	return nil
+}
+
+type badCell struct{ v any }
+
+func (b badCell) Error() string { return "unexpected value " + strconv.Quote(toString(b.v)) }
+
+func errBadCell(v any) error { return badCell{v} }
+
+func toString(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return "?"
+}
+
+// catalogRelation returns the relation schema.name ("" searches
+// pg_catalog), or nil.
+func catalogRelation(schema, name string) *pgRel {
+	d := pgData()
+	if schema == "" {
+		schema = "pg_catalog"
+	}
+	return d.byName[schema+"."+name]
+}
+
+// rowsOf builds the rows of rel for this session.
+func (s *Session) rowsOf(rel *pgRel) []row {
+	if rel.schema == "information_schema" {
+		return s.infoSchemaRows(rel.name)
+	}
+	switch rel.name {
+	case "pg_namespace":
+		return s.pgNamespaceRows()
+	case "pg_class":
+		return s.pgClassRows()
+	case "pg_attribute":
+		return s.pgAttributeRows()
+	case "pg_type":
+		return pgTypeRows()
+	case "pg_database":
+		return s.pgDatabaseRows()
+	case "pg_roles", "pg_authid", "pg_user", "pg_shadow":
+		return s.pgRoleRows(rel.name)
+	case "pg_settings":
+		return s.pgSettingsRows()
+	case "pg_am":
+		return pgAmRows()
+	case "pg_collation":
+		return pgCollationRows()
+	case "pg_tablespace":
+		return []row{
+			{"oid": 1663, "spcname": "pg_default", "spcowner": oidSuperuser},
+			{"oid": 1664, "spcname": "pg_global", "spcowner": oidSuperuser},
+		}
+	case "pg_proc":
+		return pgProcRows()
+	case "pg_tables":
+		return s.pgTablesRows()
+	case "pg_language":
+		return []row{
+			{"oid": 12, "lanname": "internal", "lanowner": oidSuperuser, "lanispl": false, "lanpltrusted": false, "lanplcallfoid": 0, "laninline": 0, "lanvalidator": 2246},
+			{"oid": 13, "lanname": "c", "lanowner": oidSuperuser, "lanispl": false, "lanpltrusted": false, "lanplcallfoid": 0, "laninline": 0, "lanvalidator": 2247},
+			{"oid": 14, "lanname": "sql", "lanowner": oidSuperuser, "lanispl": false, "lanpltrusted": true, "lanplcallfoid": 0, "laninline": 0, "lanvalidator": 2248},
+		}
+	case "pg_stat_user_tables", "pg_statio_user_tables":
+		return s.pgStatTablesRows(rel.name)
+	}
+	// Everything else (pg_index, pg_constraint, pg_description, ...):
+	// gpusql has no such objects.
+	return nil
+}
+
+func (s *Session) pgNamespaceRows() []row {
+	return []row{
+		{"oid": oidPgCatalog, "nspname": "pg_catalog", "nspowner": oidSuperuser, "nspacl": "{" + s.params.User + "=UC/" + s.params.User + ",=U/" + s.params.User + "}"},
+		{"oid": oidPgToast, "nspname": "pg_toast", "nspowner": oidSuperuser},
+		{"oid": oidPublic, "nspname": "public", "nspowner": oidDatabaseOwner, "nspacl": "{pg_database_owner=UC/pg_database_owner,=U/pg_database_owner}"},
+		{"oid": oidInfoSchema, "nspname": "information_schema", "nspowner": oidSuperuser, "nspacl": "{" + s.params.User + "=UC/" + s.params.User + ",=U/" + s.params.User + "}"},
+	}
+}
+
+func nspOID(schema string) int64 {
+	switch schema {
+	case "pg_catalog":
+		return oidPgCatalog
+	case "information_schema":
+		return oidInfoSchema
+	}
+	return oidPublic
+}
+
+// tableBytes is the device bytes a table's data takes.
+func tableBytes(t *engine.Table) int64 {
+	if d := t.Data(); d != nil {
+		return d.DeviceBytes()
+	}
+	return 0
+}
+
+func (s *Session) pgClassRows() []row {
+	var out []row
+	for _, t := range s.srv.cat.Tables() {
+		out = append(out, row{
+			"oid": t.OID, "relname": t.Name, "relnamespace": oidPublic, "reltype": 0, "reloftype": 0,
+			"relowner": oidSuperuser, "relam": oidHeapAM, "relfilenode": t.OID, "reltablespace": 0,
+			"relpages": int32((tableBytes(t) + 8191) / 8192), "reltuples": float32(t.Rows()), "relallvisible": 0,
+			"reltoastrelid": 0, "relhasindex": false, "relisshared": false, "relpersistence": "p",
+			"relkind": "r", "relnatts": len(t.Columns), "relchecks": 0, "relhasrules": false,
+			"relhastriggers": false, "relhassubclass": false, "relrowsecurity": false,
+			"relforcerowsecurity": false, "relispopulated": true, "relreplident": "d",
+			"relispartition": false, "relrewrite": 0, "relfrozenxid": 0, "relminmxid": 0,
+		})
+	}
+	d := pgData()
+	for i := range d.rels {
+		r := &d.rels[i]
+		am := 0
+		if r.kind == 'r' {
+			am = oidHeapAM
+		}
+		out = append(out, row{
+			"oid": r.oid, "relname": r.name, "relnamespace": nspOID(r.schema), "reltype": 0, "reloftype": 0,
+			"relowner": oidSuperuser, "relam": am, "relfilenode": 0, "reltablespace": 0,
+			"relpages": 0, "reltuples": float32(-1), "relallvisible": 0,
+			"reltoastrelid": 0, "relhasindex": false, "relisshared": false, "relpersistence": "p",
+			"relkind": string(r.kind), "relnatts": len(d.cols[r.oid]), "relchecks": 0, "relhasrules": r.kind == 'v',
+			"relhastriggers": false, "relhassubclass": false, "relrowsecurity": false,
+			"relforcerowsecurity": false, "relispopulated": true, "relreplident": "n",
+			"relispartition": false, "relrewrite": 0, "relfrozenxid": 0, "relminmxid": 0,
+		})
+	}
+	return out
+}
+
+// attRow is the pg_attribute row of column num (from 1) of a relation.
+func attRow(relid int64, num int, name string, typ int64, typmod int32, notNull bool) row {
+	r := row{
+		"attrelid": relid, "attname": name, "atttypid": typ, "attstattarget": -1, "attnum": num,
+		"attndims": 0, "attcacheoff": -1, "atttypmod": typmod, "attcompression": "",
+		"attnotnull": notNull, "atthasdef": false, "atthasmissing": false, "attidentity": "",
+		"attgenerated": "", "attisdropped": false, "attislocal": true, "attinhcount": 0, "attcollation": 0,
+	}
+	if t, ok := pgData().types[typ]; ok {
+		r["attlen"], r["attbyval"], r["attalign"], r["attstorage"] = t.len, t.byval, string(t.align), string(t.storage)
+		r["attcollation"] = t.collation
+		if t.category == 'A' {
+			r["attndims"] = 1
+		}
+	}
+	return r
+}
+
+func (s *Session) pgAttributeRows() []row {
+	var out []row
+	for _, t := range s.srv.cat.Tables() {
+		for i, c := range t.Columns {
+			out = append(out, attRow(int64(t.OID), i+1, c.Name, typeOIDOf(c.Type), c.Type.Typmod(), c.NotNull))
+		}
+	}
+	d := pgData()
+	for _, r := range d.rels {
+		for i, c := range d.cols[r.oid] {
+			out = append(out, attRow(r.oid, i+1, c.name, c.typ, c.typmod, c.notNull))
+		}
+	}
+	return out
+}
+
+func pgTypeRows() []row {
+	var out []row
+	for _, t := range pgData().typeOrd {
+		r := row{
+			"oid": t.oid, "typname": t.name, "typnamespace": t.nsp, "typowner": oidSuperuser,
+			"typlen": t.len, "typbyval": t.byval, "typtype": string(t.typtype), "typcategory": string(t.category),
+			"typispreferred": t.preferred, "typisdefined": true, "typdelim": string(t.delim), "typrelid": t.relid,
+			"typsubscript": t.subscript, "typelem": t.elem, "typarray": t.array, "typinput": t.input,
+			"typoutput": t.output, "typreceive": t.receive, "typsend": t.send, "typmodin": t.modin,
+			"typmodout": t.modout, "typanalyze": t.analy, "typalign": string(t.align), "typstorage": string(t.storage),
+			"typnotnull": false, "typbasetype": t.base, "typtypmod": t.typmod, "typndims": t.ndims,
+			"typcollation": t.collation,
+		}
+		if t.def != nil {
+			r["typdefault"] = *t.def
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func (s *Session) pgDatabaseRows() []row {
+	return []row{{
+		"oid": oidDatabase, "datname": s.params.Database, "datdba": oidSuperuser, "encoding": oidEncodingUTF8,
+		"datlocprovider": "c", "datistemplate": false, "datallowconn": true, "datconnlimit": -1,
+		"datfrozenxid": 0, "datminmxid": 1, "dattablespace": oidDefaultTblsp, "datcollate": "C", "datctype": "C",
+	}}
+}
+
+// roles are the session's user (the superuser, OID 10) and
+// pg_database_owner, which owns schema public.
+func (s *Session) roles() []struct {
+	oid   int64
+	name  string
+	login bool
+} {
+	return []struct {
+		oid   int64
+		name  string
+		login bool
+	}{{oidSuperuser, s.params.User, true}, {oidDatabaseOwner, "pg_database_owner", false}}
+}
+
+func (s *Session) pgRoleRows(rel string) []row {
+	var out []row
+	for _, r := range s.roles() {
+		super := r.oid == oidSuperuser
+		switch rel {
+		case "pg_user", "pg_shadow":
+			if !r.login {
+				continue
+			}
+			x := row{"usename": r.name, "usesysid": r.oid, "usecreatedb": super, "usesuper": super,
+				"userepl": super, "usebypassrls": super}
+			if rel == "pg_user" {
+				x["passwd"] = "********"
+			}
+			out = append(out, x)
+		default:
+			x := row{"oid": r.oid, "rolname": r.name, "rolsuper": super, "rolinherit": true,
+				"rolcreaterole": super, "rolcreatedb": super, "rolcanlogin": r.login, "rolreplication": super,
+				"rolconnlimit": -1, "rolbypassrls": super}
+			if rel == "pg_roles" {
+				x["rolpassword"] = "********"
+			}
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func (s *Session) pgSettingsRows() []row {
+	var out []row
+	for _, name := range s.settingNames() {
+		v := s.setting(name)
+		ctx := "user"
+		switch name {
+		case "server_version", "server_encoding", "integer_datetimes", "lc_collate", "lc_ctype",
+			"max_identifier_length", "gpusql.device", "gpusql.version", "gpusql.file_root":
+			ctx = "internal"
+		}
+		vartype := "string"
+		switch v {
+		case "on", "off":
+			vartype = "bool"
+		}
+		if _, err := strconv.ParseInt(v, 10, 64); err == nil {
+			vartype = "integer"
+		}
+		shown := name
+		if p, ok := settingNames[name]; ok {
+			shown = p
+		}
+		src := "default"
+		if _, ok := s.settings[name]; ok {
+			src = "session"
+		}
+		out = append(out, row{
+			"name": shown, "setting": v, "category": "gpusql", "short_desc": "", "context": ctx,
+			"vartype": vartype, "source": src, "boot_val": defaultSettings[name], "reset_val": defaultSettings[name],
+			"pending_restart": false,
+		})
+	}
+	return out
+}
+
+func pgAmRows() []row {
+	ams := []struct {
+		oid           int64
+		name, handler string
+		kind          string
+	}{{2, "heap", "heap_tableam_handler", "t"}, {403, "btree", "bthandler", "i"}, {405, "hash", "hashhandler", "i"},
+		{783, "gist", "gisthandler", "i"}, {2742, "gin", "ginhandler", "i"}, {3580, "brin", "brinhandler", "i"},
+		{4000, "spgist", "spghandler", "i"}}
+	var out []row
+	for _, a := range ams {
+		out = append(out, row{"oid": a.oid, "amname": a.name, "amhandler": a.handler, "amtype": a.kind})
+	}
+	return out
+}
+
+func pgCollationRows() []row {
+	return []row{
+		{"oid": 100, "collname": "default", "collnamespace": oidPgCatalog, "collowner": oidSuperuser,
+			"collprovider": "d", "collisdeterministic": true, "collencoding": -1},
+		{"oid": 950, "collname": "C", "collnamespace": oidPgCatalog, "collowner": oidSuperuser,
+			"collprovider": "c", "collisdeterministic": true, "collencoding": -1, "collcollate": "C", "collctype": "C"},
+		{"oid": 951, "collname": "POSIX", "collnamespace": oidPgCatalog, "collowner": oidSuperuser,
+			"collprovider": "c", "collisdeterministic": true, "collencoding": -1, "collcollate": "POSIX", "collctype": "POSIX"},
+	}
+}
+
+func pgProcRows() []row {
+	var out []row
+	for i := range pgProcs {
+		p := &pgProcs[i]
+		r := row{
+			"oid": p.oid, "proname": p.name, "pronamespace": oidPgCatalog, "proowner": oidSuperuser,
+			"prolang": 12, "procost": float32(1), "prorows": float32(0), "provariadic": 0, "prosupport": "-",
+			"prokind": string(p.kind), "prosecdef": false, "proleakproof": false, "proisstrict": p.strict,
+			"proretset": p.retset, "provolatile": string(p.volatile), "proparallel": "s", "pronargs": p.nargs,
+			"pronargdefaults": p.ndefaults, "prorettype": p.rettype, "proargtypes": p.argtypes, "prosrc": p.src,
+		}
+		if p.allargs != nil {
+			r["proallargtypes"] = *p.allargs
+		}
+		if p.modes != nil {
+			r["proargmodes"] = *p.modes
+		}
+		if p.argname != nil {
+			r["proargnames"] = *p.argname
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func (s *Session) pgTablesRows() []row {
+	var out []row
+	add := func(schema, name string) {
+		out = append(out, row{"schemaname": schema, "tablename": name, "tableowner": s.params.User,
+			"hasindexes": false, "hasrules": false, "hastriggers": false, "rowsecurity": false})
+	}
+	for _, t := range s.srv.cat.Tables() {
+		add("public", t.Name)
+	}
+	for _, r := range pgData().rels {
+		if r.kind == 'r' {
+			add(r.schema, r.name)
+		}
+	}
+	return out
+}
+
+func (s *Session) pgStatTablesRows(rel string) []row {
+	var out []row
+	for _, t := range s.srv.cat.Tables() {
+		r := row{"relid": t.OID, "schemaname": "public", "relname": t.Name}
+		if rel == "pg_stat_user_tables" {
+			n := t.Rows()
+			r["n_live_tup"], r["n_dead_tup"], r["n_tup_ins"] = n, 0, n
+			r["seq_scan"], r["n_tup_upd"], r["n_tup_del"], r["n_tup_hot_upd"] = 0, 0, 0, 0
+			r["n_mod_since_analyze"], r["n_ins_since_vacuum"] = 0, 0
+			r["vacuum_count"], r["autovacuum_count"], r["analyze_count"], r["autoanalyze_count"] = 0, 0, 0, 0
+		} else {
+			r["heap_blks_read"], r["heap_blks_hit"] = 0, 0
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// settingNames lists the parameters SHOW ALL shows, sorted.
+func (s *Session) settingNames() []string {
+	names := []string{"server_version", "gpusql.device", "gpusql.version", "gpusql.file_root"}
+	for k := range defaultSettings {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
