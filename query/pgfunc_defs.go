@@ -1,0 +1,336 @@
+package query
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gpusql/gpusql/engine"
+)
+
+var (
+	k0       = []argKind{}
+	kInt     = []argKind{argInt}
+	kText    = []argKind{argText}
+	kObjText = []argKind{argObj, argText}
+)
+
+// pgFuncs are the catalog functions by name. Results follow PostgreSQL
+// 15 (see docs/compatibility.md for where gpusql's objects differ).
+var pgFuncs = map[string]pgFunc{
+	"version": {args: k0, ret: engine.Text, fn: func(s *Session, _ []fval) (fval, error) {
+		return ftext(s.srv.version()), nil
+	}},
+	"current_database": {args: k0, ret: engine.Text, fn: func(s *Session, _ []fval) (fval, error) {
+		return ftext(s.params.Database), nil
+	}},
+	"current_catalog": {args: k0, ret: engine.Text, fn: func(s *Session, _ []fval) (fval, error) {
+		return ftext(s.params.Database), nil
+	}},
+	"current_user": {args: k0, ret: engine.Text, fn: sessionUser},
+	"session_user": {args: k0, ret: engine.Text, fn: sessionUser},
+	"user":         {args: k0, ret: engine.Text, fn: sessionUser},
+	"current_role": {args: k0, ret: engine.Text, fn: sessionUser},
+	"current_schema": {args: k0, ret: engine.Text, fn: func(*Session, []fval) (fval, error) {
+		return ftext("public"), nil
+	}},
+	// current_schemas(include_implicit): gpusql has no arrays, so the
+	// array is returned in its text form.
+	"current_schemas": {args: []argKind{argBool}, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		if a[0].i != 0 {
+			return ftext("{pg_catalog,public}"), nil
+		}
+		return ftext("{public}"), nil
+	}},
+	"current_setting": {args: []argKind{argText, argBool}, min: 1, ret: engine.Text, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		name := strings.ToLower(a[0].s)
+		if !s.known(name) {
+			if _, ok := s.settings[name]; !ok {
+				if len(a) > 1 && a[1].i != 0 {
+					return fnull(), nil
+				}
+				return fval{}, engine.Errorf(engine.CodeUndefinedObject, "unrecognized configuration parameter %q", a[0].s)
+			}
+		}
+		return ftext(s.setting(name)), nil
+	}},
+	// set_config(name, value, is_local) sets a session setting (is_local
+	// is treated as false: gpusql has no transaction-scoped settings).
+	"set_config": {args: []argKind{argText, argText, argBool}, min: 3, ret: engine.Text, fn: func(s *Session, a []fval) (fval, error) {
+		if a[0].null {
+			return fval{}, engine.Errorf(engine.CodeNullValueNotAllowed, "SET requires parameter name")
+		}
+		name := strings.ToLower(a[0].s)
+		if err := s.checkSettable(name); err != nil {
+			return fval{}, err
+		}
+		v := a[1].s
+		if a[1].null {
+			v = defaultSettings[name]
+		}
+		s.settings[name] = v
+		return ftext(s.setting(name)), nil
+	}},
+	"pg_table_is_visible": {args: kInt, min: 1, ret: engine.Bool, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		schema, _, ok := s.relationName(a[0].i)
+		if !ok {
+			return fnull(), nil
+		}
+		return fbool(schema != "information_schema"), nil
+	}},
+	"pg_type_is_visible": {args: kInt, min: 1, ret: engine.Bool, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		t, ok := pgData().types[a[0].i]
+		if !ok {
+			return fnull(), nil
+		}
+		return fbool(t.nsp == oidPgCatalog), nil
+	}},
+	"pg_function_is_visible": {args: kInt, min: 1, ret: engine.Bool, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		if _, ok := pgData().procs[a[0].i]; !ok {
+			return fnull(), nil
+		}
+		return fbool(true), nil
+	}},
+	// format_type is not strict: a NULL typmod means "no modifier".
+	"format_type": {args: []argKind{argInt, argInt}, min: 2, ret: engine.Text, fn: func(_ *Session, a []fval) (fval, error) {
+		if a[0].null {
+			return fnull(), nil
+		}
+		return ftext(formatType(a[0].i, int32(a[1].i), !a[1].null)), nil
+	}},
+	"pg_get_userbyid": {args: kInt, min: 1, ret: engine.Text, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		for _, r := range s.roles() {
+			if r.oid == a[0].i {
+				return ftext(r.name), nil
+			}
+		}
+		return ftext("unknown (OID=" + strconv.FormatInt(a[0].i, 10) + ")"), nil
+	}},
+	"has_table_privilege":      privFunc(privTable),
+	"has_column_privilege":     privFunc(privColumn),
+	"has_any_column_privilege": privFunc(privAnyColumn),
+	"has_schema_privilege":     privFunc(privSchema),
+	"has_database_privilege":   privFunc(privDatabase),
+	// gpusql has no defaults, indexes, constraints, views, triggers,
+	// partitions, statistics objects, sequences or comments: the
+	// functions that describe them have nothing to describe.
+	"pg_get_expr":                     nothing([]argKind{argText, argInt, argBool}, 2),
+	"pg_get_indexdef":                 nothing([]argKind{argInt, argInt, argBool}, 1),
+	"pg_get_constraintdef":            nothing([]argKind{argInt, argBool}, 1),
+	"pg_get_viewdef":                  nothing([]argKind{argObj, argAny}, 1),
+	"pg_get_triggerdef":               nothing([]argKind{argInt, argBool}, 1),
+	"pg_get_partkeydef":               nothing(kInt, 1),
+	"pg_get_statisticsobjdef_columns": nothing(kInt, 1),
+	"pg_get_serial_sequence":          nothing([]argKind{argText, argText}, 2),
+	"obj_description":                 nothing([]argKind{argInt, argText}, 1),
+	"col_description":                 nothing([]argKind{argInt, argInt}, 2),
+	"shobj_description":               nothing([]argKind{argInt, argText}, 2),
+	"pg_encoding_to_char": {args: kInt, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		switch a[0].i {
+		case 0:
+			return ftext("SQL_ASCII"), nil
+		case oidEncodingUTF8:
+			return ftext("UTF8"), nil
+		}
+		return ftext(""), nil
+	}},
+	"pg_char_to_encoding": {args: kText, min: 1, ret: engine.Int32, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		switch strings.ToUpper(strings.ReplaceAll(a[0].s, "-", "")) {
+		case "SQL_ASCII":
+			return fint(0), nil
+		case "UTF8", "UNICODE":
+			return fint(oidEncodingUTF8), nil
+		}
+		return fint(-1), nil
+	}},
+	"pg_relation_size":       relSize(),
+	"pg_table_size":          relSize(),
+	"pg_total_relation_size": relSize(),
+	"pg_size_pretty": {args: kInt, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		return ftext(sizePretty(a[0].i)), nil
+	}},
+	"quote_ident": {args: kText, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		return ftext(pgQuoteIdent(a[0].s)), nil
+	}},
+	"quote_literal": {args: []argKind{argAny}, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		return ftext(quoteLiteral(a[0].s)), nil
+	}},
+	"quote_nullable": {args: []argKind{argAny}, min: 1, ret: engine.Text, fn: func(_ *Session, a []fval) (fval, error) {
+		if a[0].null {
+			return ftext("NULL"), nil
+		}
+		return ftext(quoteLiteral(a[0].s)), nil
+	}},
+	"pg_is_other_temp_schema": {args: kInt, min: 1, ret: engine.Bool, strict: true, fn: func(*Session, []fval) (fval, error) {
+		return fbool(false), nil
+	}},
+	"pg_my_temp_schema": {args: k0, ret: engine.Int64, fn: func(*Session, []fval) (fval, error) {
+		return fint(0), nil
+	}},
+	"pg_relation_is_publishable": {args: []argKind{argObj}, min: 1, ret: engine.Bool, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		oid, ok, err := s.objOID(a[0])
+		if err != nil || !ok {
+			return fnull(), err
+		}
+		schema, _, ok := s.relationName(oid)
+		if !ok {
+			return fnull(), nil
+		}
+		return fbool(schema == "public"), nil
+	}},
+	"format": {args: []argKind{argText, argAny}, min: 1, variadic: true, ret: engine.Text, fn: func(_ *Session, a []fval) (fval, error) {
+		if a[0].null {
+			return fnull(), nil
+		}
+		s, err := formatText(a[0].s, a[1:])
+		if err != nil {
+			return fval{}, err
+		}
+		return ftext(s), nil
+	}},
+}
+
+func sessionUser(s *Session, _ []fval) (fval, error) { return ftext(s.params.User), nil }
+
+// nothing is a function that always returns NULL text.
+func nothing(args []argKind, min int) pgFunc {
+	return pgFunc{args: args, min: min, ret: engine.Text, fn: func(*Session, []fval) (fval, error) {
+		return fnull(), nil
+	}}
+}
+
+// objOID resolves an argument naming a relation by name or OID. ok is
+// false for an OID that names nothing (the functions then return NULL);
+// an unknown name is an error (42P01), as a regclass cast is.
+func (s *Session) objOID(v fval) (int64, bool, error) {
+	if !v.isText {
+		_, _, ok := s.relationName(v.i)
+		return v.i, ok, nil
+	}
+	oid, err := s.regOID("regclass", v.s)
+	return oid, err == nil, err
+}
+
+// relSize is pg_relation_size and friends: the table's device bytes.
+func relSize() pgFunc {
+	return pgFunc{args: kObjText, min: 1, ret: engine.Int64, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		oid, ok, err := s.objOID(a[0])
+		if err != nil || !ok {
+			return fnull(), err
+		}
+		for _, t := range s.srv.cat.Tables() {
+			if int64(t.OID) == oid {
+				return fint(tableBytes(t)), nil
+			}
+		}
+		return fint(0), nil
+	}}
+}
+
+// sizePretty is pg_size_pretty(bigint): bytes below 10 kB, then each unit
+// while the value stays below 20480 of it, halves rounded away from zero.
+func sizePretty(size int64) string {
+	abs := func(x int64) int64 {
+		if x < 0 {
+			return -x
+		}
+		return x
+	}
+	if abs(size) < 10*1024 {
+		return strconv.FormatInt(size, 10) + " bytes"
+	}
+	half := func(x int64) int64 {
+		if x < 0 {
+			return (x - 1) / 2
+		}
+		return (x + 1) / 2
+	}
+	size >>= 9 // one extra bit for rounding
+	for _, unit := range []string{"kB", "MB", "GB", "TB"} {
+		if abs(size) < 20*1024-1 {
+			return strconv.FormatInt(half(size), 10) + " " + unit
+		}
+		size >>= 10
+	}
+	return strconv.FormatInt(half(size), 10) + " PB"
+}
+
+func quoteLiteral(s string) string {
+	q := "'" + strings.ReplaceAll(s, "'", "''") + "'"
+	if strings.Contains(s, `\`) {
+		return "E" + strings.ReplaceAll(q, `\`, `\\`)
+	}
+	return q
+}
+
+// formatText is format(fmt, args...) for %s, %I, %L and %% with optional
+// argument positions (%1$s).
+func formatText(f string, args []fval) (string, error) {
+	var b strings.Builder
+	next := 0
+	for i := 0; i < len(f); i++ {
+		c := f[i]
+		if c != '%' {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		if i >= len(f) {
+			return "", engine.Errorf(engine.CodeInvalidParameterValue, "unterminated format() type specifier")
+		}
+		if f[i] == '%' {
+			b.WriteByte('%')
+			continue
+		}
+		// %n$ picks argument n.
+		j := i
+		for j < len(f) && f[j] >= '0' && f[j] <= '9' {
+			j++
+		}
+		if j > i && j < len(f) && f[j] == '$' {
+			n, _ := strconv.Atoi(f[i:j])
+			next = n - 1
+			i = j + 1
+		}
+		if i >= len(f) {
+			return "", engine.Errorf(engine.CodeInvalidParameterValue, "unterminated format() type specifier")
+		}
+		if next < 0 || next >= len(args) {
+			return "", engine.Errorf(engine.CodeInvalidParameterValue, "too few arguments for format()")
+		}
+		a := args[next]
+		next++
+		switch f[i] {
+		case 's':
+			if !a.null {
+				b.WriteString(a.s)
+			}
+		case 'I':
+			if a.null {
+				return "", engine.Errorf(engine.CodeNullValueNotAllowed, "null values cannot be formatted as an SQL identifier")
+			}
+			b.WriteString(pgQuoteIdent(a.s))
+		case 'L':
+			if a.null {
+				b.WriteString("NULL")
+			} else {
+				b.WriteString(quoteLiteral(a.s))
+			}
+		default:
+			return "", engine.Errorf(engine.CodeInvalidParameterValue, "unrecognized format() type specifier %q", string(f[i]))
+		}
+	}
+	return b.String(), nil
+}
+
+// checkSettable reports whether set_config may change a setting.
+func (s *Session) checkSettable(name string) error {
+	switch name {
+	case "server_version", "server_encoding", "integer_datetimes", "lc_collate", "lc_ctype",
+		"max_identifier_length", "gpusql.device", "gpusql.version", "gpusql.file_root":
+		return engine.Errorf(engine.CodeCantChangeRuntimeParam, "parameter %q cannot be changed", name)
+	}
+	if !s.known(name) && !strings.Contains(name, ".") {
+		return engine.Errorf(engine.CodeUndefinedObject, "unrecognized configuration parameter %q", name)
+	}
+	return nil
+}

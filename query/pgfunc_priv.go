@@ -1,0 +1,139 @@
+package query
+
+import (
+	"strings"
+
+	"github.com/gpusql/gpusql/engine"
+)
+
+// The has_*_privilege functions. gpusql has no grants: the session's user
+// is the superuser and holds every privilege; other roles hold none. The
+// objects and privilege names are checked as PostgreSQL checks them.
+
+type privKind uint8
+
+const (
+	privTable privKind = iota
+	privColumn
+	privAnyColumn
+	privSchema
+	privDatabase
+)
+
+// privNames are the privilege words each kind accepts.
+var privNames = [...][]string{
+	privTable:     {"SELECT", "INSERT", "UPDATE", "DELETE", "TRUNCATE", "REFERENCES", "TRIGGER"},
+	privColumn:    {"SELECT", "INSERT", "UPDATE", "REFERENCES"},
+	privAnyColumn: {"SELECT", "INSERT", "UPDATE", "REFERENCES"},
+	privSchema:    {"CREATE", "USAGE"},
+	privDatabase:  {"CREATE", "CONNECT", "TEMPORARY", "TEMP"},
+}
+
+// privFunc is has_<kind>_privilege([user,] object[, column], privilege).
+func privFunc(k privKind) pgFunc {
+	n := 2 // object, privilege
+	if k == privColumn {
+		n = 3
+	}
+	args := []argKind{argObj, argObj, argObj, argObj}[:n+1]
+	args[n] = argText
+	return pgFunc{args: args, min: n, ret: engine.Bool, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		user := fval{i: oidSuperuser}
+		if len(a) > n {
+			user, a = a[0], a[1:]
+		}
+		if err := checkPrivs(k, a[len(a)-1].s); err != nil {
+			return fval{}, err
+		}
+		super := false
+		if user.isText {
+			oid, err := s.regOID("regrole", pgQuoteIdent(user.s))
+			if err != nil {
+				return fval{}, err
+			}
+			super = oid == oidSuperuser
+		} else {
+			super = user.i == oidSuperuser
+		}
+		ok, err := s.privObject(k, a[0], a[1:len(a)-1])
+		if err != nil || !ok {
+			return fnull(), err
+		}
+		return fbool(super), nil
+	}}
+}
+
+// checkPrivs validates a privilege list such as "SELECT, INSERT WITH
+// GRANT OPTION".
+func checkPrivs(k privKind, list string) error {
+	for _, p := range strings.Split(list, ",") {
+		w := strings.ToUpper(strings.TrimSpace(p))
+		w = strings.TrimSpace(strings.TrimSuffix(w, "WITH GRANT OPTION"))
+		found := false
+		for _, n := range privNames[k] {
+			found = found || w == n
+		}
+		if !found {
+			return engine.Errorf(engine.CodeInvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(p))
+		}
+	}
+	return nil
+}
+
+// privObject checks that the object exists: false (the functions return
+// NULL) for an unknown OID or column number, an error for an unknown name.
+func (s *Session) privObject(k privKind, obj fval, col []fval) (bool, error) {
+	switch k {
+	case privSchema:
+		if obj.isText {
+			if _, err := s.regOID("regnamespace", pgQuoteIdent(obj.s)); err != nil {
+				return false, engine.Errorf(engine.CodeInvalidSchemaName, "schema %q does not exist", obj.s)
+			}
+			return true, nil
+		}
+		return nspName(obj.i) != "", nil
+	case privDatabase:
+		if obj.isText {
+			if obj.s != s.params.Database {
+				return false, engine.Errorf(engine.CodeUndefinedObject, "database %q does not exist", obj.s)
+			}
+			return true, nil
+		}
+		return obj.i == oidDatabase, nil
+	}
+	oid, ok, err := s.objOID(obj)
+	if err != nil || !ok || k != privColumn {
+		return ok, err
+	}
+	cols := s.relationColumns(oid)
+	c := col[0]
+	if c.isText {
+		for _, n := range cols {
+			if n == c.s {
+				return true, nil
+			}
+		}
+		_, rel, _ := s.relationName(oid)
+		return false, engine.Errorf(engine.CodeUndefinedColumn, "column %q of relation %q does not exist", c.s, rel)
+	}
+	return c.i >= 1 && c.i <= int64(len(cols)), nil
+}
+
+// relationColumns lists a relation's column names.
+func (s *Session) relationColumns(oid int64) []string {
+	var out []string
+	if cols, ok := pgData().cols[oid]; ok {
+		for _, c := range cols {
+			out = append(out, c.name)
+		}
+		return out
+	}
+	for _, t := range s.srv.cat.Tables() {
+		if int64(t.OID) == oid {
+			for _, c := range t.Columns {
+				out = append(out, c.Name)
+			}
+		}
+	}
+	return out
+}
