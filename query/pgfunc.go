@@ -28,7 +28,8 @@ type fval struct {
 	null   bool
 	i      int64 // integers, OIDs, booleans (0/1)
 	s      string
-	isText bool // s holds the value (argText, or argObj given a name)
+	isText bool        // s holds the value (argText, or argObj given a name)
+	kind   engine.Kind // the argument's type (argAny)
 }
 
 func fnull() fval         { return fval{null: true} }
@@ -189,13 +190,13 @@ func constVal(c *engine.Const, k argKind) fval {
 
 func vecVal(v *engine.Vec, i int, k argKind) fval {
 	if v.IsNull(i) {
-		return fnull()
+		return fval{null: true, kind: v.T.Kind}
 	}
 	switch {
 	case engine.PhysOf(v.T.Kind) == engine.PhysStr:
 		return ftext(string(v.S[i]))
 	case k == argAny:
-		return ftext(string(engine.AppendText(nil, v, i)))
+		return fval{s: string(engine.AppendText(nil, v, i)), isText: true, kind: v.T.Kind}
 	case engine.PhysOf(v.T.Kind) == engine.PhysInt:
 		return fint(v.I[i])
 	}

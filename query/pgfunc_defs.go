@@ -1,6 +1,7 @@
 package query
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -43,6 +44,9 @@ var pgFuncs = map[string]pgFunc{
 	}},
 	"current_setting": {args: []argKind{argText, argBool}, min: 1, ret: engine.Text, strict: true, fn: func(s *Session, a []fval) (fval, error) {
 		name := strings.ToLower(a[0].s)
+		if v, ok := extraSettings[name]; ok {
+			return ftext(v), nil
+		}
 		if !s.known(name) {
 			if _, ok := s.settings[name]; !ok {
 				if len(a) > 1 && a[1].i != 0 {
@@ -176,6 +180,47 @@ var pgFuncs = map[string]pgFunc{
 			return fnull(), nil
 		}
 		return fbool(schema == "public"), nil
+	}},
+	// array_to_string over an array's text form ('{a,b}'): gpusql's
+	// catalog array columns are text.
+	"array_to_string": {args: []argKind{argText, argText, argText}, min: 2, ret: engine.Text, fn: func(_ *Session, a []fval) (fval, error) {
+		if a[0].null || a[1].null {
+			return fnull(), nil
+		}
+		elems, err := parseTextArray(a[0].s)
+		if err != nil {
+			return fval{}, err
+		}
+		var out []string
+		for _, e := range elems {
+			switch {
+			case e != nil:
+				out = append(out, *e)
+			case len(a) > 2 && !a[2].null:
+				out = append(out, a[2].s)
+			}
+		}
+		return ftext(strings.Join(out, a[1].s)), nil
+	}},
+	"json_build_object": {args: []argKind{argAny}, variadic: true, ret: engine.Text, fn: func(_ *Session, a []fval) (fval, error) {
+		if len(a)%2 != 0 {
+			return fval{}, engine.Errorf(engine.CodeInvalidParameterValue, "argument list must have even number of elements")
+		}
+		var b strings.Builder
+		b.WriteByte('{')
+		for i := 0; i < len(a); i += 2 {
+			if a[i].null {
+				return fval{}, engine.Errorf(engine.CodeNullValueNotAllowed, "null value not allowed for object key")
+			}
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(strconv.Quote(a[i].s))
+			b.WriteString(" : ")
+			b.WriteString(jsonValue(a[i+1]))
+		}
+		b.WriteByte('}')
+		return ftext(b.String()), nil
 	}},
 	"format": {args: []argKind{argText, argAny}, min: 1, variadic: true, ret: engine.Text, fn: func(_ *Session, a []fval) (fval, error) {
 		if a[0].null {
@@ -333,4 +378,86 @@ func (s *Session) checkSettable(name string) error {
 		return engine.Errorf(engine.CodeUndefinedObject, "unrecognized configuration parameter %q", name)
 	}
 	return nil
+}
+
+// extraSettings are read-only parameters current_setting knows beyond
+// SHOW's.
+var extraSettings = map[string]string{
+	"server_version_num": "150000",
+}
+
+// jsonValue renders an argument as json_build_object does.
+func jsonValue(v fval) string {
+	switch {
+	case v.null:
+		return "null"
+	case v.kind == engine.KindBool:
+		if v.s == "t" {
+			return "true"
+		}
+		return "false"
+	case v.kind == engine.KindInt16 || v.kind == engine.KindInt32 || v.kind == engine.KindInt64 ||
+		v.kind == engine.KindNumeric || v.kind == engine.KindFloat32 || v.kind == engine.KindFloat64:
+		return v.s
+	}
+	b, _ := json.Marshal(v.s)
+	return string(b)
+}
+
+// parseTextArray splits a one-dimensional array's text form into its
+// elements (nil for NULL).
+func parseTextArray(s string) ([]*string, error) {
+	bad := engine.Errorf(engine.CodeInvalidTextRepresent, "malformed array literal: %q", s)
+	s = strings.TrimSpace(s)
+	if len(s) < 2 || s[0] != '{' || s[len(s)-1] != '}' {
+		return nil, bad
+	}
+	body := s[1 : len(s)-1]
+	var out []*string
+	if strings.TrimSpace(body) == "" {
+		return out, nil
+	}
+	for i := 0; i <= len(body); {
+		var b strings.Builder
+		quoted := false
+		for i < len(body) && body[i] == ' ' {
+			i++
+		}
+		if i < len(body) && body[i] == '"' {
+			quoted = true
+			i++
+			for i < len(body) && body[i] != '"' {
+				if body[i] == '\\' && i+1 < len(body) {
+					i++
+				}
+				b.WriteByte(body[i])
+				i++
+			}
+			if i >= len(body) {
+				return nil, bad
+			}
+			i++
+		}
+		for i < len(body) && body[i] != ',' {
+			if !quoted && body[i] == '\\' && i+1 < len(body) {
+				i++
+			}
+			b.WriteByte(body[i])
+			i++
+		}
+		e := b.String()
+		if !quoted {
+			e = strings.TrimSpace(e)
+		}
+		if !quoted && strings.EqualFold(e, "NULL") {
+			out = append(out, nil)
+		} else {
+			out = append(out, &e)
+		}
+		i++ // the comma
+		if i == len(body)+1 {
+			break
+		}
+	}
+	return out, nil
 }

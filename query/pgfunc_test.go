@@ -91,6 +91,14 @@ func TestCatalogFuncs(t *testing.T) {
 		{"pg_relation_is_publishable", []engine.Expr{cs("pg_class")}, "f", ""},
 		{"pg_is_other_temp_schema", []engine.Expr{ci(11)}, "f", ""},
 		{"pg_my_temp_schema", nil, "0", ""},
+		{"current_setting", []engine.Expr{cs("server_version_num")}, "150000", ""},
+		{"array_to_string", []engine.Expr{cs(`{a,NULL,"b,c"}`), cs("/")}, "a/b,c", ""},
+		{"array_to_string", []engine.Expr{cs("{a,NULL,b}"), cs("/"), cs("*")}, "a/*/b", ""},
+		{"array_to_string", []engine.Expr{cnull(), cs("/")}, "NULL", ""},
+		{"json_build_object", []engine.Expr{cs("a"), ci(1), cs("b"), cs("x"), cs("c"), cnull(), cs("d"), cb(true),
+			cs("e"), &engine.Const{T: engine.NumericType(3, 2), D: engine.Dec{Lo: 150, Scale: 2}}, cs("f"), cs(`q"z`)},
+			`{"a" : 1, "b" : "x", "c" : null, "d" : true, "e" : 1.50, "f" : "q\"z"}`, ""},
+		{"json_build_object", nil, "{}", ""},
 	} {
 		e, ok, err := b.catalogFunc(c.name, c.args)
 		if !ok {
