@@ -179,6 +179,9 @@ const (
 	OpCoalesce
 	OpNullIf
 	OpPadChar // a char(n) value with its blank padding, as text (LIKE sees the padding)
+	// Args[0] ~ Args[1]: POSIX regular expression match (Go's RE2 syntax;
+	// see docs/sql.md). Args[2] is a text Const of flags: "" or "i" (~*).
+	OpRegexMatch
 )
 
 var opNames = [...]string{
@@ -192,7 +195,7 @@ var opNames = [...]string{
 	OpIsDistinct: "is_distinct", OpIn: "in", OpLike: "like", OpILike: "ilike", OpCast: "cast",
 	OpLength: "length", OpUpper: "upper", OpLower: "lower", OpSubstr: "substring",
 	OpConcat: "concat", OpExtract: "extract", OpAbs: "abs", OpRound: "round",
-	OpCoalesce: "coalesce", OpNullIf: "nullif", OpPadChar: "pad_char",
+	OpCoalesce: "coalesce", OpNullIf: "nullif", OpPadChar: "pad_char", OpRegexMatch: "regex_match",
 }
 
 func (o Op) String() string {

@@ -182,6 +182,8 @@ func evalCall(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.Ve
 		return evalIn(args, n), nil
 	case engine.OpLike, engine.OpILike:
 		return evalLike(e, args, n)
+	case engine.OpRegexMatch:
+		return evalRegex(args, n)
 	case engine.OpCast:
 		return Cast(args[0], e.T)
 	case engine.OpLength, engine.OpUpper, engine.OpLower, engine.OpSubstr, engine.OpConcat, engine.OpPadChar:

@@ -16,6 +16,8 @@ const (
 	fnNullsFirst = "__gpusql_nulls_first" // (order-by expr)
 	fnNullsLast  = "__gpusql_nulls_last"  // (order-by expr)
 	fnParam      = "__gpusql_param"       // (n) for $n
+	fnRegex      = "__gpusql_regex"       // (x, pattern, 'flags') for x ~ pattern, ~*
+	fnRegCast    = "__gpusql_regcast"     // (expr, 'regclass') for casts to reg* types
 )
 
 // maxLimit stands in for "no limit" when only OFFSET is given.
@@ -34,8 +36,8 @@ type rewriter struct {
 
 // level rewrites one level's items (and, first, every group in them).
 func (r *rewriter) level(items []*node, end token) ([]*node, error) {
-	for _, n := range items {
-		if n.group {
+	for i, n := range items {
+		if n.group && !(i > 0 && items[i-1].word("operator")) { // OPERATOR(schema.op) is read whole by pgSyntax
 			kids, err := r.level(n.kids, n.close)
 			if err != nil {
 				return nil, err
@@ -44,7 +46,7 @@ func (r *rewriter) level(items []*node, end token) ([]*node, error) {
 		}
 	}
 	r.end = end
-	passes := []func([]*node) ([]*node, error){r.specials, r.casts, r.distinct, r.nulls, r.limit}
+	passes := []func([]*node) ([]*node, error){r.pgSyntax, r.specials, r.casts, r.regex, r.distinct, r.nulls, r.limit}
 	for _, pass := range passes {
 		var err error
 		if items, err = pass(items); err != nil {
@@ -204,11 +206,18 @@ func (r *rewriter) cast(name token, g *node) ([]*node, error) {
 	if end < len(tt) {
 		return nil, syntaxErr(r.src, tt[end].tok)
 	}
+	if k := regKind(tt); k != "" {
+		return call(fnRegCast, name, g.kids[:as], str(k, name)), nil
+	}
 	t, err := typeOf(r.src, tt)
 	if err != nil {
 		return nil, err
 	}
-	return call(fnCast, name, g.kids[:as], str(typeText(t), name)), nil
+	tt2 := typeText(t)
+	if a := aliasType(tt); a != "" {
+		tt2 = a
+	}
+	return call(fnCast, name, g.kids[:as], str(tt2, name)), nil
 }
 
 func first(items []*node) *node {
@@ -267,12 +276,21 @@ func (r *rewriter) casts(items []*node) ([]*node, error) {
 		if !ok {
 			return nil, syntaxErr(r.src, tokOr(get(items, i+1), n.tok))
 		}
+		expr := append([]*node(nil), out[s:]...)
+		if k := regKind(items[i+1 : end]); k != "" {
+			out = append(out[:s], call(fnRegCast, n.tok, expr, str(k, n.tok))...)
+			i = end - 1
+			continue
+		}
 		t, err := typeOf(r.src, items[i+1:end])
 		if err != nil {
 			return nil, err
 		}
-		expr := append([]*node(nil), out[s:]...)
-		out = append(out[:s], call(fnCast, n.tok, expr, str(typeText(t), n.tok))...)
+		text := typeText(t)
+		if a := aliasType(items[i+1 : end]); a != "" {
+			text = a
+		}
+		out = append(out[:s], call(fnCast, n.tok, expr, str(text, n.tok))...)
 		i = end - 1
 	}
 	return out, nil

@@ -152,6 +152,11 @@ func typeOf(src string, items []*node) (engine.Type, error) {
 		words = words[1:]
 	}
 	name := strings.Join(words, " ")
+	if last := items[len(items)-1]; len(words) == 1 && !last.group && last.tok.kind == kQIdent && last.tok.text == "char" {
+		// "char", PostgreSQL's one-byte internal type (pg_class.relkind):
+		// gpusql keeps it as text.
+		return engine.Text, nil
+	}
 	var args []int
 	if mods != nil {
 		var err error
@@ -231,8 +236,12 @@ func resolveType(name string, args []int, hasMods bool) (engine.Type, *engine.Er
 		return noMods(engine.Bool)
 	case "date":
 		return noMods(engine.Date)
-	case "text":
+	case "text", "name":
+		// name (63-byte identifiers in PostgreSQL) is text in gpusql.
 		return noMods(engine.Text)
+	case "oid":
+		// OIDs are bigint in gpusql (the catalogs' OID columns are bigint).
+		return noMods(engine.Int64)
 	case "timestamp", "timestamp without time zone":
 		return timestampType(args)
 	case "interval":
@@ -254,9 +263,9 @@ func resolveType(name string, args []int, hasMods bool) (engine.Type, *engine.Er
 		}
 		return charType(engine.KindVarchar, "varchar", args)
 	case "timestamptz", "timestamp with time zone", "time", "time without time zone", "timetz",
-		"time with time zone", "json", "jsonb", "uuid", "bytea", "money", "oid", "name", "bit",
+		"time with time zone", "json", "jsonb", "uuid", "bytea", "money", "bit",
 		"bit varying", "varbit", "inet", "cidr", "macaddr", "xml", "point", "serial", "serial4",
-		"serial8", "smallserial", "serial2", "bigserial", "regclass", "regtype", "tsvector":
+		"serial8", "smallserial", "serial2", "bigserial", "tsvector":
 		return engine.Type{}, engine.Errorf(engine.CodeFeatureNotSupported, "type %s is not supported by gpusql", name)
 	}
 	return engine.Type{}, engine.Errorf(engine.CodeUndefinedObject, "type %q does not exist", name)
@@ -337,3 +346,41 @@ func charType(k engine.Kind, what string, args []int) (engine.Type, *engine.Erro
 
 // typeText is the canonical spelling of a type, which ParseType reads back.
 func typeText(t engine.Type) string { return t.String() }
+
+// regKinds are the reg* OID alias types gpusql understands in casts:
+// text → reg* looks the name up, reg* → text renders the name (see
+// docs/sql.md).
+var regKinds = map[string]bool{"regclass": true, "regtype": true, "regnamespace": true,
+	"regproc": true, "regprocedure": true, "regrole": true}
+
+// regKind reports the reg* type that a cast's type items name
+// ("pg_catalog.regclass", "regtype"), or "".
+func regKind(items []*node) string {
+	if len(items) == 3 && items[0].word("pg_catalog") && items[1].op(".") {
+		items = items[2:]
+	}
+	if len(items) != 1 || items[0].group || items[0].tok.kind != kIdent || !regKinds[items[0].tok.text] {
+		return ""
+	}
+	return items[0].tok.text
+}
+
+// aliasType reports the name of a type gpusql stores as another one
+// (oid as bigint, name and "char" as text), spelled so that ParseType
+// reads it back and the binder can name a cast's column after it; "" for
+// other types.
+func aliasType(items []*node) string {
+	if len(items) == 3 && items[0].word("pg_catalog") && items[1].op(".") {
+		items = items[2:]
+	}
+	if len(items) != 1 || items[0].group {
+		return ""
+	}
+	switch t := items[0].tok; {
+	case t.kind == kIdent && (t.text == "oid" || t.text == "name"):
+		return t.text
+	case t.kind == kQIdent && t.text == "char":
+		return `"char"`
+	}
+	return ""
+}

@@ -1,0 +1,185 @@
+package parse
+
+// Rewrites of PostgreSQL syntax that catalog queries (psql, JDBC, ORMs)
+// use: OPERATOR(schema.op), COLLATE, pg_catalog-qualified function
+// calls, = ANY (ARRAY[...]) and the regular expression operators.
+
+// pgSyntax rewrites, on one level:
+//
+//   - OPERATOR(pg_catalog.~) → ~ (any schema, any operator the lexer knows)
+//   - x COLLATE "C", x COLLATE pg_catalog.default → x (gpusql compares
+//     strings bytewise, which is the C collation)
+//   - pg_catalog.f(...) → f(...)
+//   - x = ANY (ARRAY[a, b]) → x IN (a, b); x <> ALL (ARRAY[a, b]) →
+//     x NOT IN (a, b)
+func (r *rewriter) pgSyntax(items []*node) ([]*node, error) {
+	out := make([]*node, 0, len(items))
+	for i := 0; i < len(items); i++ {
+		n := items[i]
+		afterDot := i > 0 && items[i-1].op(".")
+		next := get(items, i+1)
+		switch {
+		case afterDot:
+		case n.word("operator") && next != nil && next.group:
+			op, ok := operatorName(next.kids)
+			if !ok {
+				return nil, syntaxErr(r.src, tokOr(first(next.kids), next.close))
+			}
+			t := synth(kOp, op.tok.text, n.tok)
+			out = append(out, &node{tok: t})
+			i++
+			continue
+		case n.word("collate"):
+			j := i + 1
+			if !isName(get(items, j)) {
+				return nil, syntaxErr(r.src, tokAt(items, j, len(items), r.end))
+			}
+			j++
+			for j+1 < len(items) && items[j].op(".") && isName(items[j+1]) {
+				j += 2
+			}
+			i = j - 1
+			continue
+		case n.word("pg_catalog") && next != nil && next.op(".") && i+3 < len(items) &&
+			isFuncName(items[i+2]) && items[i+3].group:
+			i++ // drop "pg_catalog."; the name and its arguments follow
+			continue
+		case (n.word("any") || n.word("some") || n.word("all")) && next != nil && next.group && len(out) > 0:
+			elems, ok := arrayCtor(next.kids)
+			if !ok {
+				break
+			}
+			op := out[len(out)-1]
+			in := []*node{{tok: synth(kIdent, "in", n.tok)}}
+			switch {
+			case op.op("=") && !n.word("all"):
+			case (op.op("<>") || op.op("!=")) && n.word("all"):
+				in = append([]*node{{tok: synth(kIdent, "not", n.tok)}}, in...)
+			default:
+				return nil, notSupported(r.src, n.tok, "only = ANY and <> ALL are supported over an ARRAY[...] list by gpusql")
+			}
+			if len(elems) == 0 {
+				return nil, notSupported(r.src, n.tok, "an empty ARRAY[] is not supported by gpusql")
+			}
+			g := &node{tok: next.tok, group: true, kids: elems, close: next.close}
+			out = append(out[:len(out)-1], in...)
+			out = append(out, g)
+			i++
+			continue
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// operatorName reads the inside of OPERATOR(...): [schema .] op.
+func operatorName(kids []*node) (*node, bool) {
+	if len(kids) == 3 && isName(kids[0]) && kids[1].op(".") {
+		kids = kids[2:]
+	}
+	if len(kids) != 1 || kids[0].group || kids[0].tok.kind != kOp {
+		return nil, false
+	}
+	switch kids[0].tok.text {
+	case "(", ")", ",", ";", "[", "]", ".", "::":
+		return nil, false
+	}
+	return kids[0], true
+}
+
+// isName reports whether n is an identifier (quoted or not).
+func isName(n *node) bool {
+	return n != nil && !n.group && (n.tok.kind == kIdent && !keyword(n.tok.text) || n.tok.kind == kQIdent)
+}
+
+// arrayCtor matches ARRAY[e1, e2, ...] filling a whole group and returns
+// the elements with their commas.
+func arrayCtor(kids []*node) ([]*node, bool) {
+	if len(kids) < 3 || !kids[0].word("array") || !kids[1].op("[") || !kids[len(kids)-1].op("]") {
+		return nil, false
+	}
+	inner := kids[2 : len(kids)-1]
+	for _, k := range inner {
+		if k.op("[") || k.op("]") {
+			return nil, false
+		}
+	}
+	return inner, true
+}
+
+// regex rewrites x ~ p, x ~* p, x !~ p and x !~* p to
+// __gpusql_regex(x, p, 'flags'), negated for the ! forms. As in
+// PostgreSQL, the operands are chains of primaries joined by arithmetic
+// operators (which bind tighter); comparisons, AND, OR bind looser.
+func (r *rewriter) regex(items []*node) ([]*node, error) {
+	out := make([]*node, 0, len(items))
+	for i := 0; i < len(items); i++ {
+		n := items[i]
+		if n.group || n.tok.kind != kOp || !(n.tok.text == "~" || n.tok.text == "!~" || n.tok.text == "~*" || n.tok.text == "!~*") {
+			out = append(out, n)
+			continue
+		}
+		s, err := r.chainStart(out, n.tok)
+		if err != nil {
+			return nil, err
+		}
+		e, err := r.chainEnd(items, i+1, n.tok)
+		if err != nil {
+			return nil, err
+		}
+		flags := ""
+		if n.tok.text == "~*" || n.tok.text == "!~*" {
+			flags = "i"
+		}
+		left := append([]*node(nil), out[s:]...)
+		c := call(fnRegex, n.tok, left, items[i+1:e], str(flags, n.tok))
+		out = out[:s]
+		if n.tok.text[0] == '!' {
+			kids := append([]*node{{tok: synth(kIdent, "not", n.tok)}}, c...)
+			c = []*node{{tok: synth(kOp, "(", n.tok), group: true, kids: kids, close: synth(kOp, ")", n.tok)}}
+		}
+		out = append(out, c...)
+		i = e - 1
+	}
+	return out, nil
+}
+
+// chainStart finds the start of the operand ending xs: primaries joined
+// by arithmetic operators, with unary signs.
+func (r *rewriter) chainStart(xs []*node, op token) (int, error) {
+	k := len(xs)
+	for {
+		s := primaryStart(xs[:k])
+		if s < 0 {
+			return 0, syntaxErr(r.src, op)
+		}
+		k = s
+		for k > 0 && (xs[k-1].op("-") || xs[k-1].op("+")) && (k == 1 || !operandEnd(xs[k-2])) {
+			k--
+		}
+		if k > 0 && arith(xs[k-1]) {
+			k--
+			continue
+		}
+		return k, nil
+	}
+}
+
+// chainEnd finds the end (exclusive) of the operand starting at xs[i].
+func (r *rewriter) chainEnd(xs []*node, i int, op token) (int, error) {
+	for {
+		for i < len(xs) && (xs[i].op("-") || xs[i].op("+")) {
+			i++
+		}
+		e := primaryEnd(xs, i)
+		if e < 0 {
+			return 0, syntaxErr(r.src, tokOr(get(xs, i), r.end))
+		}
+		i = e
+		if i < len(xs) && arith(xs[i]) {
+			i++
+			continue
+		}
+		return i, nil
+	}
+}

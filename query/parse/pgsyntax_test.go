@@ -1,0 +1,68 @@
+package parse_test
+
+import (
+	"testing"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/query/parse"
+)
+
+// TestPGSyntax checks the rewrites of PostgreSQL syntax used by catalog
+// queries, and that tidb parses the result.
+func TestPGSyntax(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"regex", `select a from t where a ~ '^x'`, `select a from t where __gpusql_regex(a, '^x', '')`},
+		{"regex ci", `select a ~* 'x' from t`, `select __gpusql_regex(a, 'x', 'i') from t`},
+		{"regex not", `select a from t where a !~ 'x' and b !~* 'y'`, `select a from t where(not __gpusql_regex(a, 'x', '')) and(not __gpusql_regex(b, 'y', 'i'))`},
+		{"regex operands are arithmetic chains", `select a || 'b' ~ 'c' || d = true from t`, `select __gpusql_regex(a || 'b', 'c' || d, '') = true from t`},
+		{"regex over casts", `select a::text ~ 'x' from t`, `select __gpusql_regex(__gpusql_cast(a, 'text'), 'x', '') from t`},
+		{"OPERATOR()", `select c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default from c`, `select __gpusql_regex(c.relname, '^(t)$', '') from c`},
+		{"OPERATOR() plain", `select a OPERATOR(pg_catalog.=) b, a operator(<) b from t`, `select a = b, a < b from t`},
+		{"collate quoted", `select a from t order by a collate "C"`, `select a from t order by a`},
+		{"pg_catalog function", `select pg_catalog.format_type(a, b), pg_catalog.lower(x) from t`, `select format_type(a, b), lower(x) from t`},
+		{"pg_catalog column kept", `select pg_catalog.pg_class.relname from pg_catalog.pg_class`, `select pg_catalog.pg_class.relname from pg_catalog.pg_class`},
+		{"pg_catalog type", `select a::pg_catalog.text, cast(b as pg_catalog.int4) from t`, `select __gpusql_cast(a, 'text'), __gpusql_cast(b, 'integer') from t`},
+		{"oid name char types", `select a::oid, b::name, c::"char" from t`, `select __gpusql_cast(a, 'oid'), __gpusql_cast(b, 'name'), __gpusql_cast(c, '"char"') from t`},
+		{"regclass", `select 'pg_class'::regclass, c.oid::pg_catalog.regclass::pg_catalog.text from c`, `select __gpusql_regcast('pg_class', 'regclass'), __gpusql_cast(__gpusql_regcast(c.oid, 'regclass'), 'text') from c`},
+		{"regtype cast()", `select cast(a as regtype) from t`, `select __gpusql_regcast(a, 'regtype') from t`},
+		{"any array", `select a from t where a = ANY (ARRAY['r', 'v'])`, `select a from t where a in ('r', 'v')`},
+		{"all array", `select a from t where a <> ALL (ARRAY[1,2])`, `select a from t where a not in (1, 2)`},
+		{"any subquery kept", `select a from t where a = any (select b from u)`, `select a from t where a = any (select b from u)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := parse.Rewrite(tt.in)
+			if err != nil {
+				t.Fatalf("Rewrite(%q): %v", tt.in, err)
+			}
+			if got != tt.want {
+				t.Errorf("Rewrite(%q)\n got %s\nwant %s", tt.in, got, tt.want)
+			}
+			if _, err := parse.Parse(tt.in); err != nil {
+				t.Fatalf("Parse(%q): %v", tt.in, err)
+			}
+		})
+	}
+}
+
+func TestPGSyntaxErrors(t *testing.T) {
+	tests := []struct {
+		name, in, code string
+	}{
+		{"bad OPERATOR", `select a operator(x) b from t`, engine.CodeSyntaxError},
+		{"COLLATE without name", `select a collate from t`, engine.CodeSyntaxError},
+		{"regex without operand", `select ~ 'x'`, engine.CodeSyntaxError},
+		{"> ANY array", `select 1 where 1 > any (array[1])`, engine.CodeFeatureNotSupported},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := parse.Parse(tt.in)
+			e, ok := err.(*engine.Error)
+			if !ok || e.Code != tt.code {
+				t.Fatalf("Parse(%q): %v, want SQLSTATE %s", tt.in, err, tt.code)
+			}
+		})
+	}
+}
