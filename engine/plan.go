@@ -24,7 +24,11 @@ type SortKey struct {
 // ORDER BY keys refer to Project columns; those past Visible exist only to
 // be sorted on.
 type Plan struct {
-	Table  string // "" when there is no FROM
+	Table string // "" when there is no FROM
+	// Host marks a plan over data built in host memory (system relations,
+	// joins, derived tables and set operations materialised by the
+	// binder): the query server runs it on its host executor.
+	Host   bool
 	Schema []ColumnDef
 	Data   TableData // snapshot taken at bind time; nil means one empty row
 	Filter Expr

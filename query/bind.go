@@ -1,6 +1,7 @@
 package query
 
 import (
+	"context"
 	"math"
 	"strconv"
 	"strings"
@@ -22,6 +23,11 @@ type source struct {
 	data    engine.TableData
 	oid     uint32
 	present bool // false: no FROM clause
+	// host: the data is in host memory (system relations, joins, derived
+	// tables, set operations) and the plan runs on the host executor.
+	host bool
+	// rels are the FROM items of a join (nil for one table); see scope.
+	rels []rel
 }
 
 // binder turns one SELECT's AST into a plan. With agg set it binds in
@@ -31,6 +37,22 @@ type binder struct {
 	src    source
 	agg    *aggScope
 	params *paramEnv // the statement's $n; nil when it has none
+	st     *stmtState
+	// outer is the enclosing query's scope, for a subquery.
+	outer *outerScope
+	// windows maps the select's window function calls to the source
+	// columns that hold their values (window.go).
+	windows map[*ast.WindowFuncExpr]int
+	// windowFiltered: bindWindows has applied WHERE already.
+	windowFiltered bool
+}
+
+// stmtState is shared by every binder of one statement.
+type stmtState struct {
+	ctx context.Context
+	// sources caches the system relations the statement names, so that a
+	// correlated subquery rebound per row builds them once.
+	sources map[string]source
 }
 
 type aggScope struct {
@@ -51,19 +73,39 @@ func (s *Session) bindSelect(stmt ast.StmtNode) (*engine.Plan, []engine.ResultCo
 
 // bindSelectParams binds a SELECT whose $n are described by params.
 func (s *Session) bindSelectParams(stmt ast.StmtNode, params *paramEnv) (*engine.Plan, []engine.ResultColumn, error) {
-	sel, ok := stmt.(*ast.SelectStmt)
-	if !ok {
-		return nil, nil, unsupported("UNION, INTERSECT and EXCEPT are not supported yet")
+	b := &binder{s: s, params: params, st: &stmtState{ctx: context.Background(), sources: map[string]source{}}}
+	return b.bindStmt(stmt)
+}
+
+// bindStmt binds a SELECT or a set operation in b's statement.
+func (b *binder) bindStmt(stmt ast.StmtNode) (*engine.Plan, []engine.ResultColumn, error) {
+	switch st := stmt.(type) {
+	case *ast.SelectStmt:
+		return b.bindSelect(st)
+	case *ast.SetOprStmt:
+		return b.bindSetOpr(st)
 	}
+	return nil, nil, unsupported("statement %T is not supported here", stmt)
+}
+
+// child makes a binder for a subquery of b's query.
+func (b *binder) child() *binder {
+	return &binder{s: b.s, params: b.params, st: b.st, outer: &outerScope{b: b}}
+}
+
+// bindSelect binds one SELECT.
+func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultColumn, error) {
 	if sel.With != nil {
 		return nil, nil, unsupported("WITH queries are not supported yet")
 	}
-	b := &binder{s: s, params: params}
-	params.mapMarkers(sel.Limit)
+	b.params.mapMarkers(sel.Limit)
 	if err := b.bindFrom(sel.From); err != nil {
 		return nil, nil, err
 	}
-	p := &engine.Plan{Table: b.src.name, Schema: b.src.cols, Data: b.src.data, Limit: -1, Distinct: sel.Distinct}
+	if err := b.bindWindows(sel); err != nil {
+		return nil, nil, err
+	}
+	p := &engine.Plan{Table: b.src.name, Host: b.src.host, Schema: b.src.cols, Data: b.src.data, Limit: -1, Distinct: sel.Distinct}
 	if !b.src.present {
 		p.Table = ""
 	}
@@ -80,11 +122,22 @@ func (s *Session) bindSelectParams(stmt ast.StmtNode, params *paramEnv) (*engine
 			if !b.src.present {
 				return nil, nil, engine.Errorf(engine.CodeSyntaxError, "SELECT * with no tables specified is not valid")
 			}
-			if q := f.WildCard.Table.O; q != "" && q != b.src.alias {
-				return nil, nil, engine.Errorf(engine.CodeUndefinedTable, "missing FROM-clause entry for table %q", q)
+			q := f.WildCard.Table.O
+			found := false
+			for _, r := range b.src.scope() {
+				if q != "" && r.alias != q {
+					continue
+				}
+				found = true
+				for i := r.start; i < r.start+r.n; i++ {
+					if q == "" && r.hidden[i] {
+						continue
+					}
+					items = append(items, item{name: b.src.cols[i].Name, col: i})
+				}
 			}
-			for i, c := range b.src.cols {
-				items = append(items, item{name: c.Name, col: i})
+			if !found {
+				return nil, nil, engine.Errorf(engine.CodeUndefinedTable, "missing FROM-clause entry for table %q", q)
 			}
 			continue
 		}
@@ -95,7 +148,7 @@ func (s *Session) bindSelectParams(stmt ast.StmtNode, params *paramEnv) (*engine
 		items = append(items, item{node: f.Expr, name: name, col: -1})
 	}
 
-	if sel.Where != nil {
+	if sel.Where != nil && !b.windowFiltered {
 		if hasAggregate(sel.Where) {
 			return nil, nil, engine.Errorf(engine.CodeGroupingError, "aggregate functions are not allowed in WHERE")
 		}
@@ -172,14 +225,14 @@ func (s *Session) bindSelectParams(stmt ast.StmtNode, params *paramEnv) (*engine
 		var err error
 		rc := engine.ResultColumn{Name: it.name}
 		if it.node == nil {
-			e, err = b.expr(&ast.ColumnNameExpr{Name: &ast.ColumnName{Name: ast.NewCIStr(it.name)}})
+			e, err = b.starColumn(it.col)
 			if !aggregate {
-				rc.TableOID, rc.ColNum = b.src.oid, int16(it.col+1)
+				rc.TableOID, rc.ColNum = b.colOrigin(it.col)
 			}
 		} else {
 			e, err = b.expr(it.node)
-			if c, ok := e.(*engine.ColRef); ok && !aggregate && b.src.oid != 0 {
-				rc.TableOID, rc.ColNum = b.src.oid, int16(c.Idx+1)
+			if c, ok := e.(*engine.ColRef); ok && !aggregate && c.Idx < len(b.src.cols) {
+				rc.TableOID, rc.ColNum = b.colOrigin(c.Idx)
 			}
 		}
 		if err != nil {
@@ -340,7 +393,9 @@ func (b *binder) orderKey(p *engine.Plan, o *ast.ByItem, distinct bool) (engine.
 	return key, nil
 }
 
-func (b *binder) plain() *binder { return &binder{s: b.s, src: b.src, params: b.params} }
+func (b *binder) plain() *binder {
+	return &binder{s: b.s, src: b.src, params: b.params, st: b.st, outer: b.outer, windows: b.windows}
+}
 
 // predicate binds a boolean condition.
 func (b *binder) predicate(n ast.ExprNode, clause string) (engine.Expr, error) {
@@ -361,43 +416,56 @@ func (b *binder) bindFrom(from *ast.TableRefsClause) error {
 	if from == nil || from.TableRefs == nil {
 		return nil
 	}
-	j := from.TableRefs
-	if j.Right != nil {
-		return unsupported("joins are not supported yet: a query reads one table")
-	}
-	ts, ok := j.Left.(*ast.TableSource)
-	if !ok {
-		if _, isJoin := j.Left.(*ast.Join); isJoin {
-			return unsupported("joins are not supported yet: a query reads one table")
-		}
-		return unsupported("this FROM clause is not supported")
-	}
-	tn, ok := ts.Source.(*ast.TableName)
-	if !ok {
-		return unsupported("subqueries in FROM are not supported yet")
-	}
-	schema := tn.Schema.O
-	name := tn.Name.O
-	src, err := b.s.lookupSource(schema, name)
+	src, err := b.fromItem(from.TableRefs)
 	if err != nil {
 		return err
-	}
-	src.alias = name
-	if ts.AsName.O != "" {
-		src.alias = ts.AsName.O
 	}
 	b.src = src
 	return nil
 }
 
-// column finds a table column by name.
+// column finds a source column by unqualified name.
 func (b *binder) column(name string) (int, bool) {
-	for i, c := range b.src.cols {
-		if c.Name == name {
-			return i, true
+	for _, r := range b.src.scope() {
+		for i := r.start; i < r.start+r.n; i++ {
+			if b.src.cols[i].Name == name && !r.hidden[i] {
+				return i, true
+			}
 		}
 	}
 	return -1, false
+}
+
+// colOrigin is the table OID and column number of source column i, for
+// RowDescription (0, 0 when it is not a table's column).
+func (b *binder) colOrigin(i int) (uint32, int16) {
+	for _, r := range b.src.scope() {
+		if i >= r.start && i < r.start+r.n && r.oid != 0 {
+			return r.oid, int16(i - r.start + 1)
+		}
+	}
+	return 0, 0
+}
+
+// starColumn binds source column i as * expands it.
+func (b *binder) starColumn(i int) (engine.Expr, error) {
+	c := b.src.cols[i]
+	e := &engine.ColRef{Idx: i, Name: c.Name, T: c.Type}
+	if b.agg == nil {
+		return e, nil
+	}
+	for k, g := range b.agg.groupKeys {
+		if g == e.String() {
+			return &engine.ColRef{Idx: k, Name: g, T: c.Type}, nil
+		}
+	}
+	q := b.src.alias
+	for _, r := range b.src.scope() {
+		if i >= r.start && i < r.start+r.n {
+			q = r.alias
+		}
+	}
+	return nil, engine.Errorf(engine.CodeGroupingError, "column \"%s.%s\" must appear in the GROUP BY clause or be used in an aggregate function", q, c.Name)
 }
 
 // expr binds an expression in the binder's scope. In aggregate scope an
@@ -470,9 +538,9 @@ func (f *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 		f.found = true
 		return n, true
 	}
-	if _, ok := n.(*ast.WindowFuncExpr); ok {
-		f.found = true
-		return n, true
+	switch n.(type) {
+	case *ast.SubqueryExpr, *ast.WindowFuncExpr:
+		return n, true // a subquery's aggregates are its own; window calls are not aggregates
 	}
 	return n, false
 }
@@ -638,6 +706,20 @@ func figureName(n ast.ExprNode) (string, int) {
 		return figureName(n.Expr)
 	case *ast.AggregateFuncExpr:
 		return strings.ToLower(n.F), 2
+	case *ast.SubqueryExpr:
+		// A scalar subquery is named after its one column.
+		if sel, ok := n.Query.(*ast.SelectStmt); ok && len(sel.Fields.Fields) == 1 {
+			f := sel.Fields.Fields[0]
+			if f.AsName.O != "" {
+				return f.AsName.O, 2
+			}
+			if f.Expr != nil {
+				return figureName(f.Expr)
+			}
+		}
+		return "?column?", 0
+	case *ast.ExistsSubqueryExpr:
+		return "exists", 2
 	case *ast.CaseExpr:
 		if n.ElseClause != nil {
 			if name, st := figureName(n.ElseClause); st == 2 {
@@ -654,6 +736,10 @@ func figureName(n ast.ExprNode) (string, int) {
 				}
 				if v, ok := n.Args[1].(ast.ValueExpr); ok {
 					if s, ok := v.GetValue().(string); ok {
+						switch s {
+						case "oid", "name", `"char"`:
+							return strings.Trim(s, `"`), 1
+						}
 						if t, err := parse.ParseType(s); err == nil {
 							return pgTypeName(t), 1
 						}
@@ -663,7 +749,17 @@ func figureName(n ast.ExprNode) (string, int) {
 			return "?column?", 0
 		case "__gpusql_extract":
 			return "extract", 2
-		case "__gpusql_is_distinct", "concat":
+		case "__gpusql_regcast":
+			if len(n.Args) == 2 {
+				if inner, st := figureName(n.Args[0]); st == 2 {
+					return inner, 2
+				}
+				if kind, err := stringArg(n.Args[1]); err == nil {
+					return kind, 1
+				}
+			}
+			return "?column?", 0
+		case "__gpusql_is_distinct", "__gpusql_regex", "concat":
 			return "?column?", 0
 		}
 		return n.FnName.L, 2

@@ -9,6 +9,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/eval"
 	"github.com/gpusql/gpusql/query/parse"
 )
 
@@ -78,7 +79,7 @@ func (b *binder) node(n ast.ExprNode) (engine.Expr, error) {
 		return b.predicateCall(&engine.Call{Op: engine.OpAnd, Args: []engine.Expr{ge, le}, T: engine.Bool}, n.Not)
 	case *ast.PatternInExpr:
 		if n.Sel != nil {
-			return nil, unsupported("IN (subquery) is not supported yet")
+			return b.inSubquery(n)
 		}
 		args, err := b.exprs(append([]ast.ExprNode{n.Expr}, n.List...)...)
 		if err != nil {
@@ -118,10 +119,17 @@ func (b *binder) node(n ast.ExprNode) (engine.Expr, error) {
 		return b.funcCall(n)
 	case *ast.AggregateFuncExpr:
 		return nil, engine.Errorf(engine.CodeGroupingError, "aggregate functions are not allowed here")
-	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr, *ast.CompareSubqueryExpr:
-		return nil, unsupported("subqueries are not supported yet")
+	case *ast.SubqueryExpr:
+		return b.scalarSubquery(n)
+	case *ast.ExistsSubqueryExpr:
+		return b.existsSubquery(n)
+	case *ast.CompareSubqueryExpr:
+		return b.compareSubquery(n)
 	case *ast.WindowFuncExpr:
-		return nil, unsupported("window functions are not supported yet")
+		if i, ok := b.windows[n]; ok {
+			return &engine.ColRef{Idx: i, Name: strings.ToLower(n.Name), T: b.src.cols[i].Type}, nil
+		}
+		return nil, engine.Errorf(engine.CodeWindowingError, "window functions are not allowed here")
 	case *ast.FuncCastExpr:
 		x, err := b.expr(n.Expr)
 		if err != nil {
@@ -161,15 +169,70 @@ func (b *binder) predicateCall(c *engine.Call, not bool) (engine.Expr, error) {
 	return b.not(e)
 }
 
+// columnRef resolves a column name in the query's FROM items and then in
+// the enclosing queries' (a correlated reference).
 func (b *binder) columnRef(c *ast.ColumnName) (engine.Expr, error) {
-	if q := c.Table.O; q != "" && q != b.src.alias {
+	e, err := b.localColumn(c)
+	if err == nil || b.outer == nil || !notFound(err) {
+		return e, err
+	}
+	oe, oerr := b.outer.b.columnRef(c)
+	if oerr != nil {
+		if notFound(oerr) {
+			return nil, err
+		}
+		return nil, oerr
+	}
+	if cr, ok := oe.(*engine.ColRef); ok {
+		return b.outer.use(cr), nil
+	}
+	return oe, nil // a value from further out
+}
+
+func notFound(err error) bool {
+	e, ok := err.(*engine.Error)
+	return ok && (e.Code == engine.CodeUndefinedColumn || e.Code == engine.CodeUndefinedTable)
+}
+
+// localColumn resolves a column name in the query's own FROM items, as
+// PostgreSQL: a qualifier names a FROM item; an unqualified name must
+// match exactly one column.
+func (b *binder) localColumn(c *ast.ColumnName) (engine.Expr, error) {
+	name := c.Name.O
+	rels := b.src.scope()
+	if !b.src.present {
+		rels = nil
+	}
+	if q := c.Table.O; q != "" {
+		for _, r := range rels {
+			if r.alias != q {
+				continue
+			}
+			for i := r.start; i < r.start+r.n; i++ {
+				if b.src.cols[i].Name == name {
+					return &engine.ColRef{Idx: i, Name: name, T: b.src.cols[i].Type}, nil
+				}
+			}
+			return nil, engine.Errorf(engine.CodeUndefinedColumn, "column %s.%s does not exist", q, name)
+		}
 		return nil, engine.Errorf(engine.CodeUndefinedTable, "missing FROM-clause entry for table %q", q)
 	}
-	name := c.Name.O
-	if i, ok := b.column(name); ok {
-		return &engine.ColRef{Idx: i, Name: name, T: b.src.cols[i].Type}, nil
+	found := -1
+	for _, r := range rels {
+		for i := r.start; i < r.start+r.n; i++ {
+			if b.src.cols[i].Name != name || r.hidden[i] {
+				continue
+			}
+			if found >= 0 {
+				return nil, engine.Errorf(engine.CodeAmbiguousColumn, "column reference %q is ambiguous", name)
+			}
+			found = i
+		}
 	}
-	return nil, engine.Errorf(engine.CodeUndefinedColumn, "column %q does not exist", name)
+	if found < 0 {
+		return nil, engine.Errorf(engine.CodeUndefinedColumn, "column %q does not exist", name)
+	}
+	return &engine.ColRef{Idx: found, Name: name, T: b.src.cols[found].Type}, nil
 }
 
 func (b *binder) asBool(x engine.Expr, what string) (engine.Expr, error) {
@@ -455,6 +518,12 @@ func (b *binder) datetimeArith(op opcode.Op, l, r engine.Expr) (engine.Expr, err
 	return nil, noOperator(op, lt, rt)
 }
 
+// compareOp is compare for an operator spelled as in SQL.
+func (b *binder) compareOp(op string, l, r engine.Expr) (engine.Expr, error) {
+	codes := map[string]opcode.Op{"=": opcode.EQ, "<>": opcode.NE, "!=": opcode.NE, "<": opcode.LT, "<=": opcode.LE, ">": opcode.GT, ">=": opcode.GE}
+	return b.compare(codes[op], l, r)
+}
+
 func (b *binder) compare(op opcode.Op, l, r engine.Expr) (engine.Expr, error) {
 	t, ok := commonType(l.Type(), r.Type())
 	if !ok {
@@ -623,6 +692,10 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 		return fold(&engine.Call{Op: engine.OpExtract, Args: []engine.Expr{&engine.Const{T: engine.Text, S: field}, x}, T: engine.Numeric})
 	case "__gpusql_nulls_first", "__gpusql_nulls_last":
 		return nil, engine.Errorf(engine.CodeSyntaxError, "NULLS FIRST/LAST is only allowed in ORDER BY")
+	case "__gpusql_regex":
+		return b.regexCall(n)
+	case "__gpusql_regcast":
+		return b.regCast(n)
 	case "__gpusql_param":
 		k, err := paramNumber(n)
 		if err != nil {
@@ -798,7 +871,17 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 		}
 		return fold(&engine.Call{Op: engine.OpRound, Args: out, T: t})
 	}
-	return nil, engine.Errorf(engine.CodeUndefinedFunction, "function %s(%s) does not exist", name, strings.Repeat("unknown, ", max(0, len(n.Args)-1))+map[bool]string{true: "unknown", false: ""}[len(n.Args) > 0]).
+	if err := bindArgs(0); err != nil {
+		return nil, err
+	}
+	if e, ok, err := b.catalogFunc(name, args); ok || err != nil {
+		return e, err
+	}
+	ts := make([]string, len(args))
+	for i, a := range args {
+		ts[i] = a.Type().String()
+	}
+	return nil, engine.Errorf(engine.CodeUndefinedFunction, "function %s(%s) does not exist", name, strings.Join(ts, ", ")).
 		WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
 }
 
@@ -820,4 +903,115 @@ func stringArg(n ast.ExprNode) (string, error) {
 		}
 	}
 	return "", engine.Errorf(engine.CodeInternalError, "expected a string constant, got %s", fmt.Sprintf("%T", n))
+}
+
+// regexCall binds __gpusql_regex(x, pattern, 'flags'): x ~ pattern.
+func (b *binder) regexCall(n *ast.FuncCallExpr) (engine.Expr, error) {
+	if len(n.Args) != 3 {
+		return nil, engine.Errorf(engine.CodeInternalError, "bad regex call")
+	}
+	xs, err := b.exprs(n.Args[0], n.Args[1])
+	if err != nil {
+		return nil, err
+	}
+	flags, err := stringArg(n.Args[2])
+	if err != nil {
+		return nil, err
+	}
+	op := "~"
+	if flags == "i" {
+		op = "~*"
+	}
+	for i, x := range xs {
+		if isUnknown(x) {
+			if xs[i], err = castTo(x, engine.Text); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if !x.Type().IsString() {
+			return nil, engine.Errorf(engine.CodeUndefinedFunction, "operator does not exist: %s %s %s", xs[0].Type(), op, xs[1].Type()).
+				WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+		}
+		if t := x.Type(); t.Kind == engine.KindChar && t.Len > 0 {
+			xs[i] = &engine.Call{Op: engine.OpPadChar, Args: []engine.Expr{x}, T: engine.Text}
+		}
+	}
+	if c, ok := xs[1].(*engine.Const); ok && !c.Null {
+		if _, err := eval.CompileRegex(c.S, flags); err != nil {
+			return nil, err
+		}
+	}
+	return fold(&engine.Call{Op: engine.OpRegexMatch, Args: []engine.Expr{xs[0], xs[1], &engine.Const{T: engine.Text, S: flags}}, T: engine.Bool})
+}
+
+// regCast binds __gpusql_regcast(x, 'kind'), a cast to a reg* type: a
+// name (text) becomes its OID (bigint); an OID becomes its name (text),
+// which is what a reg* value prints as.
+func (b *binder) regCast(n *ast.FuncCallExpr) (engine.Expr, error) {
+	if len(n.Args) != 2 {
+		return nil, engine.Errorf(engine.CodeInternalError, "bad reg* cast")
+	}
+	kind, err := stringArg(n.Args[1])
+	if err != nil {
+		return nil, err
+	}
+	x, err := b.expr(n.Args[0])
+	if err != nil {
+		return nil, err
+	}
+	s := b.s
+	if c, ok := x.(*engine.Const); ok && c.Null {
+		return &engine.Const{T: engine.Int64, Null: true}, nil
+	}
+	t := x.Type()
+	switch {
+	case isUnknown(x) || t.IsString():
+		if c, ok := x.(*engine.Const); ok {
+			oid, err := s.regOID(kind, c.S)
+			if err != nil {
+				return nil, err
+			}
+			return &engine.Const{T: engine.Int64, I: oid}, nil
+		}
+		return &engine.HostFunc{Name: kind, Args: []engine.Expr{x}, T: engine.Int64, Fn: func(args []*engine.Vec, n int) (*engine.Vec, error) {
+			out := engine.NewVec(engine.Int64, n)
+			for i := 0; i < n; i++ {
+				if args[0].IsNull(i) {
+					out.SetNull(i)
+					continue
+				}
+				oid, err := s.regOID(kind, string(args[0].S[i]))
+				if err != nil {
+					return nil, err
+				}
+				out.I[i] = oid
+			}
+			return out, nil
+		}}, nil
+	case t.IsInteger():
+		if c, ok := x.(*engine.Const); ok {
+			name, err := s.regName(kind, c.I)
+			if err != nil {
+				return nil, err
+			}
+			return &engine.Const{T: engine.Text, S: name}, nil
+		}
+		return &engine.HostFunc{Name: kind, Args: []engine.Expr{x}, T: engine.Text, Fn: func(args []*engine.Vec, n int) (*engine.Vec, error) {
+			out := engine.NewVec(engine.Text, n)
+			for i := 0; i < n; i++ {
+				if args[0].IsNull(i) {
+					out.SetNull(i)
+					continue
+				}
+				name, err := s.regName(kind, args[0].I[i])
+				if err != nil {
+					return nil, err
+				}
+				out.S[i] = []byte(name)
+			}
+			return out, nil
+		}}, nil
+	}
+	return nil, engine.Errorf(engine.CodeCannotCoerce, "cannot cast type %s to %s", t, kind)
 }

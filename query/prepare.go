@@ -305,7 +305,7 @@ func (s *Session) runPlan(ctx context.Context, plan *engine.Plan, cols []engine.
 	}
 	var rows int64
 	vals := make([][]byte, plan.Visible)
-	var buf []byte
+	buf := make([]byte, 0, 256) // never nil: an empty value must not read as NULL
 	ends := make([]int, plan.Visible)
 	sink := func(b *engine.Batch) error {
 		for i := 0; i < b.N; i++ {

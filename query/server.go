@@ -76,7 +76,7 @@ func NewServer(opts Options) (*Server, error) {
 // system tables (catalog metadata), the server's backend for everything
 // else.
 func (s *Server) executor(plan *engine.Plan) engine.Backend {
-	if isSystemTable(plan.Table) {
+	if plan.Host || isSystemTable(plan.Table) {
 		return s.host
 	}
 	return s.backend

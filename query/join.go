@@ -1,0 +1,590 @@
+package query
+
+import (
+	"context"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/eval"
+)
+
+// Joins and derived tables run on the host: each FROM item becomes a host
+// table (system relations are built as host tables; derived tables are run
+// and their rows kept), joins combine them into one host table, and the
+// single-table plan runs over that. Catalogs are small, so this is cheap;
+// a bound keeps a mistaken query from exhausting memory.
+
+// maxHostRows bounds the rows that a join, derived table, set operation
+// or subquery may materialise in host memory.
+const maxHostRows = 1 << 20
+
+// maxJoinPairs bounds the row pairs a join may examine.
+const maxJoinPairs = 1 << 24
+
+// rel is one FROM item in a source's scope: its columns are
+// [start, start+n) of the source.
+type rel struct {
+	alias string
+	start int
+	n     int
+	oid   uint32
+	// hidden marks columns of the right side of USING / NATURAL that
+	// name resolution and * skip (the left ones stand for both).
+	hidden map[int]bool
+}
+
+// scope returns the source's FROM items (one for a single table).
+func (src *source) scope() []rel {
+	if src.rels != nil {
+		return src.rels
+	}
+	return []rel{{alias: src.alias, n: len(src.cols), oid: src.oid}}
+}
+
+func errTooManyRows(what string) error {
+	return engine.Errorf(engine.CodeProgramLimitExceeded, "%s exceeds gpusql's limit of %d rows materialised in host memory", what, maxHostRows).
+		WithHint("Joins, derived tables, set operations and subqueries run in host memory; filter the inputs further.")
+}
+
+// collect runs plan and returns its visible rows as one batch.
+func (s *Session) collect(ctx context.Context, plan *engine.Plan, what string) (*engine.Batch, error) {
+	out := &engine.Batch{Cols: make([]*engine.Vec, plan.Visible)}
+	for k := range out.Cols {
+		out.Cols[k] = &engine.Vec{T: plan.Project[k].Type()}
+	}
+	err := s.srv.executor(plan).Execute(ctx, plan, func(bt *engine.Batch) error {
+		if out.N+bt.N > maxHostRows {
+			return errTooManyRows(what)
+		}
+		for k, v := range bt.Cols {
+			dst := out.Cols[k]
+			dst.T = v.T
+			for i := 0; i < bt.N; i++ {
+				dst.AppendRow(v, i)
+			}
+		}
+		out.N += bt.N
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// scanAll reads a source's whole table as one batch (host executor).
+func (s *Session) scanAll(ctx context.Context, src source) (*engine.Batch, error) {
+	p := &engine.Plan{Table: src.name, Host: true, Schema: src.cols, Data: src.data, Limit: -1}
+	for i, c := range src.cols {
+		p.Project = append(p.Project, &engine.ColRef{Idx: i, Name: c.Name, T: c.Type})
+		p.Names = append(p.Names, c.Name)
+	}
+	p.Visible = len(p.Project)
+	if src.data == nil {
+		p.Data = &engine.HostTable{}
+	}
+	return s.collect(ctx, p, "a join input")
+}
+
+// hostTable stores a batch as a host table whose columns have types ts.
+// Numeric values are kept at the largest scale among them.
+func hostTable(ts []engine.Type, b *engine.Batch) (*engine.HostTable, []engine.Type, error) {
+	h := &engine.HostTable{N: int64(b.N)}
+	stored := make([]engine.Type, len(ts))
+	for k, t := range ts {
+		v := b.Cols[k]
+		nullable := v.Null != nil
+		var c *engine.Column
+		switch engine.PhysOf(t.Kind) {
+		case engine.PhysStr:
+			w := 0
+			for i := 0; i < b.N; i++ {
+				w = max(w, len(v.S[i]))
+			}
+			c = engine.NewColumn(t, b.N, w, nullable)
+			for i := 0; i < b.N; i++ {
+				copy(c.Str[i*c.Width:], v.S[i])
+			}
+		case engine.PhysInt:
+			c = engine.NewColumn(t, b.N, 0, nullable)
+			for i := 0; i < b.N; i++ {
+				x := v.I[i]
+				switch t.Kind {
+				case engine.KindBool:
+					c.B[i] = uint8(x)
+				case engine.KindInt16:
+					c.I16[i] = int16(x)
+				case engine.KindInt32, engine.KindDate:
+					c.I32[i] = int32(x)
+				default:
+					c.I64[i] = x
+				}
+			}
+		case engine.PhysFloat:
+			c = engine.NewColumn(t, b.N, 0, nullable)
+			for i := 0; i < b.N; i++ {
+				if t.Kind == engine.KindFloat32 {
+					c.F32[i] = float32(v.F[i])
+				} else {
+					c.F64[i] = v.F[i]
+				}
+			}
+		case engine.PhysDec:
+			scale := int32(t.Scale)
+			if t.Prec == 0 {
+				for i := 0; i < b.N; i++ {
+					if !v.IsNull(i) {
+						scale = max(scale, v.D[i].Scale)
+					}
+				}
+			}
+			st := engine.NumericType(18, int(scale))
+			c = engine.NewColumn(st, b.N, 0, nullable)
+			for i := 0; i < b.N; i++ {
+				if v.IsNull(i) {
+					continue
+				}
+				d, ok := v.D[i].Rescale(scale)
+				x, ok2 := d.Int64()
+				if !ok || !ok2 || x >= engine.Pow10(18) || x <= -engine.Pow10(18) {
+					return nil, nil, unsupported("numeric value %s is too wide for gpusql's host tables (18 digits)", v.D[i])
+				}
+				c.I64[i] = x
+			}
+			t = st
+		default:
+			return nil, nil, unsupported("a %s column in a join, derived table or set operation is not supported", t)
+		}
+		for i := 0; i < b.N; i++ {
+			if v.IsNull(i) {
+				c.SetNull(i)
+			}
+		}
+		h.Cols = append(h.Cols, c)
+		stored[k] = t
+	}
+	return h, stored, nil
+}
+
+// batchSource makes a host source named name from a batch with the given
+// column names and types.
+func batchSource(name, alias string, names []string, ts []engine.Type, b *engine.Batch) (source, error) {
+	h, _, err := hostTable(ts, b)
+	if err != nil {
+		return source{}, err
+	}
+	cols := make([]engine.ColumnDef, len(names))
+	for i := range names {
+		cols[i] = engine.ColumnDef{Name: names[i], Type: h.Cols[i].Type}
+		if ts[i].Kind == engine.KindNumeric && ts[i].Prec == 0 {
+			cols[i].Type = h.Cols[i].Type
+		}
+	}
+	return source{name: name, alias: alias, cols: cols, data: h, present: true, host: true}, nil
+}
+
+// fromItem binds one FROM item: a table, a derived table or a join.
+func (b *binder) fromItem(n ast.ResultSetNode) (source, error) {
+	switch n := n.(type) {
+	case *ast.Join:
+		if n.Right == nil {
+			return b.fromItem(n.Left)
+		}
+		return b.join(n)
+	case *ast.TableSource:
+		switch s := n.Source.(type) {
+		case *ast.TableName:
+			src, err := b.table(s.Schema.O, s.Name.O)
+			if err != nil {
+				return source{}, err
+			}
+			src.alias = s.Name.O
+			if n.AsName.O != "" {
+				src.alias = n.AsName.O
+			}
+			return src, nil
+		case *ast.SelectStmt, *ast.SetOprStmt:
+			if n.AsName.O == "" {
+				return source{}, engine.Errorf(engine.CodeSyntaxError, "subquery in FROM must have an alias").
+					WithHint("For example, FROM (SELECT ...) [AS] foo.")
+			}
+			return b.derived(s, n.AsName.O)
+		}
+		return source{}, unsupported("this FROM item is not supported")
+	}
+	return source{}, unsupported("this FROM clause is not supported")
+}
+
+// table resolves a table name, through the catalog emulation first.
+func (b *binder) table(schema, name string) (source, error) {
+	key := schema + "." + name
+	if src, ok := b.st.sources[key]; ok {
+		return src, nil
+	}
+	src, ok, err := b.s.catalogSource(schema, name)
+	if err != nil {
+		return source{}, err
+	}
+	if ok {
+		src.host = true
+	} else {
+		if src, err = b.s.lookupSource(schema, name); err != nil {
+			return source{}, err
+		}
+		src.host = isSystemTable(src.name)
+	}
+	if src.host {
+		b.st.sources[key] = src
+	}
+	return src, nil
+}
+
+// derived runs a subquery in FROM and keeps its rows as a host table.
+func (b *binder) derived(sel ast.ResultSetNode, alias string) (source, error) {
+	stmt, ok := sel.(ast.StmtNode)
+	if !ok {
+		return source{}, unsupported("this subquery in FROM is not supported")
+	}
+	sub := b.child()
+	plan, _, err := sub.bindStmt(stmt)
+	if err != nil {
+		return source{}, err
+	}
+	if len(sub.outerRefs()) > 0 {
+		return source{}, unsupported("a subquery in FROM cannot refer to columns of the outer query (LATERAL) in gpusql")
+	}
+	rows, err := b.s.collect(b.st.ctx, plan, "a subquery in FROM")
+	if err != nil {
+		return source{}, err
+	}
+	ts := make([]engine.Type, plan.Visible)
+	for i := range ts {
+		ts[i] = plan.Project[i].Type()
+	}
+	names := plan.Names[:plan.Visible]
+	return batchSource(alias, alias, names, ts, rows)
+}
+
+// join combines two FROM items into one host table.
+func (b *binder) join(n *ast.Join) (source, error) {
+	l, err := b.fromItem(n.Left)
+	if err != nil {
+		return source{}, err
+	}
+	r, err := b.fromItem(n.Right)
+	if err != nil {
+		return source{}, err
+	}
+	if !l.host || !r.host {
+		user := l.name
+		if l.host {
+			user = r.name
+		}
+		return source{}, engine.Errorf(engine.CodeFeatureNotSupported, "joins are supported over the system catalogs only; %q is a user table", user).
+			WithHint("gpusql runs a query over one user table; see docs/sql.md.")
+	}
+	// The combined scope: the left items, then the right ones.
+	comb := source{name: l.name + " JOIN " + r.name, present: true, host: true}
+	comb.cols = append(append([]engine.ColumnDef(nil), l.cols...), r.cols...)
+	comb.rels = append(comb.rels, l.scope()...)
+	for _, x := range r.scope() {
+		x.start += len(l.cols)
+		comb.rels = append(comb.rels, x)
+	}
+	for i := range comb.rels {
+		for j := i + 1; j < len(comb.rels); j++ {
+			if comb.rels[i].alias == comb.rels[j].alias {
+				return source{}, engine.Errorf(engine.CodeDuplicateAlias, "table name %q specified more than once", comb.rels[i].alias)
+			}
+		}
+	}
+	cb := &binder{s: b.s, src: comb, params: b.params, st: b.st, outer: b.outer}
+
+	// The join condition: ON, USING or NATURAL.
+	var conds []engine.Expr
+	var using []string
+	switch {
+	case n.NaturalJoin:
+		for _, c := range l.cols {
+			for _, d := range r.cols {
+				if c.Name == d.Name {
+					using = append(using, c.Name)
+				}
+			}
+		}
+	case len(n.Using) > 0:
+		for _, c := range n.Using {
+			using = append(using, c.Name.O)
+		}
+	}
+	for _, name := range using {
+		li, err := uniqueColumn(l, name, "left")
+		if err != nil {
+			return source{}, err
+		}
+		ri, err := uniqueColumn(r, name, "right")
+		if err != nil {
+			return source{}, err
+		}
+		eq, err := cb.compareOp("=", &engine.ColRef{Idx: li, Name: name, T: l.cols[li].Type},
+			&engine.ColRef{Idx: len(l.cols) + ri, Name: name, T: r.cols[ri].Type})
+		if err != nil {
+			return source{}, err
+		}
+		conds = append(conds, eq)
+		// The right column is reached only through its qualifier.
+		for k := range comb.rels {
+			x := &comb.rels[k]
+			if i := len(l.cols) + ri; i >= x.start && i < x.start+x.n {
+				if x.hidden == nil {
+					x.hidden = map[int]bool{}
+				}
+				x.hidden[i] = true
+			}
+		}
+	}
+	if n.On != nil {
+		on, err := cb.predicate(n.On.Expr, "JOIN/ON")
+		if err != nil {
+			return source{}, err
+		}
+		conds = append(conds, conjuncts(on)...)
+	}
+	cb.src = comb
+	return b.runJoin(n.Tp, l, r, comb, conds)
+}
+
+// uniqueColumn finds the one column of src called name (USING).
+func uniqueColumn(src source, name, side string) (int, error) {
+	found := -1
+	for i, c := range src.cols {
+		if c.Name == name {
+			if found >= 0 {
+				return 0, engine.Errorf(engine.CodeAmbiguousColumn, "common column name %q appears more than once in %s table", name, side)
+			}
+			found = i
+		}
+	}
+	if found < 0 {
+		return 0, engine.Errorf(engine.CodeUndefinedColumn, "column %q specified in USING clause does not exist in %s table", name, side)
+	}
+	return found, nil
+}
+
+// conjuncts splits an AND tree.
+func conjuncts(e engine.Expr) []engine.Expr {
+	if c, ok := e.(*engine.Call); ok && c.Op == engine.OpAnd {
+		return append(conjuncts(c.Args[0]), conjuncts(c.Args[1])...)
+	}
+	return []engine.Expr{e}
+}
+
+// runJoin computes the join of l and r under conds: a hash join on the
+// equalities between a left and a right column, the other conditions
+// checked over the candidate pairs; then the unmatched rows of outer
+// joins, padded with NULLs.
+func (b *binder) runJoin(tp ast.JoinType, l, r, comb source, conds []engine.Expr) (source, error) {
+	ctx := b.st.ctx
+	lb, err := b.s.scanAll(ctx, l)
+	if err != nil {
+		return source{}, err
+	}
+	rb, err := b.s.scanAll(ctx, r)
+	if err != nil {
+		return source{}, err
+	}
+	nl := len(l.cols)
+	var lkeys, rkeys []int
+	var rest []engine.Expr
+	for _, c := range conds {
+		if k, ok := c.(*engine.Const); ok && !k.Null && k.I == 1 {
+			continue
+		}
+		if call, ok := c.(*engine.Call); ok && call.Op == engine.OpEq {
+			a, aok := call.Args[0].(*engine.ColRef)
+			d, dok := call.Args[1].(*engine.ColRef)
+			if aok && dok && engine.PhysOf(a.T.Kind) == engine.PhysOf(d.T.Kind) {
+				if a.Idx >= nl && d.Idx < nl {
+					a, d = d, a
+				}
+				if a.Idx < nl && d.Idx >= nl {
+					lkeys = append(lkeys, a.Idx)
+					rkeys = append(rkeys, d.Idx-nl)
+					continue
+				}
+			}
+		}
+		rest = append(rest, c)
+	}
+
+	// Candidate pairs.
+	var li, ri []int32
+	add := func(i, j int) error {
+		if len(li) >= maxJoinPairs {
+			return errTooManyRows("a join")
+		}
+		li, ri = append(li, int32(i)), append(ri, int32(j))
+		return nil
+	}
+	if len(lkeys) > 0 {
+		table := map[string][]int32{}
+		var key []byte
+		for j := 0; j < rb.N; j++ {
+			key, ok := rowKey(key[:0], rb, rkeys, j)
+			if ok {
+				table[string(key)] = append(table[string(key)], int32(j))
+			}
+		}
+		for i := 0; i < lb.N; i++ {
+			k, ok := rowKey(key[:0], lb, lkeys, i)
+			key = k
+			if !ok {
+				continue
+			}
+			for _, j := range table[string(key)] {
+				if err := add(i, int(j)); err != nil {
+					return source{}, err
+				}
+			}
+		}
+	} else {
+		if int64(lb.N)*int64(rb.N) > maxJoinPairs {
+			return source{}, errTooManyRows("a join")
+		}
+		for i := 0; i < lb.N; i++ {
+			for j := 0; j < rb.N; j++ {
+				_ = add(i, j)
+			}
+		}
+	}
+	pairs := pairBatch(lb, rb, li, ri)
+	if len(rest) > 0 && pairs.N > 0 {
+		var cond engine.Expr = rest[0]
+		for _, c := range rest[1:] {
+			cond = &engine.Call{Op: engine.OpAnd, Args: []engine.Expr{cond, c}, T: engine.Bool}
+		}
+		v, err := eval.Eval(ctx, cond, pairs)
+		if err != nil {
+			return source{}, err
+		}
+		keep := make([]int32, 0, pairs.N)
+		for k := 0; k < pairs.N; k++ {
+			if !v.IsNull(k) && v.I[k] == 1 {
+				keep = append(keep, int32(k))
+			}
+		}
+		li, ri = gather32(li, keep), gather32(ri, keep)
+	}
+
+	// Outer joins: unmatched rows with NULLs on the other side (-1).
+	outerL := tp == ast.LeftJoin
+	outerR := tp == ast.RightJoin
+	if outerL || outerR {
+		ml, mr := make([]bool, lb.N), make([]bool, rb.N)
+		for k := range li {
+			ml[li[k]], mr[ri[k]] = true, true
+		}
+		if outerL {
+			for i, m := range ml {
+				if !m {
+					li, ri = append(li, int32(i)), append(ri, -1)
+				}
+			}
+		}
+		if outerR {
+			for j, m := range mr {
+				if !m {
+					li, ri = append(li, -1), append(ri, int32(j))
+				}
+			}
+		}
+	}
+	if len(li) > maxHostRows {
+		return source{}, errTooManyRows("a join")
+	}
+	out := pairBatch(lb, rb, li, ri)
+	ts := make([]engine.Type, len(comb.cols))
+	names := make([]string, len(comb.cols))
+	for i, c := range comb.cols {
+		ts[i], names[i] = c.Type, c.Name
+	}
+	h, _, err := hostTable(ts, out)
+	if err != nil {
+		return source{}, err
+	}
+	comb.data = h
+	for i := range comb.cols {
+		comb.cols[i].Type = h.Cols[i].Type
+	}
+	return comb, nil
+}
+
+// rowKey encodes the key columns of row i; ok is false when one is NULL
+// (NULL never equals anything).
+func rowKey(dst []byte, b *engine.Batch, cols []int, i int) ([]byte, bool) {
+	for _, c := range cols {
+		v := b.Cols[c]
+		if v.IsNull(i) {
+			return dst, false
+		}
+		if v.T.Kind == engine.KindChar {
+			s := v.S[i]
+			for len(s) > 0 && s[len(s)-1] == ' ' {
+				s = s[:len(s)-1]
+			}
+			dst = append(dst, 1)
+			dst = append(dst, s...)
+			dst = append(dst, 0)
+			continue
+		}
+		dst = eval.AppendKey(dst, v, i)
+	}
+	return dst, true
+}
+
+// pairBatch builds the rows (l[li[k]], r[ri[k]]); an index of -1 gives
+// NULLs for that side.
+func pairBatch(l, r *engine.Batch, li, ri []int32) *engine.Batch {
+	out := &engine.Batch{N: len(li)}
+	for _, side := range []struct {
+		b   *engine.Batch
+		idx []int32
+	}{{l, li}, {r, ri}} {
+		for _, v := range side.b.Cols {
+			if side.b.N == 0 { // every row of this side is NULL padding
+				g := engine.NewVec(v.T, len(side.idx))
+				g.Null = make([]bool, len(side.idx))
+				for k := range g.Null {
+					g.Null[k] = true
+				}
+				out.Cols = append(out.Cols, g)
+				continue
+			}
+			g := v.Gather(clampIdx(side.idx))
+			for k, i := range side.idx {
+				if i < 0 {
+					g.SetNull(k)
+				}
+			}
+			out.Cols = append(out.Cols, g)
+		}
+	}
+	return out
+}
+
+func clampIdx(idx []int32) []int32 {
+	out := make([]int32, len(idx))
+	for k, i := range idx {
+		out[k] = max(i, 0)
+	}
+	return out
+}
+
+func gather32(xs, sel []int32) []int32 {
+	out := make([]int32, len(sel))
+	for k, i := range sel {
+		out[k] = xs[i]
+	}
+	return out
+}
