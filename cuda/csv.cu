@@ -237,33 +237,74 @@ __device__ __forceinline__ Fn laneFn(const Lane &L, int fsm, u32 quote, u32 deli
     return f;
 }
 
-// Stage 1: count. One warp per chunk.
+// toChunkFn stores a function (and an LF count) as a ChunkFn.
+__device__ __forceinline__ ChunkFn toChunkFn(const Fn &f, u32 lf, bool special) {
+    ChunkFn o;
+#pragma unroll
+    for (int s = 0; s < 3; s++) {
+        o.end[s] = fnEnd(f, s);
+        o.recs[s] = f.recs[s];
+        o.terms[s] = f.terms[s];
+    }
+    o.special = special;
+    o.lf = lf;
+    return o;
+}
+
+__device__ __forceinline__ Fn fromChunkFn(const ChunkFn &c) {
+    Fn g;
+    g.end = c.end[0] | (c.end[1] << 2) | (c.end[2] << 4);
+#pragma unroll
+    for (int s = 0; s < 3; s++) {
+        g.recs[s] = c.recs[s];
+        g.terms[s] = c.terms[s];
+    }
+    return g;
+}
+
+// Stage 1: count. One warp per chunk, COUNT_WARPS chunks per block; each
+// chunk's function goes to out, and each block's (its chunks composed) to
+// bout, so that the scan runs over blocks rather than chunks.
+#define COUNT_WARPS 8 // 256 threads: csv_count and csv_index share this grid
 extern "C" __global__ void csv_count(const u8 *base, i64 lo, i64 hi, int nch, int fsm, u32 quote, u32 delim, u32 esc,
-                                     ChunkFn *out) {
+                                     ChunkFn *out, ChunkFn *bout) {
+    __shared__ Fn sFn[COUNT_WARPS];
+    __shared__ u32 sLf[COUNT_WARPS];
     int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+    int wib = threadIdx.x >> 5;
     int lane = threadIdx.x & 31;
-    if (warp >= nch) return;
-    i64 c0 = (lo / CHUNK) * CHUNK + (i64)warp * CHUNK;
-    Lane L;
-    loadLane(base, c0 + lane * 64, lo, hi, quote, delim, L);
-    Fn f = warpScanFn(laneFn(L, fsm, quote, delim, esc), lane);
-    u32 lf = __reduce_add_sync(0xffffffffu, (u32)__popcll(L.lf));
-    bool sp = __any_sync(0xffffffffu, L.special);
-    if (lane == 31) {
-        ChunkFn o;
-        for (int s = 0; s < 3; s++) {
-            o.end[s] = fnEnd(f, s);
-            o.recs[s] = f.recs[s];
-            o.terms[s] = f.terms[s];
+    if (warp < nch) {
+        i64 c0 = (lo / CHUNK) * CHUNK + (i64)warp * CHUNK;
+        Lane L;
+        loadLane(base, c0 + lane * 64, lo, hi, quote, delim, L);
+        Fn f = warpScanFn(laneFn(L, fsm, quote, delim, esc), lane);
+        u32 lf = __reduce_add_sync(0xffffffffu, (u32)__popcll(L.lf));
+        bool sp = __any_sync(0xffffffffu, L.special);
+        if (lane == 31) {
+            out[warp] = toChunkFn(f, lf, sp);
+            sFn[wib] = f;
+            sLf[wib] = lf;
         }
-        o.special = sp;
-        o.lf = lf;
-        out[warp] = o;
+    } else if (lane == 31) {
+        sFn[wib] = fnIdentity();
+        sLf[wib] = 0;
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        Fn f = sFn[0];
+        u32 lf = sLf[0];
+        for (int w = 1; w < COUNT_WARPS; w++) {
+            f = compose(f, sFn[w]);
+            lf += sLf[w];
+        }
+        bout[blockIdx.x] = toChunkFn(f, lf, false);
     }
 }
 
-// Stage 2: exclusive scans over the chunks, in one block of 1024 threads.
-// totals: [records, terminators, end state, LFs].
+// Stage 2: exclusive scans over the blocks of csv_count (their composed
+// functions), in one block of 1024 threads: ctx[b] is the state, first
+// record and first field-index slot of block b. csv_index finishes the
+// scan inside each block. totals: [records, terminators, end state, LFs].
 #define SCAN_THREADS 1024
 extern "C" __global__ void csv_scan(const ChunkFn *fns, int nch, ChunkCtx *ctx, u32 *totals) {
     __shared__ u32 sEnd[SCAN_THREADS], sRec[3][SCAN_THREADS], sTerm[3][SCAN_THREADS], sLf[SCAN_THREADS];
@@ -273,13 +314,7 @@ extern "C" __global__ void csv_scan(const ChunkFn *fns, int nch, ChunkCtx *ctx, 
     Fn f = fnIdentity();
     u32 lf = 0;
     for (int i = a; i < b; i++) {
-        Fn g;
-        g.end = fns[i].end[0] | (fns[i].end[1] << 2) | (fns[i].end[2] << 4);
-        for (int s = 0; s < 3; s++) {
-            g.recs[s] = fns[i].recs[s];
-            g.terms[s] = fns[i].terms[s];
-        }
-        f = compose(f, g);
+        f = compose(f, fromChunkFn(fns[i]));
         lf += fns[i].lf;
     }
     // Inclusive Hillis-Steele scan of the threads' functions.
@@ -340,7 +375,7 @@ extern "C" __global__ void csv_scan(const ChunkFn *fns, int nch, ChunkCtx *ctx, 
 // lane finds its own start state from the chunk's and the functions of the
 // lanes before it, then writes its terminators in order.
 extern "C" __global__ void csv_index(const u8 *base, i64 lo, i64 hi, int nch, int fsm, u32 quote, u32 delim, u32 esc,
-                                     const ChunkCtx *ctx, u32 *entries, u32 *recStart) {
+                                     const ChunkFn *fns, const ChunkCtx *bctx, u32 *entries, u32 *recStart) {
     int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     int lane = threadIdx.x & 31;
     if (warp >= nch) return;
@@ -348,7 +383,14 @@ extern "C" __global__ void csv_index(const u8 *base, i64 lo, i64 hi, int nch, in
     i64 a = c0 + lane * 64;
     Lane L;
     loadLane(base, a, lo, hi, quote, delim, L);
-    ChunkCtx cc = ctx[warp];
+    // The chunk's context: its block's, then the block's earlier chunks.
+    ChunkCtx cc = bctx[blockIdx.x];
+    for (int w = blockIdx.x * COUNT_WARPS; w < warp; w++) {
+        ChunkFn g = fns[w];
+        cc.recBase += g.recs[cc.state];
+        cc.entryBase += g.terms[cc.state];
+        cc.state = g.end[cc.state];
+    }
     Fn f = laneFn(L, fsm, quote, delim, esc);
     Fn inc = warpScanFn(f, lane);
     Fn exc = shflUpFn(inc, 1);
@@ -440,18 +482,6 @@ struct Field {
     int n;
     bool mq;
 };
-
-__device__ __forceinline__ Field getField(const u8 *data, const u32 *entries, u32 e) {
-    Field f;
-    u32 start = e > 0 ? (entries[e - 1] & POS_MASK) + 1 : 0;
-    u32 ent = entries[e];
-    u32 end = ent & POS_MASK;
-    if ((ent & FLAG_REC) && end > start && data[end - 1] == '\r') end--;
-    f.p = data + start;
-    f.n = (int)(end - start);
-    f.mq = (ent & FLAG_Q) != 0;
-    return f;
-}
 
 __device__ __forceinline__ bool hasByte(const u8 *p, int n, u32 c) {
     for (int i = 0; i < n; i++)
@@ -561,7 +591,9 @@ struct Dequoter {
 // strStored is loader/batch.go's strStored over a byte stream: the stored
 // byte length, or -1 when the value is over its limit (an error the host
 // reports). The bytes are valid UTF-8.
-__device__ int strStored(const Field &f, bool plain, const ColPlan &cp, u32 quote, u32 esc) {
+// With dst set, the dequoted bytes are also written there, at most W of
+// them (csv_convert: W is at least the stored length of a good row).
+__device__ int strStored(const Field &f, bool plain, const ColPlan &cp, u32 quote, u32 esc, u8 *dst, int W) {
     Dequoter d;
     d.p = f.p;
     d.n = f.n;
@@ -582,6 +614,7 @@ __device__ int strStored(const Field &f, bool plain, const ColPlan &cp, u32 quot
             chars++;
         }
         if (cut >= 0 && c != ' ') nonSpaceAfterCut = true;
+        if (n < W) dst[n] = (u8)c;
         n++;
         if (c != ' ') {
             lastNS = n;
@@ -932,71 +965,150 @@ struct RowParams {
     u32 quote, esc, pad;
 };
 
+// ---- Stages 4 and 6 over blocks of rows ----------------------------------
+//
+// A block of ROWS_PER_BLOCK threads takes as many consecutive records, one
+// thread each. It first copies their records-table slice, their field-index
+// slice and their bytes into shared memory with coalesced (16-byte) loads,
+// so that each thread's byte-by-byte walk over its own record reads shared
+// memory rather than scattered global sectors. A block whose records do not
+// fit (long records, many fields) reads them in place instead.
+#define ROWS_PER_BLOCK 128
+#define STAGE_BYTES 20480  // 160 bytes a record
+#define STAGE_ENTRIES 2560 // 20 fields a record
+#define STAGE_STR 8192     // csv_convert: one string column of up to 64 bytes a row
+
+// Rows is a block's view of its records, staged or in place.
+struct Rows {
+    const u8 *data;     // the batch, global
+    const u32 *entries; // global
+    const u8 *sb;       // staged bytes: position pos is sb[pos - bBase]
+    const u32 *se;      // staged entries: entry e is se[e - eBase]
+    i64 bBase, eBase;
+    bool sB, sE;
+};
+
+__device__ __forceinline__ u32 rowEnt(const Rows &R, u32 e) { return R.sE ? R.se[(i64)e - R.eBase] : R.entries[e]; }
+__device__ __forceinline__ const u8 *rowBytes(const Rows &R, u32 pos) { return R.sB ? R.sb + ((i64)pos - R.bBase) : R.data + pos; }
+
+// rowField is getField over a Rows view.
+__device__ __forceinline__ Field rowField(const Rows &R, u32 e) {
+    Field f;
+    u32 start = e > 0 ? (rowEnt(R, e - 1) & POS_MASK) + 1 : 0;
+    u32 ent = rowEnt(R, e);
+    u32 end = ent & POS_MASK;
+    f.p = rowBytes(R, start);
+    if ((ent & FLAG_REC) && end > start && f.p[end - start - 1] == '\r') end--;
+    f.n = (int)(end - start);
+    f.mq = (ent & FLAG_Q) != 0;
+    return f;
+}
+
+// stageRows fills the block's Rows view for records [r0, r1) (r1 > r0);
+// sRec[i] is then recStart[r0 + i]. Every thread of the block calls it.
+__device__ void stageRows(const RowParams &P, int r0, int r1, u32 *sRec, u32 *sEnt, u8 *sBytes, Rows &R) {
+    const u32 *recStart = (const u32 *)P.recStart, *entries = (const u32 *)P.entries;
+    const u8 *data = (const u8 *)P.data;
+    int nr = r1 - r0;
+    for (int i = threadIdx.x; i <= nr; i += blockDim.x) sRec[i] = recStart[r0 + i];
+    __syncthreads();
+    u32 E0 = sRec[0], E1 = sRec[nr]; // every record has a terminator: E1 > E0
+    u32 B0 = E0 > 0 ? (entries[E0 - 1] & POS_MASK) + 1 : 0;
+    u32 B1 = (entries[E1 - 1] & POS_MASK) + 1;
+    R.data = data;
+    R.entries = entries;
+    R.se = sEnt;
+    R.sb = sBytes;
+    R.eBase = (i64)E0 - 1; // entry E0-1 ends the field before the block's first
+    i64 ne = (i64)E1 - R.eBase;
+    R.sE = ne <= STAGE_ENTRIES;
+    if (R.sE)
+        for (int i = threadIdx.x; i < ne; i += blockDim.x) {
+            i64 e = R.eBase + i;
+            sEnt[i] = e >= 0 ? entries[e] : 0;
+        }
+    // Bytes [B0, B1), widened to 16-byte alignment (the batch buffer has a
+    // chunk of slack after hi, so the widening stays inside it).
+    u64 a0 = ((u64)(data + B0)) & ~15ull, a1 = ((u64)(data + B1) + 15) & ~15ull;
+    R.sB = a1 - a0 <= STAGE_BYTES;
+    R.bBase = (i64)B0 - (i64)((u64)(data + B0) - a0);
+    if (R.sB) {
+        int nw = (int)((a1 - a0) / 16);
+        const uint4 *src = (const uint4 *)a0;
+        uint4 *dst = (uint4 *)sBytes;
+        for (int i = threadIdx.x; i < nw; i += blockDim.x) dst[i] = src[i];
+    }
+    __syncthreads();
+}
+
 // Stage 4: validate. One thread per row. status: 0 good, 1 unsure.
-// unsure rows are appended to list (count in *nUnsure); for good rows, each
-// string column's widest stored value and whether a column had a NULL are
-// reduced into widths and nulls.
-extern "C" __global__ void csv_validate(RowParams P, u8 *status, u32 *list, u32 *nUnsure, u32 *widths, u32 *nulls) {
+// Unsure rows are appended to list (count in *nUnsure). Each string
+// column's widest stored value and whether a column had a NULL are reduced
+// into widths and nulls, over the columns a row passed before it was found
+// unsure: the CPU loader counts those too (and the host adds the CPU's
+// counts for every unsure row), so the result is the CPU's exactly.
+extern "C" __global__ void __launch_bounds__(ROWS_PER_BLOCK)
+    csv_validate(RowParams P, u8 *status, u32 *list, u32 *nUnsure, u32 *widths, u32 *nulls) {
+    __shared__ __align__(16) u8 sBytes[STAGE_BYTES];
+    __shared__ u32 sEnt[STAGE_ENTRIES];
+    __shared__ u32 sRec[ROWS_PER_BLOCK + 1];
     extern __shared__ u32 sh[]; // [ncols] widths, [ncols] nulls
     u32 *sW = sh, *sN = sh + P.ncols;
     for (int c = threadIdx.x; c < P.ncols; c += blockDim.x) sW[c] = sN[c] = 0;
-    __syncthreads();
-    const u8 *data = (const u8 *)P.data;
-    const u32 *entries = (const u32 *)P.entries, *recStart = (const u32 *)P.recStart;
     const ChunkFn *fns = (const ChunkFn *)P.fns;
     const ColPlan *cols = (const ColPlan *)P.cols;
     const u8 *nul = (const u8 *)P.nul;
-    int r = P.first + blockIdx.x * blockDim.x + threadIdx.x;
-    bool live = r < P.nrec;
+    int r0 = P.first + blockIdx.x * ROWS_PER_BLOCK, r1 = min(r0 + ROWS_PER_BLOCK, P.nrec);
+    Rows R;
+    stageRows(P, r0, r1, sRec, sEnt, sBytes, R);
+    int r = r0 + threadIdx.x;
+    bool live = r < r1;
     bool good = live;
     u32 e0 = 0;
     if (live) {
-        e0 = recStart[r];
-        u32 e1 = recStart[r + 1];
+        e0 = sRec[threadIdx.x];
+        u32 e1 = sRec[threadIdx.x + 1];
         if (r == P.lastOpen || (int)(e1 - e0) != P.nFields) good = false;
         if (good) {
-            u32 s = e0 > 0 ? (entries[e0 - 1] & POS_MASK) + 1 : 0;
-            u32 term = entries[e1 - 1] & POS_MASK;
+            u32 s = e0 > 0 ? (rowEnt(R, e0 - 1) & POS_MASK) + 1 : 0;
+            u32 term = rowEnt(R, e1 - 1) & POS_MASK;
             i64 a0 = (P.lo + s) / CHUNK - P.lo / CHUNK, a1 = (P.lo + term) / CHUNK - P.lo / CHUNK;
             bool sp = false;
             for (i64 k = a0; k <= a1; k++) sp |= fns[k].special != 0;
-            if (sp && !validRowBytes(data + s, (int)(term - s), true)) good = false;
+            if (sp && !validRowBytes(rowBytes(R, s), (int)(term - s), true)) good = false;
         }
-        for (int c = 0; good && c < P.ncols; c++) {
-            ColPlan cp = cols[c];
-            Field f = getField(data, entries, e0 + cp.field);
-            Value v = simpleValue(f, P.quote, P.esc, P.fsm);
-            if (v.ok && isNullValue(v, nul, P.nulLen)) {
-                if (cp.notNull) good = false;
-                continue;
-            }
-            if (isStr(cp.kind)) {
-                if (strStored(f, !f.mq, cp, P.quote, P.esc) < 0) good = false;
-                continue;
-            }
-            u64 bits;
-            if (!v.ok || !parseValue(v, cp, bits)) good = false;
-        }
-        status[r] = good ? 0 : 1;
-        if (!good) list[atomicAdd(nUnsure, 1u)] = r;
     }
-    // Reduce widths and NULLs of good rows (uniform loop over the columns).
-    for (int c = 0; c < P.ncols; c++) {
+    for (int c = 0; c < P.ncols; c++) { // uniform: the reductions need every lane
         ColPlan cp = cols[c];
         u32 w = 0;
         bool isnul = false;
-        if (good && (isStr(cp.kind) || !cp.notNull)) {
-            Field f = getField(data, entries, e0 + cp.field);
+        if (good) {
+            Field f = rowField(R, e0 + cp.field);
             Value v = simpleValue(f, P.quote, P.esc, P.fsm);
-            if (v.ok && isNullValue(v, nul, P.nulLen)) isnul = true;
-            else if (isStr(cp.kind)) w = strStored(f, !f.mq, cp, P.quote, P.esc);
+            if (v.ok && isNullValue(v, nul, P.nulLen)) {
+                if (cp.notNull) good = false;
+                else isnul = true;
+            } else if (isStr(cp.kind)) {
+                int n = strStored(f, !f.mq, cp, P.quote, P.esc, 0, 0);
+                if (n < 0) good = false;
+                else w = n;
+            } else {
+                u64 bits;
+                if (!v.ok || !parseValue(v, cp, bits)) good = false;
+            }
         }
-        w = __reduce_max_sync(0xffffffffu, w);
-        bool anyNul = __any_sync(0xffffffffu, isnul);
-        if ((threadIdx.x & 31) == 0) {
-            if (w) atomicMax(&sW[c], w);
-            if (anyNul) sN[c] = 1;
+        if (isStr(cp.kind) || !cp.notNull) {
+            w = __reduce_max_sync(0xffffffffu, w);
+            bool anyNul = __any_sync(0xffffffffu, isnul);
+            if ((threadIdx.x & 31) == 0) {
+                if (w) atomicMax(&sW[c], w);
+                if (anyNul) sN[c] = 1;
+            }
         }
+    }
+    if (live) {
+        status[r] = good ? 0 : 1;
+        if (!good) list[atomicAdd(nUnsure, 1u)] = r;
     }
     __syncthreads();
     for (int c = threadIdx.x; c < P.ncols; c += blockDim.x) {
@@ -1005,71 +1117,109 @@ extern "C" __global__ void csv_validate(RowParams P, u8 *status, u32 *list, u32 
     }
 }
 
-// Stage 6: deserialise. blockIdx.y is the column. Good rows go to output
-// row r - first - (bad rows before r); rows the host vouched for after a
-// re-check (status 2) are patched by the host instead.
-extern "C" __global__ void csv_convert(RowParams P, const u8 *status, const u32 *bad, int nbad, const ColOut *outs) {
-    int r = P.first + blockIdx.x * blockDim.x + threadIdx.x;
-    if (r >= P.nrec || status[r] != 0) return;
-    int c = blockIdx.y;
-    const ColPlan cp = ((const ColPlan *)P.cols)[c];
-    ColOut o = outs[c];
-    const u8 *data = (const u8 *)P.data;
-    const u32 *entries = (const u32 *)P.entries, *recStart = (const u32 *)P.recStart;
-    int lo = 0, hi = nbad; // bad rows before r
+// badBefore is the number of listed (sorted) bad rows before row r.
+__device__ __forceinline__ int badBefore(const u32 *bad, int nbad, int r) {
+    int lo = 0, hi = nbad;
     while (lo < hi) {
         int m = (lo + hi) >> 1;
         if ((int)bad[m] < r) lo = m + 1;
         else hi = m;
     }
-    i64 row = (i64)(r - P.first - lo);
-    Field f = getField(data, entries, recStart[r] + cp.field);
-    Value v = simpleValue(f, P.quote, P.esc, P.fsm);
-    u8 *dst = (u8 *)o.data + row * o.width;
-    if (v.ok && isNullValue(v, (const u8 *)P.nul, P.nulLen)) {
-        atomicAnd((u64 *)o.valid + (row >> 6), ~(1ull << (row & 63)));
-        for (int k = 0; k < o.width; k++) dst[k] = 0;
-        return;
-    }
-    if (isStr(cp.kind)) {
-        int n = strStored(f, !f.mq, cp, P.quote, P.esc);
-        Dequoter d;
-        d.p = f.p;
-        d.n = f.n;
-        d.i = 0;
-        d.in = false;
-        d.quote = f.mq ? P.quote : 0x100;
-        d.esc = f.mq ? P.esc : 0x100;
-        d.bad = false;
-        int k = 0;
-        for (; k < n; k++) dst[k] = (u8)d.next();
-        for (; k < o.width; k++) dst[k] = 0;
-        return;
-    }
-    u64 bits = 0;
-    parseValue(v, cp, bits);
-    switch (o.width) {
-    case 1: *dst = (u8)bits; break;
-    case 2: *(unsigned short *)dst = (unsigned short)bits; break;
-    case 4: *(u32 *)dst = (u32)bits; break;
-    case 8: *(u64 *)dst = bits; break;
+    return lo;
+}
+
+// Stage 6: deserialise all columns of a block of rows. Row r goes to
+// output row rowBase + r - first - (bad rows before r) of each column; rows
+// the host re-checked and found good (status 1, not bad) are written as
+// zeros here and patched by the host afterwards. Fixed-width values are
+// stored straight from the registers (neighbouring threads, neighbouring
+// rows); a string column is assembled in shared memory and written out as
+// whole words, the block's rows being consecutive output rows.
+extern "C" __global__ void __launch_bounds__(ROWS_PER_BLOCK)
+    csv_convert(RowParams P, const u8 *status, const u32 *bad, int nbad, const ColOut *outs, i64 rowBase) {
+    __shared__ __align__(16) u8 sBytes[STAGE_BYTES];
+    __shared__ u32 sEnt[STAGE_ENTRIES];
+    __shared__ u32 sRec[ROWS_PER_BLOCK + 1];
+    __shared__ __align__(16) u8 sStr[STAGE_STR];
+    const ColPlan *cols = (const ColPlan *)P.cols;
+    const u8 *nul = (const u8 *)P.nul;
+    int r0 = P.first + blockIdx.x * ROWS_PER_BLOCK, r1 = min(r0 + ROWS_PER_BLOCK, P.nrec);
+    Rows R;
+    stageRows(P, r0, r1, sRec, sEnt, sBytes, R);
+    int r = r0 + threadIdx.x;
+    bool live = r < r1;
+    int br = live && nbad > 0 ? badBefore(bad, nbad, r) : 0;
+    bool isBad = live && nbad > 0 && br < nbad && (int)bad[br] == r;
+    bool write = live && !isBad;             // the row has an output position
+    bool conv = write && status[r] == 0;     // and the GPU converts it
+    i64 o0 = (i64)(r0 - P.first) - (nbad > 0 ? badBefore(bad, nbad, r0) : 0);
+    i64 o1 = (i64)(r1 - P.first) - (nbad > 0 ? badBefore(bad, nbad, r1) : 0);
+    i64 my = (i64)(r - P.first) - br; // output row within the batch (write only)
+    u32 e0 = conv ? sRec[threadIdx.x] : 0;
+    for (int c = 0; c < P.ncols; c++) { // uniform: string columns synchronise the block
+        ColPlan cp = cols[c];
+        ColOut o = outs[c];
+        Field f;
+        Value v;
+        bool isnul = false;
+        if (conv) {
+            f = rowField(R, e0 + cp.field);
+            v = simpleValue(f, P.quote, P.esc, P.fsm);
+            isnul = v.ok && isNullValue(v, nul, P.nulLen);
+            if (isnul) {
+                i64 row = rowBase + my;
+                atomicAnd((u64 *)o.valid + (row >> 6), ~(1ull << (row & 63)));
+            }
+        }
+        int W = o.width;
+        if (isStr(cp.kind)) {
+            if (W == 0) continue;
+            bool staged = (o1 - o0) * W <= STAGE_STR;
+            u8 *dst = staged ? sStr + (my - o0) * W : (u8 *)o.data + (rowBase + my) * W;
+            if (write) {
+                int k = 0;
+                if (conv && !isnul) k = max(0, strStored(f, !f.mq, cp, P.quote, P.esc, dst, W));
+                for (; k < W; k++) dst[k] = 0;
+            }
+            if (staged) { // W is a multiple of 4, so are the offsets
+                __syncthreads();
+                u32 *g = (u32 *)((u8 *)o.data + (rowBase + o0) * W);
+                const u32 *s4 = (const u32 *)sStr;
+                int nw = (int)((o1 - o0) * W / 4);
+                for (int i = threadIdx.x; i < nw; i += blockDim.x) g[i] = s4[i];
+                __syncthreads();
+            }
+            continue;
+        }
+        if (!conv) continue;
+        u64 bits = 0;
+        if (!isnul) parseValue(v, cp, bits);
+        u8 *dst = (u8 *)o.data + (rowBase + my) * W;
+        switch (W) {
+        case 1: *dst = (u8)bits; break;
+        case 2: *(unsigned short *)dst = (unsigned short)bits; break;
+        case 4: *(u32 *)dst = (u32)bits; break;
+        case 8: *(u64 *)dst = bits; break;
+        }
     }
 }
 
-// csv_patch writes host-converted values: row rows[i] of a column with
-// elem bytes per row gets vals[i*elem .. (i+1)*elem).
-extern "C" __global__ void csv_patch(u8 *dst, int elem, const u32 *rows, const u8 *vals, int n) {
+// csv_patch writes host-converted values: row rowBase + rows[i] of a
+// column with elem bytes per row gets vals[i*elem .. (i+1)*elem).
+extern "C" __global__ void csv_patch(u8 *dst, int elem, const u32 *rows, i64 rowBase, const u8 *vals, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    u8 *d = dst + (i64)rows[i] * elem;
+    u8 *d = dst + (rowBase + rows[i]) * elem;
     const u8 *s = vals + (i64)i * elem;
     for (int k = 0; k < elem; k++) d[k] = s[k];
 }
 
-// csv_clear_bits marks the listed rows NULL in a validity bitmap.
-extern "C" __global__ void csv_clear_bits(u64 *valid, const u32 *rows, int n) {
+// csv_clear_bits marks rows rowBase + rows[i] NULL in a validity bitmap.
+extern "C" __global__ void csv_clear_bits(u64 *valid, const u32 *rows, i64 rowBase, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) atomicAnd(valid + (rows[i] >> 6), ~(1ull << (rows[i] & 63)));
+    if (i >= n) return;
+    i64 r = rowBase + rows[i];
+    atomicAnd(valid + (r >> 6), ~(1ull << (r & 63)));
 }
 
 // csv_repad copies rows of srcW bytes into rows of dstW >= srcW bytes,

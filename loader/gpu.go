@@ -75,23 +75,6 @@ var _ engine.Loader = (*GPU)(nil)
 // NewGPU returns a GPU loader on dev.
 func NewGPU(dev *cuda.Device, cfg GPUConfig) *GPU { return &GPU{dev: dev, cfg: cfg.withDefaults()} }
 
-// segment is one batch's output columns.
-type segment struct {
-	rows int64
-	cols []*gpu.Column
-}
-
-func (s *segment) free() {
-	for _, c := range s.cols {
-		if c.Data != nil {
-			_ = c.Data.Free()
-		}
-		if c.Valid != nil {
-			_ = c.Valid.Free()
-		}
-	}
-}
-
 // devBufs are the device buffers of one load, grown as batches need.
 type devBufs struct {
 	dev   *cuda.Device
@@ -132,14 +115,19 @@ type gpuLoad struct {
 	req *engine.LoadRequest
 	db  *devBufs
 
+	// streams[0] runs every kernel and small copy of the load, in order;
+	// streams[1] copies the batches in, overlapping the parse.
 	streams [2]*cuda.Stream
-	segs    []*segment
-	widths  []int // per column: widest stored string so far
+	out     []outCol // the table being written (gpu_out.go)
+	nRows   int64    // rows stored in out
+	capRows int64    // rows out has room for
+	widths  []int    // per column: widest stored string so far
 	nulls   []bool
 	// Streaming position.
 	lineBase, recBase, bytesDone int64
 	nul                          []byte
 	scratch                      []byte
+	prof                         *stageProf // nil: no stage timing
 }
 
 // Load reads req.Source as CSV into a new *gpu.Table.
@@ -178,12 +166,11 @@ func (g *GPU) Load(ctx context.Context, req *engine.LoadRequest) (*engine.LoadRe
 		defer gl.streams[i].Close()
 	}
 	if err := gl.run(ctx); err != nil {
-		for _, s := range gl.segs {
-			s.free()
-		}
+		_ = gl.streams[0].Sync() // kernels may still use the buffers freed next
+		gl.freeOut()
 		return nil, err
 	}
-	t, err := gl.concat()
+	t, err := gl.finish(gl.streams[0])
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +187,8 @@ type pending struct {
 	blk    *hostBlock // pread mode: the buffer holding hv
 }
 
-// feeder produces batches: orphan + next raw block, on the device.
+// feeder produces batches: orphan + next raw block, on the device. Its
+// copies go on streams[1]; run waits for a batch's copy before parsing it.
 type feeder struct {
 	gl    *gpuLoad
 	block int
@@ -302,7 +290,7 @@ func (f *feeder) next(slot int, orphan []byte) (*pending, error) {
 	if p.base, err = gl.db.get([]string{"in0", "in1"}[slot], size); err != nil {
 		return nil, err
 	}
-	if err := gl.dev.CopyHtoD(p.base.Ptr()+cuda.DevPtr(p.lo), src, gl.streams[slot]); err != nil {
+	if err := gl.dev.CopyHtoD(p.base.Ptr()+cuda.DevPtr(p.lo), src, gl.streams[1]); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -322,6 +310,12 @@ func (gl *gpuLoad) run(ctx context.Context) error {
 	for {
 		if err := ctx.Err(); err != nil {
 			return canceled(err)
+		}
+		// Wait for the batch's copy. (The next copy, issued after index
+		// below, overwrites the buffer of the batch before this one: the
+		// kernels that read it were queued before index's first sync.)
+		if err := gl.streams[1].Sync(); err != nil {
+			return err
 		}
 		ix, err := gl.index(cur)
 		if err != nil {
@@ -368,7 +362,7 @@ type indexed struct {
 // takes.
 func (gl *gpuLoad) index(p *pending) (*indexed, error) {
 	d := &gl.ld.d
-	s := gl.streams[p.slot]
+	s := gl.streams[0]
 	n := int(p.hi - p.lo)
 	ix := &indexed{lastOpen: -1}
 	ix.nch = int((p.hi+gpuChunk-1)/gpuChunk - p.lo/gpuChunk)
@@ -380,7 +374,12 @@ func (gl *gpuLoad) index(p *pending) (*indexed, error) {
 	if ix.fns, err = gl.db.get("fns", int64(ix.nch)*chunkFnSize); err != nil {
 		return nil, err
 	}
-	ctxb, err := gl.db.get("ctx", int64(ix.nch)*chunkCtxSize)
+	grid := blocks(ix.nch, countWarps)
+	bfns, err := gl.db.get("bfns", int64(grid)*chunkFnSize)
+	if err != nil {
+		return nil, err
+	}
+	ctxb, err := gl.db.get("ctx", int64(grid)*chunkCtxSize)
 	if err != nil {
 		return nil, err
 	}
@@ -389,14 +388,14 @@ func (gl *gpuLoad) index(p *pending) (*indexed, error) {
 		return nil, err
 	}
 	q, dl, esc := uint32(d.quote), uint32(d.delim), uint32(d.esc)
-	grid := blocks(ix.nch, 8)
 	if n > 0 {
-		if err := gl.dev.Launch(gl.k.count, cuda.Dim3{X: grid, Y: 1, Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, 0, s,
-			p.base.Ptr(), p.lo, p.hi, int32(ix.nch), fsm, q, dl, esc, ix.fns.Ptr()); err != nil {
+		if err := gl.dev.Launch(gl.k.count, cuda.Dim3{X: grid, Y: 1, Z: 1}, cuda.Dim3{X: 32 * countWarps, Y: 1, Z: 1}, 0, s,
+			p.base.Ptr(), p.lo, p.hi, int32(ix.nch), fsm, q, dl, esc, ix.fns.Ptr(), bfns.Ptr()); err != nil {
 			return nil, err
 		}
+		gl.prof.mark(s, "count")
 		if err := gl.dev.Launch(gl.k.scan, cuda.Dim3{X: 1, Y: 1, Z: 1}, cuda.Dim3{X: 1024, Y: 1, Z: 1}, 0, s,
-			ix.fns.Ptr(), int32(ix.nch), ctxb.Ptr(), tot.Ptr()); err != nil {
+			bfns.Ptr(), int32(grid), ctxb.Ptr(), tot.Ptr()); err != nil {
 			return nil, err
 		}
 	}
@@ -408,6 +407,7 @@ func (gl *gpuLoad) index(p *pending) (*indexed, error) {
 		if err := s.Sync(); err != nil {
 			return nil, err
 		}
+		gl.prof.mark(s, "scan+sync")
 	}
 	nrec, nterm := int(totals[0]), int(totals[1])
 	ix.lf = int64(totals[3])
@@ -421,10 +421,11 @@ func (gl *gpuLoad) index(p *pending) (*indexed, error) {
 		return nil, err
 	}
 	if n > 0 {
-		if err := gl.dev.Launch(gl.k.index, cuda.Dim3{X: grid, Y: 1, Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, 0, s,
-			p.base.Ptr(), p.lo, p.hi, int32(ix.nch), fsm, q, dl, esc, ctxb.Ptr(), ix.entries.Ptr(), ix.recStart.Ptr()); err != nil {
+		if err := gl.dev.Launch(gl.k.index, cuda.Dim3{X: grid, Y: 1, Z: 1}, cuda.Dim3{X: 32 * countWarps, Y: 1, Z: 1}, 0, s,
+			p.base.Ptr(), p.lo, p.hi, int32(ix.nch), fsm, q, dl, esc, ix.fns.Ptr(), ctxb.Ptr(), ix.entries.Ptr(), ix.recStart.Ptr()); err != nil {
 			return nil, err
 		}
+		gl.prof.mark(s, "index")
 	}
 	// The ends of the last records (to keep three bytes after the last
 	// record taken, as the CPU loader does, and to find the orphan).
@@ -494,7 +495,8 @@ func (gl *gpuLoad) index(p *pending) (*indexed, error) {
 	if !p.eof && nrec == 0 {
 		ix.consumed = 0 // no complete record: the whole batch is the orphan
 	}
-	return ix, s.Sync()
+	gl.prof.mark(s, "terms+sync")
+	return ix, nil
 }
 
 // terms returns the terminator positions of records recs.
@@ -582,7 +584,7 @@ func (gl *gpuLoad) hostRow(hv []byte, r, start, term int, open bool, lfBefore in
 // rows runs the header handling and stages 4 to 6 over an indexed batch.
 func (gl *gpuLoad) rows(p *pending, ix *indexed) error {
 	ld := gl.ld
-	s := gl.streams[p.slot]
+	s := gl.streams[0]
 	first := 0
 	if gl.recBase == 0 {
 		t, err := gl.terms(s, ix, []int32{0})
@@ -656,8 +658,8 @@ func (gl *gpuLoad) rows(p *pending, ix *indexed) error {
 		RecStart: uint64(ix.recStart.Ptr()), Fns: uint64(ix.fns.Ptr()), Cols: uint64(colsb.Ptr()), Nul: uint64(nulb.Ptr()),
 		Lo: p.lo, First: int32(first), Nrec: int32(ix.nrec), LastOpen: int32(ix.lastOpen), Ncols: int32(ncols),
 		NFields: int32(ld.nFields), NulLen: int32(len(gl.nul)), Fsm: fsm, Quote: uint32(ld.d.quote), Esc: uint32(ld.d.esc)}
-	grid := cuda.Dim3{X: blocks(nrows, 256), Y: 1, Z: 1}
-	if err := gl.dev.Launch(gl.k.validate, grid, cuda.Dim3{X: 256, Y: 1, Z: 1}, uint32(8*ncols), s,
+	grid := cuda.Dim3{X: blocks(nrows, rowsPerBlock), Y: 1, Z: 1}
+	if err := gl.dev.Launch(gl.k.validate, grid, cuda.Dim3{X: rowsPerBlock, Y: 1, Z: 1}, uint32(8*ncols), s,
 		P, status.Ptr(), list.Ptr(), red.Ptr(), red.Ptr()+4, red.Ptr()+cuda.DevPtr(4+4*ncols)); err != nil {
 		return err
 	}
@@ -668,6 +670,7 @@ func (gl *gpuLoad) rows(p *pending, ix *indexed) error {
 	if err := s.Sync(); err != nil {
 		return err
 	}
+	gl.prof.mark(s, "validate+sync")
 	for c := 0; c < ncols; c++ {
 		gl.widths[c] = max(gl.widths[c], int(redh[1+c]))
 		gl.nulls[c] = gl.nulls[c] || redh[1+ncols+c] != 0
@@ -716,48 +719,27 @@ func (gl *gpuLoad) rows(p *pending, ix *indexed) error {
 			checks = append(checks, rc)
 		}
 	}
-	// Stage 6: convert.
-	seg := &segment{rows: int64(nrows - len(bad)), cols: make([]*gpu.Column, ncols)}
-	outs := make([]gpuColOut, ncols)
-	for c := range ld.cols {
-		cp := &ld.cols[c]
-		col := &gpu.Column{Type: cp.def.Type}
-		seg.cols[c] = col
-		w := elemSize(cp.kind)
-		if cp.isStr {
-			w = engine.RoundWidth(gl.widths[c])
-			col.Width = w
-		}
-		outs[c].Width = int32(w)
-		if n := seg.rows * int64(w); n > 0 {
-			if col.Data, err = gl.dev.Alloc(gl.req.Table, n); err != nil {
-				seg.free()
-				return err
-			}
-			if gl.g.cfg.poison {
-				if err := gl.dev.Memset8(col.Data.Ptr(), 0xAB, n, s); err != nil {
-					seg.free()
-					return err
-				}
-			}
-			outs[c].Data = uint64(col.Data.Ptr())
-		}
-		if gl.nulls[c] && seg.rows > 0 {
-			n := (seg.rows + 63) / 64 * 8
-			if col.Valid, err = gl.dev.Alloc(gl.req.Table, n); err != nil {
-				seg.free()
-				return err
-			}
-			if err := gl.dev.Memset8(col.Valid.Ptr(), 0xff, n, s); err != nil {
-				seg.free()
-				return err
-			}
-			outs[c].Valid = uint64(col.Valid.Ptr())
-		}
+	gl.prof.mark(s, "recheck")
+	// Stage 6: convert, into the table after the rows already there.
+	add := int64(nrows - len(bad))
+	if err := gl.reserve(s, add, int64(ix.consumed)); err != nil {
+		return err
 	}
-	gl.segs = append(gl.segs, seg)
-	if seg.rows == 0 {
+	rowBase := gl.nRows
+	gl.nRows += add
+	gl.prof.mark(s, "alloc")
+	if add == 0 {
 		return nil
+	}
+	outs := make([]gpuColOut, ncols)
+	for c, o := range gl.out {
+		outs[c].Width = int32(o.width)
+		if o.data != nil {
+			outs[c].Data = uint64(o.data.Ptr())
+		}
+		if o.valid != nil {
+			outs[c].Valid = uint64(o.valid.Ptr())
+		}
 	}
 	outb, err := gl.db.get("outs", int64(ncols)*24)
 	if err != nil {
@@ -773,20 +755,22 @@ func (gl *gpuLoad) rows(p *pending, ix *indexed) error {
 	if err := gl.dev.CopyHtoD(badb.Ptr(), asBytes(bad), s); err != nil {
 		return err
 	}
-	if err := gl.dev.Launch(gl.k.convert, cuda.Dim3{X: blocks(nrows, 256), Y: uint32(ncols), Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, 0, s,
-		P, status.Ptr(), badb.Ptr(), int32(len(bad)), outb.Ptr()); err != nil {
+	if err := gl.dev.Launch(gl.k.convert, grid, cuda.Dim3{X: rowsPerBlock, Y: 1, Z: 1}, 0, s,
+		P, status.Ptr(), badb.Ptr(), int32(len(bad)), outb.Ptr(), rowBase); err != nil {
 		return err
 	}
+	gl.prof.mark(s, "convert")
 	if len(checks) > 0 {
-		if err := gl.patch(s, seg, checks, bad, first); err != nil {
+		if err := gl.patch(s, checks, bad, first, rowBase); err != nil {
 			return err
 		}
+		gl.prof.mark(s, "patch")
 	}
-	return s.Sync()
+	return nil
 }
 
 // patch writes the host-converted rows into the batch's output.
-func (gl *gpuLoad) patch(s *cuda.Stream, seg *segment, checks []*recheck, bad []uint32, first int) error {
+func (gl *gpuLoad) patch(s *cuda.Stream, checks []*recheck, bad []uint32, first int, rowBase int64) error {
 	rows := make([]uint32, len(checks))
 	for i, rc := range checks {
 		nb := sort.Search(len(bad), func(k int) bool { return int(bad[k]) >= rc.r })
@@ -799,11 +783,9 @@ func (gl *gpuLoad) patch(s *cuda.Stream, seg *segment, checks []*recheck, bad []
 	if err := gl.dev.CopyHtoD(rowsb.Ptr(), asBytes(rows), s); err != nil {
 		return err
 	}
-	for c, col := range seg.cols {
-		w := elemSize(col.Type.Kind)
-		if col.Type.IsString() {
-			w = col.Width
-		}
+	for c := range gl.out {
+		o := &gl.out[c]
+		w := o.width
 		var nullRows []uint32
 		vals := make([]byte, len(checks)*w)
 		for i, rc := range checks {
@@ -839,7 +821,7 @@ func (gl *gpuLoad) patch(s *cuda.Stream, seg *segment, checks []*recheck, bad []
 				return err
 			}
 			if err := gl.dev.Launch(gl.k.patch, cuda.Dim3{X: blocks(len(rows), 256), Y: 1, Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, 0, s,
-				col.Data.Ptr(), int32(w), rowsb.Ptr(), vb.Ptr(), int32(len(rows))); err != nil {
+				o.data.Ptr(), int32(w), rowsb.Ptr(), rowBase, vb.Ptr(), int32(len(rows))); err != nil {
 				return err
 			}
 			// The buffers are reused by the next column: wait.
@@ -856,7 +838,7 @@ func (gl *gpuLoad) patch(s *cuda.Stream, seg *segment, checks []*recheck, bad []
 				return err
 			}
 			if err := gl.dev.Launch(gl.k.clearBits, cuda.Dim3{X: blocks(len(nullRows), 256), Y: 1, Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, 0, s,
-				col.Valid.Ptr(), nb.Ptr(), int32(len(nullRows))); err != nil {
+				o.valid.Ptr(), nb.Ptr(), rowBase, int32(len(nullRows))); err != nil {
 				return err
 			}
 			if err := s.Sync(); err != nil {
@@ -865,128 +847,4 @@ func (gl *gpuLoad) patch(s *cuda.Stream, seg *segment, checks []*recheck, bad []
 		}
 	}
 	return nil
-}
-
-// concat joins the batches' segments into one table: string columns take
-// the widest width, and a column has a validity bitmap if any batch had a
-// NULL in it (or a rejected row reached a NULL in it, as on the CPU).
-func (gl *gpuLoad) concat() (*gpu.Table, error) {
-	ld := gl.ld
-	var n int64
-	for _, s := range gl.segs {
-		n += s.rows
-	}
-	t := &gpu.Table{N: n, Dev: gl.dev, Cols: make([]*gpu.Column, len(ld.cols))}
-	for c := range ld.cols {
-		cp := &ld.cols[c]
-		col := &gpu.Column{Type: cp.def.Type}
-		if cp.isStr {
-			col.Width = engine.RoundWidth(gl.widths[c])
-		}
-		t.Cols[c] = col
-	}
-	if len(gl.segs) == 1 && gl.segs[0].rows == n {
-		seg := gl.segs[0]
-		for c, col := range t.Cols {
-			if col.Width == seg.cols[c].Width || !col.Type.IsString() {
-				col.Data = seg.cols[c].Data
-				col.Valid = seg.cols[c].Valid
-				seg.cols[c].Data, seg.cols[c].Valid = nil, nil
-			}
-		}
-		if gl.complete(t) {
-			return t, nil
-		}
-	}
-	s := gl.streams[0]
-	fail := func(err error) (*gpu.Table, error) {
-		t.Release()
-		for _, sg := range gl.segs {
-			sg.free()
-		}
-		return nil, err
-	}
-	for c, col := range t.Cols {
-		if col.Data != nil || col.Valid != nil {
-			continue
-		}
-		w := elemSize(col.Type.Kind)
-		if col.Type.IsString() {
-			w = col.Width
-		}
-		var err error
-		if n*int64(w) > 0 {
-			if col.Data, err = gl.dev.Alloc(gl.req.Table, n*int64(w)); err != nil {
-				return fail(err)
-			}
-		}
-		if gl.nulls[c] && n > 0 {
-			words := (n + 63) / 64 * 8
-			if col.Valid, err = gl.dev.Alloc(gl.req.Table, words); err != nil {
-				return fail(err)
-			}
-			if err := gl.dev.Memset8(col.Valid.Ptr(), 0xff, words, s); err != nil {
-				return fail(err)
-			}
-		}
-		var at int64
-		for _, sg := range gl.segs {
-			sc := sg.cols[c]
-			if sg.rows == 0 {
-				continue
-			}
-			if col.Data != nil && sc.Data != nil {
-				if !col.Type.IsString() || sc.Width == w {
-					if err := gl.dev.CopyDtoD(col.Data.Ptr()+cuda.DevPtr(at*int64(w)), sc.Data.Ptr(), sg.rows*int64(w), s); err != nil {
-						return fail(err)
-					}
-				} else if err := gl.dev.Launch(gl.k.repad, cuda.Dim3{X: 4096, Y: 1, Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, 0, s,
-					col.Data.Ptr()+cuda.DevPtr(at*int64(w)), int32(w), sc.Data.Ptr(), int32(sc.Width), sg.rows); err != nil {
-					return fail(err)
-				}
-			} else if col.Data != nil { // a segment of width 0 in a wider column
-				if err := gl.dev.Memset8(col.Data.Ptr()+cuda.DevPtr(at*int64(w)), 0, sg.rows*int64(w), s); err != nil {
-					return fail(err)
-				}
-			}
-			if col.Valid != nil && sc.Valid != nil {
-				words := (at+sg.rows+63)/64 - at/64
-				var src cuda.DevPtr
-				if sc.Valid != nil {
-					src = sc.Valid.Ptr()
-				}
-				if err := gl.dev.Launch(gl.k.bitsCopy, cuda.Dim3{X: blocks(int(words), 256), Y: 1, Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, 0, s,
-					col.Valid.Ptr(), at, src, sg.rows); err != nil {
-					return fail(err)
-				}
-			}
-			at += sg.rows
-		}
-	}
-	if err := s.Sync(); err != nil {
-		return fail(err)
-	}
-	for _, sg := range gl.segs {
-		sg.free()
-	}
-	gl.segs = nil
-	return t, nil
-}
-
-// complete reports whether every column of t got its storage from a single
-// segment (so no copy is needed).
-func (gl *gpuLoad) complete(t *gpu.Table) bool {
-	for c, col := range t.Cols {
-		w := elemSize(col.Type.Kind)
-		if col.Type.IsString() {
-			w = col.Width
-		}
-		if t.N*int64(w) > 0 && col.Data == nil {
-			return false
-		}
-		if gl.nulls[c] && t.N > 0 && col.Valid == nil {
-			return false
-		}
-	}
-	return true
 }

@@ -13,6 +13,14 @@ import (
 // gpuChunk is the size of a chunk: one warp, 32 lanes of 64 bytes.
 const gpuChunk = 2048
 
+// countWarps is COUNT_WARPS, the chunks per block of csv_count and
+// csv_index; rowsPerBlock is ROWS_PER_BLOCK, the rows per block of
+// csv_validate and csv_convert.
+const (
+	countWarps   = 8
+	rowsPerBlock = 128
+)
+
 // chunkFnSize and chunkCtxSize are sizeof(ChunkFn) and sizeof(ChunkCtx).
 const (
 	chunkFnSize  = 32

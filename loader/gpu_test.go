@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
@@ -327,6 +328,73 @@ func TestGPULineitem(t *testing.T) {
 		}
 		if len(progress) == 0 || progress[len(progress)-1] != int64(len(input)) {
 			t.Fatalf("progress %v", progress)
+		}
+	}
+}
+
+// TestGPUWideRows covers rows that csv_validate and csv_convert cannot
+// stage in shared memory (long records, many fields, strings wider than 64
+// bytes), and the output table's growth when later batches hold more rows
+// per byte than the first (the estimate falls short) or the size is unknown.
+func TestGPUWideRows(t *testing.T) {
+	dev := gpuDevice(t)
+	rng := rand.New(rand.NewPCG(3, 5))
+	for i := 0; i < 12; i++ {
+		ncols := 1 + rng.IntN(40)
+		var cols []engine.ColumnDef
+		for c := 0; c < ncols; c++ {
+			typ := []engine.Type{engine.Text, engine.Int64, {Kind: engine.KindVarchar, Len: 300}, {Kind: engine.KindChar, Len: 90}, engine.NumericType(15, 2)}[rng.IntN(5)]
+			cols = append(cols, engine.ColumnDef{Name: fmt.Sprintf("c%d", c), Type: typ})
+		}
+		o := engine.DefaultCSVOptions()
+		if i%2 == 1 {
+			o.OnError = engine.OnErrorIgnore
+		}
+		rows := 2000 + rng.IntN(3000)
+		var b bytes.Buffer
+		for r := 0; r < rows; r++ {
+			long := r < rows/3 // the first third is long, the rest short
+			for c, col := range cols {
+				if c > 0 {
+					b.WriteByte(',')
+				}
+				switch {
+				case rng.IntN(20) == 0:
+					// NULL
+				case col.Type.Kind == engine.KindInt64:
+					fmt.Fprint(&b, rng.Int64N(1<<50)-1<<49)
+				case col.Type.Kind == engine.KindNumeric:
+					fmt.Fprintf(&b, "%d.%02d", rng.IntN(1000000), rng.IntN(100))
+				default:
+					n := rng.IntN(8)
+					if long && col.Type.Kind == engine.KindText {
+						n = rng.IntN(320)
+					} else if long {
+						n = rng.IntN(86)
+					}
+					v := strings.Repeat("ab, é\"x", n/7+1)[:n]
+					for !utf8.ValidString(v) {
+						v = v[:len(v)-1]
+					}
+					if rng.IntN(2) == 0 || strings.ContainsAny(v, ",\"") {
+						v = "\"" + strings.ReplaceAll(v, "\"", "\"\"") + "\""
+					}
+					b.WriteString(v)
+				}
+			}
+			if rng.IntN(500) == 0 {
+				b.WriteString(",extra")
+			}
+			b.WriteByte('\n')
+		}
+		in := b.Bytes()
+		checkGPU(t, dev, in, cols, o, []GPUConfig{{poison: true}, {BatchSize: 20000 + rng.IntN(50000), poison: true}})
+		// The same with the size unknown (a stream).
+		want := cpuLoad(in, cols, o)
+		got := gpuLoad_(t, dev, &engine.LoadRequest{Table: "t", Columns: cols, Options: o, Source: bytes.NewReader(in), Size: -1},
+			GPUConfig{BatchSize: 30000, poison: true})
+		if d := sameOutcome(want, got); d != "" {
+			t.Fatalf("size unknown: %s", d)
 		}
 	}
 }

@@ -32,14 +32,16 @@ func main() {
 	rows := flag.Int("rows", 60_000_000, "rows to generate")
 	runs := flag.Int("runs", 3, "timed runs of each measurement")
 	batch := flag.Int("batch", 0, "batch size in bytes (0: the loader's default)")
+	endToEnd := flag.Bool("e2e", true, "measure the end-to-end loads")
+	resident := flag.Int64("resident", -1, "bytes of the file parsed resident on the device (-1: all, 0: skip)")
 	flag.Parse()
-	if err := run(*path, *rows, *runs, *batch); err != nil {
+	if err := run(*path, *rows, *runs, *batch, *endToEnd, *resident); err != nil {
 		fmt.Fprintln(os.Stderr, "gpusql-bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(path string, rows, runs, batch int) error {
+func run(path string, rows, runs, batch int, endToEnd bool, resident int64) error {
 	if _, err := os.Stat(path); err != nil {
 		t0 := time.Now()
 		if err := loader.WriteLineitemFile(path, rows, 1, runtime.NumCPU()); err != nil {
@@ -70,10 +72,14 @@ func run(path string, rows, runs, batch int) error {
 	fmt.Printf("device %s, %d SMs, %.0f GiB; %s\n", p.Name, p.SMs, float64(p.TotalMem)/(1<<30), time.Now().Format("2006-01-02"))
 	cols := loader.LineitemColumns()
 	o := engine.DefaultCSVOptions()
-	for _, mode := range []struct {
+	modes := []struct {
 		name string
 		m    loader.ReadMode
-	}{{"pread+pinned", loader.ReadPread}, {"mmap+register", loader.ReadMmap}} {
+	}{{"pread+pinned", loader.ReadPread}, {"mmap+register", loader.ReadMmap}}
+	if !endToEnd {
+		modes = nil
+	}
+	for _, mode := range modes {
 		var times []time.Duration
 		var n int64
 		for r := 0; r < runs; r++ {
@@ -99,21 +105,41 @@ func run(path string, rows, runs, batch int) error {
 		fmt.Printf("end-to-end %-14s rows %d  median %v (runs %v)  %.2f GB/s = %.0f%% of PCIe %.1f GB/s\n",
 			mode.name, n, med.Round(time.Millisecond), times, gbs, 100*gbs/pcieGBs, pcieGBs)
 	}
-	// On-GPU parse rate: the first 512 MiB, resident on the device.
+	if resident == 0 {
+		return nil
+	}
+	// On-GPU parse rate: the first resident bytes of the file (all of it
+	// by default), copied to the device once and parsed in place.
 	f, err = os.Open(path)
 	if err != nil {
 		return err
 	}
-	buf := make([]byte, 512<<20)
-	k, _ := io.ReadFull(f, buf)
+	if resident < 0 || resident > size {
+		resident = size
+	}
+	buf := make([]byte, resident)
+	k, err := io.ReadFull(f, buf)
 	f.Close()
-	g := loader.NewGPU(dev, loader.GPUConfig{})
-	best, n, err := g.ParseResident(buf[:k], cols, o, max(runs, 5))
 	if err != nil {
 		return err
 	}
-	gbs := float64(k) / best.Seconds() / 1e9
-	fmt.Printf("on-GPU parse (resident %.0f MB, %d rows): best %v  %.1f GB/s = %.1f%% of HBM %.0f GB/s\n",
-		float64(k)/1e6, n, best.Round(time.Microsecond), gbs, 100*gbs/hbmGBs, hbmGBs)
+	g := loader.NewGPU(dev, loader.GPUConfig{BatchSize: batch})
+	r, err := g.ParseResident(buf[:k], cols, o, max(runs, 5))
+	if err != nil {
+		return err
+	}
+	rate := func(d time.Duration) float64 { return float64(r.Bytes) / d.Seconds() / 1e9 }
+	best, med := r.Times[0], r.Times[len(r.Times)/2]
+	fmt.Printf("on-GPU parse (resident %.2f GB, %d rows, %d batches): best %v %.1f GB/s, median %v %.1f GB/s = %.1f%% of HBM %.0f GB/s (runs %v)\n",
+		float64(r.Bytes)/1e9, r.Rows, r.Batches, best.Round(time.Microsecond), rate(best), med.Round(time.Microsecond), rate(med),
+		100*rate(med)/hbmGBs, hbmGBs, r.Times)
+	var total time.Duration
+	for _, st := range r.Stages {
+		total += st.Time
+	}
+	fmt.Printf("stages of the last run (device time, batches summed; total %v):\n", total.Round(time.Microsecond))
+	for _, st := range r.Stages {
+		fmt.Printf("  %-14s %10v %5.1f%%\n", st.Name, st.Time.Round(time.Microsecond), 100*st.Time.Seconds()/total.Seconds())
+	}
 	return nil
 }
