@@ -222,6 +222,17 @@ var pgFuncs = map[string]pgFunc{
 		b.WriteByte('}')
 		return ftext(b.String()), nil
 	}},
+	"to_regclass":     toReg("regclass"),
+	"to_regtype":      toReg("regtype"),
+	"to_regnamespace": toReg("regnamespace"),
+	"to_regrole":      toReg("regrole"),
+	"to_regproc":      toReg("regproc"),
+	"pg_is_in_recovery": {args: k0, ret: engine.Bool, fn: func(*Session, []fval) (fval, error) {
+		return fbool(false), nil
+	}},
+	"pg_tablespace_location": {args: kInt, min: 1, ret: engine.Text, strict: true, fn: func(*Session, []fval) (fval, error) {
+		return ftext(""), nil
+	}},
 	"format": {args: []argKind{argText, argAny}, min: 1, variadic: true, ret: engine.Text, fn: func(_ *Session, a []fval) (fval, error) {
 		if a[0].null {
 			return fnull(), nil
@@ -232,6 +243,18 @@ var pgFuncs = map[string]pgFunc{
 		}
 		return ftext(s), nil
 	}},
+}
+
+// toReg is to_regclass and friends: the OID of a name, or NULL where the
+// reg* cast would fail.
+func toReg(kind string) pgFunc {
+	return pgFunc{args: kText, min: 1, ret: engine.Int64, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		oid, err := s.regOID(kind, a[0].s)
+		if err != nil {
+			return fnull(), nil
+		}
+		return fint(oid), nil
+	}}
 }
 
 func sessionUser(s *Session, _ []fval) (fval, error) { return ftext(s.params.User), nil }

@@ -99,6 +99,11 @@ func TestCatalogFuncs(t *testing.T) {
 			cs("e"), &engine.Const{T: engine.NumericType(3, 2), D: engine.Dec{Lo: 150, Scale: 2}}, cs("f"), cs(`q"z`)},
 			`{"a" : 1, "b" : "x", "c" : null, "d" : true, "e" : 1.50, "f" : "q\"z"}`, ""},
 		{"json_build_object", nil, "{}", ""},
+		{"to_regclass", []engine.Expr{cs("t")}, "16384", ""},
+		{"to_regclass", []engine.Expr{cs("nosuch")}, "NULL", ""},
+		{"to_regtype", []engine.Expr{cs("integer")}, "23", ""},
+		{"to_regnamespace", []engine.Expr{cs("nosuch")}, "NULL", ""},
+		{"pg_is_in_recovery", nil, "f", ""},
 	} {
 		e, ok, err := b.catalogFunc(c.name, c.args)
 		if !ok {
