@@ -88,7 +88,7 @@ func (h *hostBuilder) add(name string, t engine.Type, c *engine.Column) {
 }
 
 func (h *hostBuilder) source(name string) source {
-	return source{name: name, cols: h.cols, data: &engine.HostTable{Cols: h.data, N: int64(h.n)}, present: true}
+	return source{name: name, cols: h.cols, data: &engine.HostTable{Cols: h.data, N: int64(h.n)}, present: true, host: true}
 }
 
 func (s *Session) loadErrorsSource() source {
