@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"os/user"
@@ -37,6 +38,8 @@ const (
 
 type pgServer struct {
 	root    string // temp dir: data/, socket, log
+	port    int    // names the socket; also the TCP port when tcp is set
+	tcp     bool   // listening on 127.0.0.1:port too (startPGTCP)
 	dataDir string
 	logFile string
 	cmd     *exec.Cmd
@@ -100,6 +103,18 @@ func pgCredential() (*syscall.Credential, error) {
 
 func startPG(t *testing.T, binDir string) *pgServer {
 	t.Helper()
+	return startPGOn(t, binDir, false)
+}
+
+// startPGTCP is startPG listening on a free TCP port of 127.0.0.1 as well,
+// for clients that cannot use a unix socket (pgJDBC).
+func startPGTCP(t *testing.T, binDir string) *pgServer {
+	t.Helper()
+	return startPGOn(t, binDir, true)
+}
+
+func startPGOn(t *testing.T, binDir string, tcp bool) *pgServer {
+	t.Helper()
 	cred, err := pgCredential()
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +130,20 @@ func startPG(t *testing.T, binDir string) *pgServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &pgServer{root: root, dataDir: filepath.Join(root, "data"), logFile: filepath.Join(root, "postgres.log")}
+	s := &pgServer{root: root, dataDir: filepath.Join(root, "data"), logFile: filepath.Join(root, "postgres.log"),
+		port: diffPGPort, tcp: tcp}
+	listen := ""
+	if tcp {
+		// A port the kernel just handed out and took back: free unless
+		// another process grabs it in between.
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.port = ln.Addr().(*net.TCPAddr).Port
+		ln.Close()
+		listen = "127.0.0.1"
+	}
 	t.Cleanup(func() {
 		s.stop(t)
 		os.RemoveAll(root)
@@ -146,9 +174,9 @@ func startPG(t *testing.T, binDir string) *pgServer {
 	defer log.Close()
 	s.cmd = exec.Command(filepath.Join(binDir, "postgres"),
 		"-D", s.dataDir,
-		"-p", strconv.Itoa(diffPGPort),
+		"-p", strconv.Itoa(s.port),
 		"-k", root,
-		"-c", "listen_addresses=",
+		"-c", "listen_addresses="+listen,
 		"-c", "fsync=off",
 		"-c", "synchronous_commit=off",
 		"-c", "full_page_writes=off",
@@ -198,7 +226,7 @@ func diffPGEnv() []string {
 }
 
 func (s *pgServer) connString() string {
-	return fmt.Sprintf("host=%s port=%d user=postgres dbname=postgres sslmode=disable connect_timeout=10", s.root, diffPGPort)
+	return fmt.Sprintf("host=%s port=%d user=postgres dbname=postgres sslmode=disable connect_timeout=10", s.root, s.port)
 }
 
 func (s *pgServer) connect(ctx context.Context) (*pgconn.PgConn, error) {

@@ -1,0 +1,265 @@
+package main
+
+// psql against gpusql and PostgreSQL 15: the describe commands, \copy in
+// and out, \timing, and Ctrl-C on a running query.
+
+import (
+	"encoding/binary"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func psqlBin() string { return filepath.Join(diffPGBinDirDefault, "psql") }
+
+// psqlArgs are psql's connection arguments for host:port; no psqlrc, stop
+// at the first error.
+func psqlArgs(host, port string, extra ...string) []string {
+	return append([]string{"-X", "-v", "ON_ERROR_STOP=1", "-h", host, "-p", port, "-U", "postgres", "-d", "postgres"}, extra...)
+}
+
+// No SSL or GSS negotiation: the cancel test's proxy reads plain messages.
+var psqlEnv = []string{"PGSSLMODE=disable", "PGGSSENCMODE=disable", "PGAPPNAME=psql", "COLUMNS=200"}
+
+func testClientPsql(t *testing.T, e *clientEnv) {
+	requireClient(t, psqlBin(), "postgresql-client-15")
+	both := func(t testing.TB, args ...string) (gp, pg string) {
+		h, p := e.gpHostPort()
+		gp = runClient(t, psqlEnv, psqlBin(), psqlArgs(h, p, args...)...)
+		h, p = e.pgHostPort()
+		pg = runClient(t, psqlEnv, psqlBin(), psqlArgs(h, p, args...)...)
+		return gp, pg
+	}
+
+	// The describe commands: the same output as PostgreSQL's for the same
+	// table (\l: PostgreSQL also lists its template databases, so only the
+	// postgres database's line is compared).
+	for _, c := range []struct{ name, cmd string }{
+		{"dt", `\dt`},
+		{"d_table", `\d lineitem`},
+		{"dplus_table", `\d+ lineitem`},
+		{"dn", `\dn`},
+	} {
+		pendingRun(t, c.name, func(t testing.TB) {
+			gp, pg := both(t, "-c", c.cmd)
+			sameOutput(t, c.cmd, gp, pg)
+			t.Logf("%s against gpusql:\n%s", c.cmd, gp)
+		})
+	}
+	pendingRun(t, "l", func(t testing.TB) {
+		gp, pg := both(t, "-c", `\l`)
+		line := func(out string) string {
+			for _, l := range strings.Split(out, "\n") {
+				if strings.HasPrefix(strings.TrimSpace(l), "postgres ") {
+					return l
+				}
+			}
+			return ""
+		}
+		if line(gp) == "" || line(gp) != line(pg) {
+			t.Errorf(`\l: the postgres database's line differs:\n  gpusql:   %q\n  postgres: %q\ngpusql's output:\n%s`, line(gp), line(pg), gp)
+		}
+		t.Logf(`\l against gpusql:\n%s`, gp)
+	})
+
+	// \copy out (COPY ... TO STDOUT into a client file) and in (COPY ...
+	// FROM STDIN from a client file): the same bytes out, the same rows in.
+	t.Run("copy", func(t *testing.T) {
+		dir := t.TempDir()
+		out := func(name string) string { return filepath.Join(dir, name) }
+		sel := `(SELECT l_orderkey, l_linenumber, l_quantity, l_extendedprice, l_shipdate, l_shipmode, l_comment FROM lineitem WHERE l_orderkey < 2000 ORDER BY 1, 2)`
+		h, p := e.gpHostPort()
+		runClient(t, psqlEnv, psqlBin(), psqlArgs(h, p, "-c", `\copy `+sel+` to '`+out("gp.csv")+`' csv header`)...)
+		h, p = e.pgHostPort()
+		runClient(t, psqlEnv, psqlBin(), psqlArgs(h, p, "-c", `\copy `+sel+` to '`+out("pg.csv")+`' csv header`)...)
+		gpb, err1 := os.ReadFile(out("gp.csv"))
+		pgb, err2 := os.ReadFile(out("pg.csv"))
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		sameOutput(t, `\copy to`, string(gpb), string(pgb))
+		if n := strings.Count(string(gpb), "\n"); n < 100 {
+			t.Fatalf(`\copy to wrote %d lines`, n)
+		}
+		create := `CREATE TABLE copied (l_orderkey bigint, l_linenumber integer, l_quantity numeric(15,2), l_extendedprice numeric(15,2), l_shipdate date, l_shipmode char(10), l_comment varchar(44))`
+		check := `SELECT count(*), sum(l_quantity), sum(l_extendedprice), min(l_shipdate), max(l_comment) FROM copied`
+		gp, pg := both(t, "-c", create, "-c", `\copy copied from '`+out("pg.csv")+`' csv header`, "-c", check)
+		sameOutput(t, `\copy from`, gp, pg)
+		t.Logf(`\copy from, then %s, against gpusql:\n%s`, check, gp)
+	})
+
+	// \timing: psql reports the time of each statement.
+	t.Run("timing", func(t *testing.T) {
+		q := "SELECT l_returnflag, count(*) FROM lineitem GROUP BY 1 ORDER BY 1"
+		gp, pg := both(t, "-c", `\timing on`, "-c", q)
+		re := regexp.MustCompile(`(?m)^Time: [0-9]+\.[0-9]{3} ms$`)
+		if !re.MatchString(gp) {
+			t.Fatalf(`\timing: no "Time: n.nnn ms" line in:\n%s`, gp)
+		}
+		strip := func(s string) string { return re.ReplaceAllString(s, "Time: (elapsed)") }
+		sameOutput(t, `\timing`, strip(gp), strip(pg))
+		t.Logf("against gpusql:\n%s", gp)
+	})
+
+	// Ctrl-C: SIGINT to psql while its query runs makes psql send a
+	// CancelRequest on a new connection; the query ends with 57014.
+	// Deterministic: psql reaches gpusql through a proxy that holds back
+	// the result after its first DataRow (so the query is still running,
+	// its writes blocked), the test sends SIGINT, waits until the
+	// server has taken the cancel connection's request and closed it,
+	// then lets the result flow again.
+	t.Run("cancel", func(t *testing.T) {
+		h, p := e.gpHostPort()
+		px := newHoldProxy(t, net.JoinHostPort(h, p))
+		ph, pp, _ := net.SplitHostPort(px.addr())
+		// A result far larger than the socket buffers between gpusql and
+		// the proxy (a few MiB on loopback): 20,000 rows of about 1.5 KiB.
+		wide := "l_comment"
+		for i := 0; i < 40; i++ {
+			wide += " || l_comment"
+		}
+		q := "SELECT l_orderkey, " + wide + " FROM lineitem"
+		cmd := exec.Command(psqlBin(), psqlArgs(ph, pp, "-c", q)...)
+		cmd.Env = append(os.Environ(), psqlEnv...)
+		var stdout, stderr strings.Builder
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		exited := make(chan error, 1)
+		go func() { exited <- cmd.Wait() }()
+		select {
+		case <-px.held:
+		case err := <-exited:
+			t.Fatalf("psql exited before any row came back: %v\n%s%s", err, stdout.String(), stderr.String())
+		case <-time.After(clientTimeout):
+			t.Fatal("no DataRow within the time limit")
+		}
+		if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-px.cancelled:
+		case <-time.After(clientTimeout):
+			t.Fatal("psql sent no CancelRequest")
+		}
+		px.release()
+		var err error
+		select {
+		case err = <-exited:
+		case <-time.After(clientTimeout):
+			cmd.Process.Kill()
+			t.Fatal("psql did not exit after the cancel")
+		}
+		msg := stderr.String()
+		if err == nil || !strings.Contains(msg, "canceling statement due to user request") {
+			t.Fatalf("psql: err %v, want exit status 1 and the 57014 message; stderr:\n%s", err, msg)
+		}
+		t.Logf("psql's stderr after Ctrl-C: %s", strings.TrimSpace(msg))
+	})
+}
+
+// holdProxy forwards TCP connections to a server. On the first connection
+// it stops passing the server's messages on after the first DataRow
+// (closing held) until release is called. Each later connection (psql's
+// CancelRequest) is forwarded and, once the server has closed it,
+// reported on cancelled.
+type holdProxy struct {
+	ln        net.Listener
+	target    string
+	held      chan struct{}
+	cancelled chan struct{}
+	resume    chan struct{}
+	once      sync.Once
+	mu        sync.Mutex
+	n         int
+	conns     []net.Conn
+}
+
+func newHoldProxy(t *testing.T, target string) *holdProxy {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := &holdProxy{ln: ln, target: target, held: make(chan struct{}), cancelled: make(chan struct{}, 4), resume: make(chan struct{})}
+	go px.accept()
+	t.Cleanup(func() {
+		px.release()
+		ln.Close()
+		px.mu.Lock()
+		defer px.mu.Unlock()
+		for _, c := range px.conns {
+			c.Close()
+		}
+	})
+	return px
+}
+
+func (px *holdProxy) addr() string { return px.ln.Addr().String() }
+func (px *holdProxy) release()     { px.once.Do(func() { close(px.resume) }) }
+
+func (px *holdProxy) accept() {
+	for {
+		c, err := px.ln.Accept()
+		if err != nil {
+			return
+		}
+		s, err := net.Dial("tcp", px.target)
+		if err != nil {
+			c.Close()
+			continue
+		}
+		px.mu.Lock()
+		first := px.n == 0
+		px.n++
+		px.conns = append(px.conns, c, s)
+		px.mu.Unlock()
+		go func() { io.Copy(s, c); s.(*net.TCPConn).CloseWrite() }()
+		go func() {
+			if first {
+				px.forwardHolding(c, s)
+			} else {
+				io.Copy(c, s)
+				px.cancelled <- struct{}{}
+			}
+			c.Close()
+		}()
+	}
+}
+
+// forwardHolding copies the server's messages to the client, pausing
+// after the first DataRow until release.
+func (px *holdProxy) forwardHolding(c, s net.Conn) {
+	var hdr [5]byte
+	holding := true
+	for {
+		if _, err := io.ReadFull(s, hdr[:]); err != nil {
+			return
+		}
+		n := int(binary.BigEndian.Uint32(hdr[1:])) - 4
+		if n < 0 {
+			return
+		}
+		body := make([]byte, n)
+		if _, err := io.ReadFull(s, body); err != nil {
+			return
+		}
+		if _, err := c.Write(append(hdr[:], body...)); err != nil {
+			return
+		}
+		if holding && hdr[0] == 'D' {
+			holding = false
+			close(px.held)
+			<-px.resume
+		}
+	}
+}

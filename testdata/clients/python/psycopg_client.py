@@ -1,0 +1,107 @@
+#!/usr/bin/python3
+"""psycopg2 or psycopg 3 against a server: parameters of each type, a
+server-side (named) cursor, COPY out and in. Prints what the driver hands
+back (Python reprs), so the output can be compared between gpusql and
+PostgreSQL. Usage: psycopg_client.py psycopg2|psycopg3 DSN params|cursor|copy"""
+import datetime
+import decimal
+import io
+import sys
+
+driver, dsn, part = sys.argv[1], sys.argv[2], sys.argv[3]
+if driver == 'psycopg2':
+    import psycopg2 as db
+else:
+    import psycopg as db
+conn = db.connect(dsn)
+D = decimal.Decimal
+
+
+def error_code(e):
+    return getattr(e, 'pgcode', None) or getattr(getattr(e, 'diag', None), 'sqlstate', None)
+
+
+def query(label, sql, params=None):
+    cur = conn.cursor()
+    try:
+        cur.execute(sql, params)
+        rows = cur.fetchall()
+        print(label, [d[0] for d in cur.description])
+        for r in rows:
+            print('  ', repr(tuple(r)))
+    except db.Error as e:
+        print(label, 'ERROR', error_code(e), str(e).splitlines()[0])
+        conn.rollback()
+    cur.close()
+
+
+def part_params():
+    # Parameters, one type at a time (psycopg2 interpolates them into the SQL
+    # text; psycopg 3 sends them separately, typed by the Python type).
+    query('int', 'SELECT %s::integer + 1 AS v', (41,))
+    query('bigint', 'SELECT %s::bigint * 2 AS v', (2 ** 40,))
+    query('float', 'SELECT %s::double precision / 4 AS v', (1.5,))
+    query('numeric', 'SELECT %s::numeric(15,2) + 0.25 AS v', (D('10.50'),))
+    query('text', 'SELECT upper(%s) AS v', ('gpu',))
+    query('bool', 'SELECT NOT %s AS v', (True,))
+    query('date', 'SELECT %s::date + 1 AS v', (datetime.date(1996, 2, 28),))
+    query('timestamp', 'SELECT %s::timestamp AS v', (datetime.datetime(2024, 1, 2, 3, 4, 5),))
+    query('null', 'SELECT %s::integer IS NULL AS v', (None,))
+    query('where', 'SELECT l_orderkey, l_linenumber, l_quantity, l_shipdate, l_shipmode FROM lineitem '
+          'WHERE l_orderkey < %s AND l_shipdate >= %s AND l_shipmode = %s AND l_quantity > %s '
+          'ORDER BY l_orderkey, l_linenumber',
+          (300, datetime.date(1995, 1, 1), 'AIR', D('20.5')))
+    query('aggregate', 'SELECT l_returnflag, count(*), sum(l_quantity), min(l_shipdate) FROM lineitem '
+          'WHERE l_discount >= %s GROUP BY l_returnflag ORDER BY 1', (D('0.05'),))
+    conn.commit()
+
+def part_cursor():
+    # A server-side cursor, fetched itersize rows at a time.
+    cur = conn.cursor(name='big')
+    cur.itersize = 700
+    cur.execute('SELECT l_orderkey, l_linenumber, l_extendedprice FROM lineitem WHERE l_quantity > %s ORDER BY 1, 2',
+                (D('10'),))
+    n, total, first, last = 0, D(0), None, None
+    for row in cur:
+        n += 1
+        total += row[2]
+        first = first or row
+        last = row
+    print('named cursor', n, total, repr(first), repr(last))
+    cur.close()
+    cur = conn.cursor(name='few')
+    cur.execute('SELECT l_orderkey, l_comment FROM lineitem ORDER BY l_orderkey, l_linenumber')
+    print('fetchmany', [tuple(r) for r in cur.fetchmany(3)])
+    print('fetchone', tuple(cur.fetchone()))
+    cur.close()
+    conn.commit()
+
+def part_copy():
+    # COPY out and in (psycopg2's copy_expert, psycopg 3's cursor.copy).
+    out_sql = ('COPY (SELECT l_orderkey, l_linenumber, l_quantity, l_shipdate, l_shipmode, l_comment FROM lineitem '
+               'WHERE l_orderkey <= 20 ORDER BY 1, 2) TO STDOUT WITH (FORMAT csv, HEADER true)')
+    table = 'copy_in_' + driver
+    in_sql = 'COPY %s FROM STDIN WITH (FORMAT csv, HEADER true)' % table
+    cur = conn.cursor()
+    cur.execute('CREATE TABLE %s (l_orderkey bigint, l_linenumber integer, l_quantity numeric(15,2), '
+                'l_shipdate date, l_shipmode char(10), l_comment varchar(44))' % table)
+    conn.commit()
+    if driver == 'psycopg2':
+        buf = io.StringIO()
+        cur.copy_expert(out_sql, buf)
+        data = buf.getvalue()
+        cur.copy_expert(in_sql, io.StringIO(data))
+    else:
+        chunks = []
+        with cur.copy(out_sql) as cp:
+            for chunk in cp:
+                chunks.append(bytes(chunk))
+        data = b''.join(chunks).decode()
+        with cur.copy(in_sql) as cp:
+            cp.write(data)
+    conn.commit()
+    print('copy out', len(data.splitlines()), 'lines')
+    print(data)
+    query('copy in', 'SELECT count(*), sum(l_quantity), max(l_comment) FROM %s' % table)
+{'params': part_params, 'cursor': part_cursor, 'copy': part_copy}[part]()
+conn.close()
