@@ -53,6 +53,8 @@ type stmtState struct {
 	// sources caches the system relations the statement names, so that a
 	// correlated subquery rebound per row builds them once.
 	sources map[string]source
+	// ctes are the WITH queries in scope, materialised (join.go).
+	ctes map[string]source
 }
 
 type aggScope struct {
@@ -95,8 +97,8 @@ func (b *binder) child() *binder {
 
 // bindSelect binds one SELECT.
 func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultColumn, error) {
-	if sel.With != nil {
-		return nil, nil, unsupported("WITH queries are not supported yet")
+	if err := b.bindWith(sel.With); err != nil {
+		return nil, nil, err
 	}
 	b.params.mapMarkers(sel.Limit)
 	if err := b.bindFrom(sel.From); err != nil {

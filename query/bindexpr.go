@@ -172,6 +172,15 @@ func (b *binder) predicateCall(c *engine.Call, not bool) (engine.Expr, error) {
 // columnRef resolves a column name in the query's FROM items and then in
 // the enclosing queries' (a correlated reference).
 func (b *binder) columnRef(c *ast.ColumnName) (engine.Expr, error) {
+	if c.Table.O == "" {
+		// Reserved words of PostgreSQL that tidb reads as names.
+		switch c.Name.O {
+		case "user", "current_user", "session_user", "current_role":
+			return &engine.Const{T: engine.Text, S: b.s.params.User}, nil
+		case "current_catalog":
+			return &engine.Const{T: engine.Text, S: b.s.params.Database}, nil
+		}
+	}
 	e, err := b.localColumn(c)
 	if err == nil || b.outer == nil || !notFound(err) {
 		return e, err
@@ -696,6 +705,19 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 		return b.regexCall(n)
 	case "__gpusql_regcast":
 		return b.regCast(n)
+	case "__gpusql_subscript", "__gpusql_array_has":
+		if err := want(2, 2); err != nil {
+			return nil, err
+		}
+		if err := bindArgs(0); err != nil {
+			return nil, err
+		}
+		return b.arrayOp(name, args[0], args[1])
+	case "__gpusql_array_sub":
+		if err := want(1, 1); err != nil {
+			return nil, err
+		}
+		return b.arraySubquery(n.Args[0])
 	case "__gpusql_param":
 		k, err := paramNumber(n)
 		if err != nil {
@@ -877,6 +899,9 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 	if e, ok, err := b.catalogFunc(name, args); ok || err != nil {
 		return e, err
 	}
+	if e, ok, err := b.arrayFunc(name, args); ok || err != nil {
+		return e, err
+	}
 	ts := make([]string, len(args))
 	for i, a := range args {
 		ts[i] = a.Type().String()
@@ -1014,4 +1039,357 @@ func (b *binder) regCast(n *ast.FuncCallExpr) (engine.Expr, error) {
 		}}, nil
 	}
 	return nil, engine.Errorf(engine.CodeCannotCoerce, "cannot cast type %s to %s", t, kind)
+}
+
+// Arrays: gpusql has no array types; the catalogs' array columns and
+// functions such as current_schemas hold PostgreSQL's text form ('{a,b}'),
+// and these operations read it.
+
+// arrayOp binds a[i] (__gpusql_subscript: the element as text, NULL when
+// out of range) and x = ANY (a) (__gpusql_array_has).
+func (b *binder) arrayOp(name string, x, y engine.Expr) (engine.Expr, error) {
+	arr, other := x, y
+	if name == "__gpusql_array_has" {
+		arr, other = y, x
+	}
+	arr, err := b.asText(arr, "array")
+	if err != nil {
+		return nil, err
+	}
+	var fn func(a string, o *engine.Const) (*engine.Const, error)
+	var t engine.Type
+	if name == "__gpusql_subscript" {
+		if other, err = b.asInt(other, "array subscript"); err != nil {
+			return nil, err
+		}
+		// The element type is not known (arrays are text here): the
+		// element resolves from context, as a literal does.
+		t = engine.Unknown
+		fn = func(a string, o *engine.Const) (*engine.Const, error) {
+			els, err := parseTextArray(a)
+			if err != nil {
+				return nil, err
+			}
+			if o.Null || o.I < 1 || o.I > int64(len(els)) || els[o.I-1] == nil {
+				return &engine.Const{T: t, Null: true}, nil
+			}
+			return &engine.Const{T: t, S: *els[o.I-1]}, nil
+		}
+	} else {
+		if other, err = castTo(other, engine.Text); err != nil {
+			return nil, err
+		}
+		t = engine.Bool
+		fn = func(a string, o *engine.Const) (*engine.Const, error) {
+			els, err := parseTextArray(a)
+			if err != nil {
+				return nil, err
+			}
+			null := o.Null
+			for _, e := range els {
+				switch {
+				case e == nil:
+					null = true
+				case !o.Null && *e == o.S:
+					return &engine.Const{T: t, I: 1}, nil
+				}
+			}
+			return &engine.Const{T: t, Null: null}, nil
+		}
+	}
+	ac, aok := arr.(*engine.Const)
+	oc, ook := other.(*engine.Const)
+	if aok && ook {
+		if ac.Null {
+			return &engine.Const{T: t, Null: true}, nil
+		}
+		return fn(ac.S, oc)
+	}
+	return &engine.HostFunc{Name: name, Args: []engine.Expr{arr, other}, T: t, Fn: func(vs []*engine.Vec, n int) (*engine.Vec, error) {
+		out := engine.NewVec(t, n)
+		for i := 0; i < n; i++ {
+			if vs[0].IsNull(i) {
+				out.SetNull(i)
+				continue
+			}
+			c, err := fn(string(vs[0].S[i]), constOf(vs[1], i))
+			if err != nil {
+				return nil, err
+			}
+			setSlot(out, i, c)
+		}
+		return out, nil
+	}}, nil
+}
+
+// arraySubquery binds ARRAY(SELECT ...): the subquery's one column as an
+// array's text form.
+func (b *binder) arraySubquery(n ast.ExprNode) (engine.Expr, error) {
+	q, err := subqueryOf(n)
+	if err != nil {
+		return nil, err
+	}
+	sub, plan, err := b.subquery(q)
+	if err != nil {
+		return nil, err
+	}
+	if err := oneColumn(plan); err != nil {
+		return nil, err
+	}
+	render := func(rows *engine.Batch, _ []*engine.Const) (*engine.Const, error) {
+		buf := []byte{'{'}
+		for i := 0; i < rows.N; i++ {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			if rows.Cols[0].IsNull(i) {
+				buf = append(buf, "NULL"...)
+				continue
+			}
+			buf = appendArrayElem(buf, engine.AppendText(nil, rows.Cols[0], i))
+		}
+		return &engine.Const{T: engine.Text, S: string(append(buf, '}'))}, nil
+	}
+	if refs := sub.outerRefs(); len(refs) > 0 {
+		return b.correlated("array", q, refs, nil, engine.Text, render)
+	}
+	rows, err := b.s.collect(b.st.ctx, plan, "a subquery")
+	if err != nil {
+		return nil, err
+	}
+	return render(rows, nil)
+}
+
+// appendArrayElem writes one element of an array's text form, quoted
+// when PostgreSQL would quote it.
+func appendArrayElem(dst, e []byte) []byte {
+	quote := len(e) == 0 || strings.EqualFold(string(e), "null")
+	for _, c := range e {
+		if c == '{' || c == '}' || c == ',' || c == '"' || c == '\\' || c == ' ' || c == '\t' || c == '\n' {
+			quote = true
+		}
+	}
+	if !quote {
+		return append(dst, e...)
+	}
+	dst = append(dst, '"')
+	for _, c := range e {
+		if c == '"' || c == '\\' {
+			dst = append(dst, '\\')
+		}
+		dst = append(dst, c)
+	}
+	return append(dst, '"')
+}
+
+// arrayFunc binds the array and string functions that catalog queries
+// use (string_to_array, array_upper, array_lower, parse_ident, replace),
+// over text-form arrays. ok is false for other names.
+func (b *binder) arrayFunc(name string, args []engine.Expr) (engine.Expr, bool, error) {
+	var ins []engine.Type
+	var ret engine.Type
+	var fn func(c []*engine.Const) (*engine.Const, error)
+	null := func() (*engine.Const, error) { return &engine.Const{T: ret, Null: true}, nil }
+	switch name {
+	case "string_to_array":
+		ins, ret = []engine.Type{engine.Text, engine.Text}, engine.Text
+		fn = func(c []*engine.Const) (*engine.Const, error) {
+			if c[0].Null {
+				return null()
+			}
+			var parts []string
+			switch {
+			case c[0].S == "":
+			case c[1].Null:
+				for _, r := range c[0].S {
+					parts = append(parts, string(r))
+				}
+			case c[1].S == "":
+				parts = []string{c[0].S}
+			default:
+				parts = strings.Split(c[0].S, c[1].S)
+			}
+			return &engine.Const{T: ret, S: textArray(parts)}, nil
+		}
+	case "array_upper", "array_lower", "array_length":
+		ins, ret = []engine.Type{engine.Text, engine.Int32}, engine.Int32
+		fn = func(c []*engine.Const) (*engine.Const, error) {
+			if c[0].Null || c[1].Null || c[1].I != 1 {
+				return null()
+			}
+			els, err := parseTextArray(c[0].S)
+			if err != nil {
+				return nil, err
+			}
+			if len(els) == 0 {
+				return null()
+			}
+			v := int64(len(els))
+			if name == "array_lower" {
+				v = 1
+			}
+			return &engine.Const{T: ret, I: v}, nil
+		}
+	case "parse_ident":
+		ins, ret = []engine.Type{engine.Text}, engine.Text
+		fn = func(c []*engine.Const) (*engine.Const, error) {
+			if c[0].Null {
+				return null()
+			}
+			parts, err := parseIdent(c[0].S)
+			if err != nil {
+				return nil, err
+			}
+			return &engine.Const{T: ret, S: textArray(parts)}, nil
+		}
+	case "trim", "btrim", "ltrim", "rtrim":
+		ins, ret = []engine.Type{engine.Text, engine.Text}[:max(1, min(len(args), 2))], engine.Text
+		fn = func(c []*engine.Const) (*engine.Const, error) {
+			chars := " "
+			if len(c) == 2 {
+				if c[1].Null {
+					return null()
+				}
+				chars = c[1].S
+			}
+			if c[0].Null {
+				return null()
+			}
+			v := c[0].S
+			if name != "rtrim" {
+				v = strings.TrimLeft(v, chars)
+			}
+			if name != "ltrim" {
+				v = strings.TrimRight(v, chars)
+			}
+			return &engine.Const{T: ret, S: v}, nil
+		}
+	case "replace":
+		ins, ret = []engine.Type{engine.Text, engine.Text, engine.Text}, engine.Text
+		fn = func(c []*engine.Const) (*engine.Const, error) {
+			if c[0].Null || c[1].Null || c[2].Null {
+				return null()
+			}
+			if c[1].S == "" {
+				return &engine.Const{T: ret, S: c[0].S}, nil
+			}
+			return &engine.Const{T: ret, S: strings.ReplaceAll(c[0].S, c[1].S, c[2].S)}, nil
+		}
+	default:
+		return nil, false, nil
+	}
+	if len(args) != len(ins) {
+		return nil, true, engine.Errorf(engine.CodeUndefinedFunction, "function %s with %d arguments does not exist", name, len(args))
+	}
+	allConst := true
+	for i, a := range args {
+		var err error
+		switch {
+		case ins[i].Kind == engine.KindText:
+			if isUnknown(a) || !a.Type().IsString() {
+				if isUnknown(a) || name == "replace" {
+					a, err = castTo(a, engine.Text)
+				} else {
+					err = engine.Errorf(engine.CodeUndefinedFunction, "function %s(%s) does not exist", name, a.Type())
+				}
+			}
+		default:
+			a, err = b.asInt(a, name)
+		}
+		if err != nil {
+			return nil, true, err
+		}
+		args[i] = a
+		if _, ok := a.(*engine.Const); !ok {
+			allConst = false
+		}
+	}
+	if allConst {
+		cs := make([]*engine.Const, len(args))
+		for i, a := range args {
+			cs[i] = a.(*engine.Const)
+		}
+		c, err := fn(cs)
+		return c, true, err
+	}
+	return &engine.HostFunc{Name: name, Args: args, T: ret, Fn: func(vs []*engine.Vec, n int) (*engine.Vec, error) {
+		out := engine.NewVec(ret, n)
+		cs := make([]*engine.Const, len(vs))
+		for i := 0; i < n; i++ {
+			for k, v := range vs {
+				cs[k] = constOf(v, i)
+			}
+			c, err := fn(cs)
+			if err != nil {
+				return nil, err
+			}
+			setSlot(out, i, c)
+		}
+		return out, nil
+	}}, true, nil
+}
+
+// textArray renders elements as an array's text form.
+func textArray(els []string) string {
+	buf := []byte{'{'}
+	for i, e := range els {
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = appendArrayElem(buf, []byte(e))
+	}
+	return string(append(buf, '}'))
+}
+
+// parseIdent splits a qualified identifier as parse_ident does: dots
+// separate parts, double quotes keep case and dots.
+func parseIdent(s string) ([]string, error) {
+	bad := engine.Errorf(engine.CodeInvalidParameterValue, "string is not a valid identifier: %q", s)
+	var parts []string
+	i := 0
+	for {
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		var b strings.Builder
+		if i < len(s) && s[i] == '"' {
+			i++
+			for {
+				if i >= len(s) {
+					return nil, bad
+				}
+				if s[i] == '"' {
+					if i+1 < len(s) && s[i+1] == '"' {
+						b.WriteByte('"')
+						i += 2
+						continue
+					}
+					i++
+					break
+				}
+				b.WriteByte(s[i])
+				i++
+			}
+		} else {
+			st := i
+			for i < len(s) && s[i] != '.' && s[i] != ' ' {
+				i++
+			}
+			if i == st {
+				return nil, bad
+			}
+			b.WriteString(strings.ToLower(s[st:i]))
+		}
+		parts = append(parts, b.String())
+		for i < len(s) && s[i] == ' ' {
+			i++
+		}
+		if i >= len(s) {
+			return parts, nil
+		}
+		if s[i] != '.' {
+			return nil, bad
+		}
+		i++
+	}
 }

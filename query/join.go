@@ -205,6 +205,9 @@ func (b *binder) fromItem(n ast.ResultSetNode) (source, error) {
 			}
 			return src, nil
 		case *ast.SelectStmt, *ast.SetOprStmt:
+			if fc := srfCall(s); fc != nil {
+				return b.srf(fc, n.AsName.O)
+			}
 			if n.AsName.O == "" {
 				return source{}, engine.Errorf(engine.CodeSyntaxError, "subquery in FROM must have an alias").
 					WithHint("For example, FROM (SELECT ...) [AS] foo.")
@@ -218,6 +221,9 @@ func (b *binder) fromItem(n ast.ResultSetNode) (source, error) {
 
 // table resolves a table name, through the catalog emulation first.
 func (b *binder) table(schema, name string) (source, error) {
+	if src, ok := b.st.ctes[name]; ok && schema == "" {
+		return src, nil
+	}
 	key := schema + "." + name
 	if src, ok := b.st.sources[key]; ok {
 		return src, nil
@@ -587,4 +593,156 @@ func gather32(xs, sel []int32) []int32 {
 		out[k] = xs[i]
 	}
 	return out
+}
+
+// srfCall returns the __gpusql_srf call of a function in FROM, which the
+// rewrite layer wrote as (SELECT __gpusql_srf('name', args...)).
+func srfCall(n ast.ResultSetNode) *ast.FuncCallExpr {
+	sel, ok := n.(*ast.SelectStmt)
+	if !ok || sel.From != nil || sel.Where != nil || len(sel.Fields.Fields) != 1 {
+		return nil
+	}
+	fc, ok := sel.Fields.Fields[0].Expr.(*ast.FuncCallExpr)
+	if !ok || fc.FnName.L != "__gpusql_srf" || len(fc.Args) == 0 {
+		return nil
+	}
+	return fc
+}
+
+// srf binds a function in FROM: generate_series and unnest give rows;
+// any other function gives one row holding its value. Arguments may read
+// the enclosing query's columns (in a correlated subquery), not the
+// other FROM items.
+func (b *binder) srf(fc *ast.FuncCallExpr, alias string) (source, error) {
+	name, err := stringArg(fc.Args[0])
+	if err != nil {
+		return source{}, err
+	}
+	if alias == "" {
+		alias = name
+	}
+	ab := &binder{s: b.s, params: b.params, st: b.st, outer: b.outer}
+	args, err := ab.exprs(fc.Args[1:]...)
+	if err != nil {
+		return source{}, err
+	}
+	consts := make([]*engine.Const, len(args))
+	for i, a := range args {
+		c, ok := a.(*engine.Const)
+		if !ok {
+			return source{}, unsupported("the arguments of %s in FROM must not read other FROM items in gpusql", name)
+		}
+		consts[i] = c
+	}
+	var v *engine.Vec
+	switch name {
+	case "generate_series":
+		if len(args) < 2 || len(args) > 3 {
+			return source{}, engine.Errorf(engine.CodeUndefinedFunction, "function generate_series with %d arguments does not exist", len(args))
+		}
+		t := engine.Int32
+		for i, c := range consts {
+			if isUnknown(c) || c.T.Kind == engine.KindInt16 {
+				cc, err := castTo(c, engine.Int32)
+				if err != nil {
+					return source{}, err
+				}
+				consts[i] = cc.(*engine.Const)
+			} else if c.T.Kind == engine.KindInt64 {
+				t = engine.Int64
+			} else if c.T.Kind != engine.KindInt32 {
+				return source{}, unsupported("generate_series(%s) is not supported by gpusql (integers only)", c.T)
+			}
+		}
+		v = &engine.Vec{T: t}
+		step := int64(1)
+		if len(consts) == 3 {
+			step = consts[2].I
+			if step == 0 && !consts[2].Null {
+				return source{}, engine.Errorf(engine.CodeInvalidParameterValue, "step size cannot equal zero")
+			}
+		}
+		null := false
+		for _, c := range consts {
+			null = null || c.Null
+		}
+		for x := consts[0].I; !null && (step > 0 && x <= consts[1].I || step < 0 && x >= consts[1].I); x += step {
+			if v.N >= maxHostRows {
+				return source{}, errTooManyRows("generate_series")
+			}
+			v.I = append(v.I, x)
+			v.N++
+		}
+	case "unnest":
+		if len(args) != 1 {
+			return source{}, unsupported("unnest with %d arguments is not supported by gpusql", len(args))
+		}
+		var els []*string
+		if !consts[0].Null {
+			if els, err = parseTextArray(consts[0].S); err != nil {
+				return source{}, err
+			}
+		}
+		v = engine.NewVec(engine.Text, len(els))
+		for i, e := range els {
+			if e == nil {
+				v.SetNull(i)
+			} else {
+				v.S[i] = []byte(*e)
+			}
+		}
+	default:
+		call := &ast.FuncCallExpr{FnName: ast.NewCIStr(name), Args: fc.Args[1:]}
+		e, err := ab.expr(call)
+		if err != nil {
+			return source{}, err
+		}
+		c, ok := e.(*engine.Const)
+		if !ok {
+			return source{}, unsupported("function %s in FROM is not supported by gpusql", name)
+		}
+		if isUnknown(c) {
+			cc, err := castTo(c, engine.Text)
+			if err != nil {
+				return source{}, err
+			}
+			c = cc.(*engine.Const)
+		}
+		v = engine.NewVec(c.T, 1)
+		setSlot(v, 0, c)
+	}
+	return batchSource(alias, alias, []string{alias}, []engine.Type{v.T}, &engine.Batch{N: v.N, Cols: []*engine.Vec{v}})
+}
+
+// bindWith materialises the WITH queries of a statement, in order (each
+// may read the ones before it), as derived tables that FROM finds by
+// name.
+func (b *binder) bindWith(w *ast.WithClause) error {
+	if w == nil {
+		return nil
+	}
+	if w.IsRecursive {
+		return unsupported("WITH RECURSIVE is not supported by gpusql")
+	}
+	for _, cte := range w.CTEs {
+		name := cte.Name.O
+		src, err := b.derived(cte.Query.Query, name)
+		if err != nil {
+			return err
+		}
+		if len(cte.ColNameList) > 0 {
+			if len(cte.ColNameList) > len(src.cols) {
+				return engine.Errorf(engine.CodeInvalidColumnReference, "WITH query %q has %d columns available but %d columns specified", name, len(src.cols), len(cte.ColNameList))
+			}
+			src.cols = append([]engine.ColumnDef(nil), src.cols...)
+			for i, c := range cte.ColNameList {
+				src.cols[i].Name = c.O
+			}
+		}
+		if b.st.ctes == nil {
+			b.st.ctes = map[string]source{}
+		}
+		b.st.ctes[name] = src
+	}
+	return nil
 }

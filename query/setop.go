@@ -20,8 +20,8 @@ type setRows struct {
 }
 
 func (b *binder) bindSetOpr(st *ast.SetOprStmt) (*engine.Plan, []engine.ResultColumn, error) {
-	if st.With != nil {
-		return nil, nil, unsupported("WITH queries are not supported yet")
+	if err := b.bindWith(st.With); err != nil {
+		return nil, nil, err
 	}
 	r, err := b.setList(st.SelectList)
 	if err != nil {
@@ -33,8 +33,8 @@ func (b *binder) bindSetOpr(st *ast.SetOprStmt) (*engine.Plan, []engine.ResultCo
 // setList evaluates a list of selects joined by set operators, left to
 // right (the parser nests lists for precedence and parentheses).
 func (b *binder) setList(list *ast.SetOprSelectList) (*setRows, error) {
-	if list.With != nil {
-		return nil, unsupported("WITH queries are not supported yet")
+	if err := b.bindWith(list.With); err != nil {
+		return nil, err
 	}
 	// INTERSECT binds tighter than UNION and EXCEPT: intersections are
 	// folded into their left operand first, the rest left to right.

@@ -14,9 +14,11 @@ package parse
 //     x NOT IN (a, b)
 func (r *rewriter) pgSyntax(items []*node) ([]*node, error) {
 	out := make([]*node, 0, len(items))
+	dropped := false // the qualifier before items[i] was dropped
 	for i := 0; i < len(items); i++ {
 		n := items[i]
-		afterDot := i > 0 && items[i-1].op(".")
+		afterDot := i > 0 && items[i-1].op(".") && !dropped
+		dropped = false
 		next := get(items, i+1)
 		switch {
 		case afterDot:
@@ -43,6 +45,25 @@ func (r *rewriter) pgSyntax(items []*node) ([]*node, error) {
 		case n.word("pg_catalog") && next != nil && next.op(".") && i+3 < len(items) &&
 			isFuncName(items[i+2]) && items[i+3].group:
 			i++ // drop "pg_catalog."; the name and its arguments follow
+			dropped = true
+			continue
+		case inFrom(out) && isFuncName(n) && next != nil && next.group && !n.word("lateral") && len(out) > 0 &&
+			(out[len(out)-1].word("from") || out[len(out)-1].op(",") || out[len(out)-1].word("join")):
+			// A function in FROM: (SELECT __gpusql_srf('f', args...)),
+			// which the binder turns into the function's rows.
+			args := append(str(n.tok.text, n.tok), next.kids...)
+			if len(next.kids) > 0 {
+				args = append(str(n.tok.text, n.tok), &node{tok: synth(kOp, ",", n.tok)})
+				args = append(args, next.kids...)
+			}
+			sel := append([]*node{{tok: synth(kIdent, "select", n.tok)}}, call(fnSRF, n.tok, args)...)
+			out = append(out, &node{tok: synth(kOp, "(", n.tok), group: true, kids: sel, close: synth(kOp, ")", n.tok)})
+			i++
+			continue
+		case n.word("array") && next != nil && next.group && len(next.kids) > 0 && next.kids[0].word("select"):
+			// ARRAY(SELECT ...): the subquery's rows as an array (text form)
+			out = append(out, call(fnArraySub, n.tok, []*node{next})...)
+			i++
 			continue
 		case (n.word("any") || n.word("some") || n.word("all")) && next != nil && next.group && len(out) > 0:
 			elems, ok := arrayCtor(next.kids)
@@ -70,6 +91,72 @@ func (r *rewriter) pgSyntax(items []*node) ([]*node, error) {
 		out = append(out, n)
 	}
 	return out, nil
+}
+
+// arrays rewrites, after casts, the array operations catalog queries use
+// on gpusql's text-form arrays: a[i] → __gpusql_subscript(a, i), and
+// x = ANY (a) / x <> ALL (a) over an array value (not a subquery) →
+// __gpusql_array_has(x, a), negated for <> ALL.
+func (r *rewriter) arrays(items []*node) ([]*node, error) {
+	out := make([]*node, 0, len(items))
+	for i := 0; i < len(items); i++ {
+		n := items[i]
+		switch {
+		case n.op("[") && len(out) > 0 && !out[len(out)-1].word("array") && !(i+1 < len(items) && items[i+1].op("]")):
+			s := primaryStart(out)
+			close := -1
+			for j := i + 1; j < len(items); j++ {
+				if items[j].op("]") {
+					close = j
+					break
+				}
+			}
+			if s < 0 || close <= i+1 {
+				return nil, syntaxErr(r.src, n.tok)
+			}
+			base := append([]*node(nil), out[s:]...)
+			out = append(out[:s], call(fnSubscript, n.tok, base, items[i+1:close])...)
+			i = close
+			continue
+		case (n.word("any") || n.word("some") || n.word("all")) && i+1 < len(items) && items[i+1].group && len(out) > 0 &&
+			!(len(items[i+1].kids) > 0 && items[i+1].kids[0].word("select")):
+			op := out[len(out)-1]
+			eq := op.op("=") && !n.word("all")
+			ne := (op.op("<>") || op.op("!=")) && n.word("all")
+			if !eq && !ne {
+				return nil, notSupported(r.src, n.tok, "only = ANY and <> ALL are supported over an array by gpusql")
+			}
+			s, err := r.chainStart(out[:len(out)-1], op.tok)
+			if err != nil {
+				return nil, err
+			}
+			left := append([]*node(nil), out[s:len(out)-1]...)
+			c := call(fnArrayHas, n.tok, left, items[i+1].kids)
+			if ne {
+				kids := append([]*node{{tok: synth(kIdent, "not", n.tok)}}, c...)
+				c = []*node{{tok: synth(kOp, "(", n.tok), group: true, kids: kids, close: synth(kOp, ")", n.tok)}}
+			}
+			out = append(out[:s], c...)
+			i++
+			continue
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// inFrom reports whether the items so far end inside a FROM clause.
+func inFrom(out []*node) bool {
+	for k := len(out) - 1; k >= 0; k-- {
+		switch n := out[k]; {
+		case n.word("from"):
+			return true
+		case n.word("where"), n.word("group"), n.word("having"), n.word("order"), n.word("limit"),
+			n.word("union"), n.word("intersect"), n.word("except"), n.word("select"), n.word("on"), n.word("using"):
+			return false
+		}
+	}
+	return false
 }
 
 // operatorName reads the inside of OPERATOR(...): [schema .] op.

@@ -18,6 +18,10 @@ const (
 	fnParam      = "__gpusql_param"       // (n) for $n
 	fnRegex      = "__gpusql_regex"       // (x, pattern, 'flags') for x ~ pattern, ~*
 	fnRegCast    = "__gpusql_regcast"     // (expr, 'regclass') for casts to reg* types
+	fnSubscript  = "__gpusql_subscript"   // (array, i) for array[i]
+	fnArrayHas   = "__gpusql_array_has"   // (x, array) for x = ANY (array)
+	fnArraySub   = "__gpusql_array_sub"   // ((SELECT ...)) for ARRAY(SELECT ...)
+	fnSRF        = "__gpusql_srf"         // ('name', args...) for a function in FROM
 )
 
 // maxLimit stands in for "no limit" when only OFFSET is given.
@@ -46,7 +50,7 @@ func (r *rewriter) level(items []*node, end token) ([]*node, error) {
 		}
 	}
 	r.end = end
-	passes := []func([]*node) ([]*node, error){r.pgSyntax, r.specials, r.casts, r.regex, r.distinct, r.nulls, r.limit}
+	passes := []func([]*node) ([]*node, error){r.pgSyntax, r.specials, r.casts, r.arrays, r.regex, r.distinct, r.nulls, r.limit}
 	for _, pass := range passes {
 		var err error
 		if items, err = pass(items); err != nil {
@@ -209,13 +213,13 @@ func (r *rewriter) cast(name token, g *node) ([]*node, error) {
 	if k := regKind(tt); k != "" {
 		return call(fnRegCast, name, g.kids[:as], str(k, name)), nil
 	}
-	t, err := typeOf(r.src, tt)
-	if err != nil {
-		return nil, err
-	}
-	tt2 := typeText(t)
-	if a := aliasType(tt); a != "" {
-		tt2 = a
+	tt2 := aliasType(tt)
+	if tt2 == "" {
+		t, err := typeOf(r.src, tt)
+		if err != nil {
+			return nil, err
+		}
+		tt2 = typeText(t)
 	}
 	return call(fnCast, name, g.kids[:as], str(tt2, name)), nil
 }
@@ -282,13 +286,13 @@ func (r *rewriter) casts(items []*node) ([]*node, error) {
 			i = end - 1
 			continue
 		}
-		t, err := typeOf(r.src, items[i+1:end])
-		if err != nil {
-			return nil, err
-		}
-		text := typeText(t)
-		if a := aliasType(items[i+1 : end]); a != "" {
-			text = a
+		text := aliasType(items[i+1 : end])
+		if text == "" {
+			t, err := typeOf(r.src, items[i+1:end])
+			if err != nil {
+				return nil, err
+			}
+			text = typeText(t)
 		}
 		out = append(out[:s], call(fnCast, n.tok, expr, str(text, n.tok))...)
 		i = end - 1

@@ -139,6 +139,11 @@ func usedAsName(w string, prev, next *node) bool {
 	if next != nil && next.group {
 		return false
 	}
+	if prev != nil && prev.word("as") {
+		// An alias may be any keyword in PostgreSQL (AS default, AS
+		// schema); CAST's AS is gone by the time the text is rendered.
+		return true
+	}
 	nextWord := func(ws ...string) bool {
 		if next == nil || next.group {
 			return false
@@ -184,7 +189,7 @@ func tidbOnlyReserved(w string) bool {
 		"maxvalue", "mediumblob", "mediumint", "mediumtext", "middleint", "minute_microsecond",
 		"minute_second", "mod", "no_write_to_binlog", "nth_value", "ntile", "optimize", "option",
 		"optionally", "out", "outfile", "percent_rank", "procedure", "rank", "read", "regexp",
-		"release", "rename", "repeat", "replace", "require", "restrict", "revoke", "rlike", "row_number",
+		"release", "rename", "repeat", "replace", "require", "restrict", "revoke", "rlike", "row_number", "schema", "schemas",
 		"second_microsecond", "show", "spatial", "sql", "sqlexception", "sqlstate", "sqlwarning",
 		"sql_big_result", "sql_calc_found_rows", "sql_small_result", "ssl", "starting", "stored",
 		"straight_join", "terminated", "tidb_current_tso", "tinyblob", "tinyint", "tinytext", "trigger",

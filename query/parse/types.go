@@ -373,6 +373,12 @@ func aliasType(items []*node) string {
 	if len(items) == 3 && items[0].word("pg_catalog") && items[1].op(".") {
 		items = items[2:]
 	}
+	if last := items[len(items)-1]; len(items) > 1 && last.op("]") {
+		// x::int2[] in a query: gpusql has no array types and keeps
+		// arrays in their text form ('{1,2}'), as the catalogs' array
+		// columns are.
+		return "text"
+	}
 	if len(items) != 1 || items[0].group {
 		return ""
 	}
