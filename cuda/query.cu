@@ -1034,3 +1034,42 @@ extern "C" __global__ void __launch_bounds__(TPB) q_agg(QArgs q) {
         }
     }
 }
+
+// q_minmax finds the smallest and largest non-NULL value of an integer-
+// like column (bool, smallint, integer/date, bigint/timestamp, numeric as
+// its scaled int64) and counts the non-NULL values: out[0] min, out[1]
+// max (the caller sets them to INT64_MAX and INT64_MIN), out[2] count
+// (zeroed by the caller). The GPU backend proves value ranges with these
+// (engine/gpu/stats.go).
+extern "C" __global__ void __launch_bounds__(256) q_minmax(u64 data, u64 valid, i64 n, int cls, u64 outPtr) {
+    i64 lo = 0x7fffffffffffffffLL, hi = (i64)0x8000000000000000ULL;
+    unsigned long long cnt = 0;
+    QCol c;
+    c.data = data;
+    c.valid = valid;
+    for (i64 row = (i64)blockIdx.x * blockDim.x + threadIdx.x; row < n; row += (i64)gridDim.x * blockDim.x) {
+        if (!validAt(c, row)) continue;
+        i64 v;
+        switch (cls) {
+        case CLS_BOOL: v = ((const unsigned char *)data)[row]; break;
+        case CLS_I16: v = ((const short *)data)[row]; break;
+        case CLS_I32: v = ((const int *)data)[row]; break;
+        default: v = ((const i64 *)data)[row]; break;
+        }
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+        cnt++;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+        i64 l2 = __shfl_xor_sync(0xffffffffu, lo, o), h2 = __shfl_xor_sync(0xffffffffu, hi, o);
+        cnt += __shfl_xor_sync(0xffffffffu, cnt, o);
+        lo = l2 < lo ? l2 : lo;
+        hi = h2 > hi ? h2 : hi;
+    }
+    if ((threadIdx.x & 31) == 0 && cnt > 0) {
+        i64 *out = (i64 *)outPtr;
+        atomicMin((long long *)&out[0], (long long)lo);
+        atomicMax((long long *)&out[1], (long long)hi);
+        atomicAdd((unsigned long long *)&out[2], cnt);
+    }
+}

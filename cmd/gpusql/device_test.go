@@ -145,14 +145,26 @@ func TestDeviceSession(t *testing.T) {
 		q6, q1,
 		"EXPLAIN ANALYZE " + q6,
 		"EXPLAIN ANALYZE " + q1,
+		"EXPLAIN ANALYZE " + q6,
+		"EXPLAIN ANALYZE " + q1,
+		"EXPLAIN ANALYZE " + q6,
+		"EXPLAIN ANALYZE " + q1,
+		"EXPLAIN ANALYZE " + q6,
+		"EXPLAIN ANALYZE " + q1,
+		"EXPLAIN ANALYZE " + q6,
+		"EXPLAIN ANALYZE " + q1,
 		"SELECT l_shipmode, count(*) FROM lineitem WHERE l_shipdate >= date '1995-01-01' GROUP BY l_shipmode ORDER BY 2 DESC",
 		"DROP TABLE lineitem",
 		"SELECT count(*) FROM gpusql_tables",
 	}
+	gpuRows := map[string]string{}
 	for _, sql := range stmts {
 		start := time.Now()
 		o := c.run(sql)
 		el := time.Since(start)
+		if (sql == q6 || sql == q1) && o.Err == nil {
+			gpuRows[sql] = fmt.Sprint(o.Results[0].Rows)
+		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "gpusql=> %s\n", strings.Join(strings.Fields(sql), " "))
 		if o.Err != nil {
@@ -166,5 +178,26 @@ func TestDeviceSession(t *testing.T) {
 			fmt.Fprintf(&b, "  %s  (client round trip %v)", r.CommandTag, el.Round(time.Microsecond))
 		}
 		t.Log(b.String())
+	}
+	if os.Getenv("GPUSQL_SESSION_CPU") == "" {
+		return
+	}
+	// the same table and queries on the CPU backend: identical results
+	cpuC := &diffClient{name: "cpu", connect: startGpusqlOn(t, dir, "cpu").connect}
+	defer cpuC.close()
+	if o := cpuC.run(stmts[2]); o.Err != nil {
+		t.Fatalf("cpu load: %s", pgErrText(o.Err))
+	}
+	for _, sql := range []string{q6, q1} {
+		o := cpuC.run(sql)
+		if o.Err != nil {
+			t.Errorf("cpu: %s", pgErrText(o.Err))
+			continue
+		}
+		if got, want := gpuRows[sql], fmt.Sprint(o.Results[0].Rows); got != want {
+			t.Errorf("%s\n cuda %s\n cpu  %s", diffFirstLine(sql), got, want)
+		} else {
+			t.Logf("%s: cuda and cpu agree at %d rows", diffFirstLine(sql), rows)
+		}
 	}
 }

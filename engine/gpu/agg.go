@@ -47,55 +47,15 @@ func (r *run) aggregate(p *engine.Plan) (*engine.Batch, error) {
 		}
 		a.Filter = mask
 	}
-	qa := make([]qAgg, len(p.Aggs))
-	argv := make([]val, len(p.Aggs))
-	for k, ag := range p.Aggs {
-		q := qAgg{Fn: int32(ag.Func), Reg: -1, Cls: accCount}
-		if ag.Arg != nil {
-			v, err := c.compile(ag.Arg, mask)
-			if err != nil {
-				return nil, err
-			}
-			q.Reg = v.reg
-			switch ag.Func {
-			case engine.AggSum, engine.AggAvg:
-				switch {
-				case isInt(v.cls) && v.t.IsInteger():
-					if v.reg, err = prog.emit(opI2D, v.reg, 0, 0, mask, 0); err != nil {
-						return nil, err
-					}
-					q.Reg, q.Cls = v.reg, accInt
-				case v.cls == clsDec:
-					q.Cls = accInt
-				case v.t.IsFloat():
-					// parallel float sums round in another order than the
-					// CPU's sequential ones: not identical, so not yet
-					return nil, unsupported("%s over floating-point values (the result would depend on summation order)", ag.Func)
-				default:
-					return nil, unsupported("%s over %s", ag.Func, v.t)
-				}
-			case engine.AggMin, engine.AggMax:
-				switch {
-				case isInt(v.cls):
-					q.Cls = accMinMaxI
-				case isFloat(v.cls):
-					q.Cls = accMinMaxF
-				case v.cls == clsDec:
-					q.Cls = accMinMaxD
-				default:
-					return nil, unsupported("%s over %s", ag.Func, v.t)
-				}
-			}
-			argv[k] = v
-		}
-		qa[k] = q
+	qa, argv, err := compileAggs(c, p, mask)
+	if err != nil {
+		return nil, err
 	}
 	if err := r.prepare(prog, &a); err != nil {
 		return nil, err
 	}
 	na := int64(len(qa))
 	a.NAgg = int32(na)
-	var err error
 	if a.Aggs, err = r.s.upload(sliceBytes(qa)); err != nil {
 		return nil, err
 	}
@@ -135,16 +95,75 @@ func (r *run) aggregate(p *engine.Plan) (*engine.Batch, error) {
 			return nil, err
 		}
 	}
-	res := &engine.Batch{N: int(ng)}
+	keyCols := make([]*engine.Vec, len(keyVals))
 	for k, kv := range keyVals {
 		v, err := r.downloadKey(kv, keyBufs[k], int(ng))
 		if err != nil {
 			return nil, err
 		}
-		res.Cols = append(res.Cols, v)
+		keyCols[k] = v
 	}
+	return r.aggResult(p, keyCols, argv, accs, int(ng), int(na))
+}
+
+// compileAggs compiles the aggregates' arguments under mask and says how
+// each accumulates.
+func compileAggs(c *compiler, p *engine.Plan, mask int32) ([]qAgg, []val, error) {
+	prog := c.p
+	qa := make([]qAgg, len(p.Aggs))
+	argv := make([]val, len(p.Aggs))
 	for k, ag := range p.Aggs {
-		v, err := finalize(ag, argv[k], accs, int(ng), k, int(na))
+		q := qAgg{Fn: int32(ag.Func), Reg: -1, Cls: accCount}
+		if ag.Arg != nil {
+			v, err := c.compile(ag.Arg, mask)
+			if err != nil {
+				return nil, nil, err
+			}
+			q.Reg = v.reg
+			switch ag.Func {
+			case engine.AggSum, engine.AggAvg:
+				switch {
+				case isInt(v.cls) && v.t.IsInteger():
+					if v.reg, err = prog.emit(opI2D, v.reg, 0, 0, mask, 0); err != nil {
+						return nil, nil, err
+					}
+					q.Reg, q.Cls = v.reg, accInt
+				case v.cls == clsDec:
+					q.Cls = accInt
+				case v.t.IsFloat():
+					// parallel float sums round in another order than the
+					// CPU's sequential ones: not identical, so not yet
+					return nil, nil, unsupported("%s over floating-point values (the result would depend on summation order)", ag.Func)
+				default:
+					return nil, nil, unsupported("%s over %s", ag.Func, v.t)
+				}
+			case engine.AggMin, engine.AggMax:
+				switch {
+				case isInt(v.cls):
+					q.Cls = accMinMaxI
+				case isFloat(v.cls):
+					q.Cls = accMinMaxF
+				case v.cls == clsDec:
+					q.Cls = accMinMaxD
+				default:
+					return nil, nil, unsupported("%s over %s", ag.Func, v.t)
+				}
+			}
+			argv[k] = v
+		}
+		qa[k] = q
+	}
+	return qa, argv, nil
+}
+
+// aggResult finalizes the accumulators of ng groups (na aggregates each),
+// beside the groups' key values, then runs HAVING and the projection on
+// the host.
+func (r *run) aggResult(p *engine.Plan, keyCols []*engine.Vec, argv []val, accs []qAcc, ng, na int) (*engine.Batch, error) {
+	res := &engine.Batch{N: ng}
+	res.Cols = append(res.Cols, keyCols...)
+	for k, ag := range p.Aggs {
+		v, err := finalize(ag, argv[k], accs, ng, k, na)
 		if err != nil {
 			return nil, err
 		}

@@ -17,6 +17,9 @@ type Backend struct {
 	mod    *cuda.Module
 	fns    map[string]*cuda.Function
 	modErr error
+
+	jitMu sync.Mutex
+	jit   map[string]fusedEntry // generated fused kernels (fused.go)
 }
 
 var _ engine.Backend = (*Backend)(nil)
@@ -52,7 +55,7 @@ func (b *Backend) kernels() error {
 		}
 		b.mod = m
 		b.fns = map[string]*cuda.Function{}
-		for _, n := range []string{"q_filter", "q_scan", "q_compact", "q_project", "q_group", "q_agg"} {
+		for _, n := range []string{"q_filter", "q_scan", "q_compact", "q_project", "q_group", "q_agg", "q_minmax"} {
 			f, err := m.Function(n)
 			if err != nil {
 				b.modErr = err
@@ -251,7 +254,10 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 	r.err = uint64(eb.Ptr())
 	var res *engine.Batch
 	if p.Aggregate {
-		res, err = r.aggregate(p)
+		var ok bool
+		if res, ok, err = r.fusedAggregate(p); err == nil && !ok {
+			res, err = r.aggregate(p)
+		}
 	} else {
 		res, err = r.project(p)
 	}

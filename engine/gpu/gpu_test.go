@@ -158,6 +158,20 @@ var diffQueries = []string{
 	`SELECT id, price::integer, qty::numeric(10,3), ship::timestamp FROM li ORDER BY id LIMIT 40`,
 	`SELECT count(*), max(id) FROM li WHERE id < 0`,
 	`SELECT 1 + 2, 'x'`,
+	// the fused path (fused.go): NULL keys and arguments, negative values,
+	// empty selections, sums past 64 bits, too many groups for its tables,
+	// ranges it must refuse
+	`SELECT flag, count(*), sum(qty), sum(price * disc), min(ship), max(qty), avg(price), count(disc) FROM li WHERE ship >= date '1993-01-01' GROUP BY flag ORDER BY flag`,
+	`SELECT sum(price * (1 - disc) * (1 + disc)), count(price), min(price), avg(qty) FROM li WHERE qty < 0`,
+	`SELECT flag, sum(price) FROM li WHERE qty < 0 GROUP BY flag`,
+	`SELECT qty % 5, count(*), sum(price), min(-price) FROM li GROUP BY 1 ORDER BY 1`,
+	`SELECT sum(-price), min(-price), max(0 - qty), sum(id * 46116860184273), sum(price * 1000000000) FROM li`,
+	`SELECT flag, ship, count(*), sum(qty) FROM li GROUP BY flag, ship ORDER BY 1, 2 LIMIT 40`,
+	`SELECT sum(price * price * price * price) FROM li`,
+	`SELECT sum(id * 4611686018427387) FROM li`,
+	`SELECT ship, flag, count(*) FROM li WHERE ship < date '1991-01-01' OR qty IS NULL GROUP BY ship, flag ORDER BY 1, 2 LIMIT 10`,
+	`SELECT qty > 25, qty IS NULL, count(*), sum(CASE WHEN disc > 0.05 THEN price ELSE 0 END) FROM li GROUP BY 1, 2 ORDER BY 1, 2`,
+	`SELECT count(*), sum(qty) FROM li WHERE NOT (qty > 10 AND disc < 0.03) AND coalesce(qty, 0) <> 7 AND nullif(qty, 3) IS NOT NULL`,
 }
 
 // TestQueriesMatchCPU runs the same SQL on a CPU-backed and a GPU-backed

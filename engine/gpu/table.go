@@ -22,6 +22,8 @@ type Column struct {
 	Data  *cuda.Buffer // nil when the table has no rows, or Width 0
 	Width int          // bytes per row for strings
 	Valid *cuda.Buffer // validity bitmap: uint64 words, bit i%64 of word i/64 set = not NULL; nil = no NULLs
+
+	stats statsCache // value range, computed on first use (stats.go)
 }
 
 // Table implements engine.TableData for device-resident data.
