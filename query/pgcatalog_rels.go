@@ -73,6 +73,7 @@ type pgProcRow struct {
 	kind                    byte
 	strict, retset          bool
 	volatile                byte
+	variadic                int64
 	nargs, ndefaults        int16
 	rettype                 int64
 	argtypes                string
@@ -615,7 +616,7 @@ func pgProcRows() []row {
 		p := &pgProcs[i]
 		r := row{
 			"oid": p.oid, "proname": p.name, "pronamespace": oidPgCatalog, "proowner": oidSuperuser,
-			"prolang": 12, "procost": float32(1), "prorows": float32(0), "provariadic": 0, "prosupport": "-",
+			"prolang": 12, "procost": float32(1), "prorows": float32(0), "provariadic": p.variadic, "prosupport": "-",
 			"prokind": string(p.kind), "prosecdef": false, "proleakproof": false, "proisstrict": p.strict,
 			"proretset": p.retset, "provolatile": string(p.volatile), "proparallel": "s", "pronargs": p.nargs,
 			"pronargdefaults": p.ndefaults, "prorettype": p.rettype, "proargtypes": p.argtypes, "prosrc": p.src,

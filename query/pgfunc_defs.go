@@ -227,6 +227,19 @@ var pgFuncs = map[string]pgFunc{
 	"to_regnamespace": toReg("regnamespace"),
 	"to_regrole":      toReg("regrole"),
 	"to_regproc":      toReg("regproc"),
+	"pg_get_function_result": {args: kInt, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		p, ok := pgData().procs[a[0].i]
+		if !ok {
+			return fnull(), nil
+		}
+		r := formatType(p.rettype, -1, false)
+		if p.retset {
+			r = "SETOF " + r
+		}
+		return ftext(r), nil
+	}},
+	"pg_get_function_arguments":          funcArgs(),
+	"pg_get_function_identity_arguments": funcArgs(),
 	"pg_is_in_recovery": {args: k0, ret: engine.Bool, fn: func(*Session, []fval) (fval, error) {
 		return fbool(false), nil
 	}},
@@ -243,6 +256,34 @@ var pgFuncs = map[string]pgFunc{
 		}
 		return ftext(s), nil
 	}},
+}
+
+// funcArgs is pg_get_function_arguments: each argument's name (if it
+// has one) and type, VARIADIC marked.
+func funcArgs() pgFunc {
+	return pgFunc{args: kInt, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		p, ok := pgData().procs[a[0].i]
+		if !ok {
+			return fnull(), nil
+		}
+		var names []*string
+		if p.argname != nil {
+			names, _ = parseTextArray(*p.argname)
+		}
+		var out []string
+		for i, t := range strings.Fields(p.argtypes) {
+			oid, _ := strconv.ParseInt(t, 10, 64)
+			arg := formatType(oid, -1, false)
+			if i < len(names) && names[i] != nil && *names[i] != "" {
+				arg = pgQuoteIdent(*names[i]) + " " + arg
+			}
+			if p.variadic != 0 && i == int(p.nargs)-1 {
+				arg = "VARIADIC " + arg
+			}
+			out = append(out, arg)
+		}
+		return ftext(strings.Join(out, ", ")), nil
+	}}
 }
 
 // toReg is to_regclass and friends: the OID of a name, or NULL where the

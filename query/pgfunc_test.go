@@ -104,6 +104,10 @@ func TestCatalogFuncs(t *testing.T) {
 		{"to_regtype", []engine.Expr{cs("integer")}, "23", ""},
 		{"to_regnamespace", []engine.Expr{cs("nosuch")}, "NULL", ""},
 		{"pg_is_in_recovery", nil, "f", ""},
+		{"pg_get_function_result", []engine.Expr{ci(1403)}, "name[]", ""},
+		{"pg_get_function_arguments", []engine.Expr{ci(1922)}, "name, text, text", ""},
+		{"pg_get_function_arguments", []engine.Expr{ci(3539)}, `text, VARIADIC "any"`, ""},
+		{"pg_get_function_arguments", []engine.Expr{ci(99999)}, "NULL", ""},
 	} {
 		e, ok, err := b.catalogFunc(c.name, c.args)
 		if !ok {

@@ -34,7 +34,9 @@ FUNCS = """current_schema current_schemas current_database current_setting set_c
   pg_backend_pid quote_ident pg_get_viewdef pg_is_other_temp_schema pg_my_temp_schema version
   pg_relation_is_publishable pg_get_statisticsobjdef_columns pg_get_serial_sequence format
   current_user session_user pg_get_function_result pg_get_function_arguments pg_get_triggerdef
-  pg_postmaster_start_time pg_get_partkeydef""".split()
+  pg_postmaster_start_time pg_get_partkeydef array_to_string json_build_object to_regclass to_regtype
+  to_regnamespace to_regrole to_regproc pg_is_in_recovery pg_tablespace_location quote_literal quote_nullable
+  pg_char_to_encoding pg_get_function_identity_arguments""".split()
 
 
 def rows(sql):
@@ -95,12 +97,12 @@ def main():
     w("// pgProcs are the pg_proc rows of the functions gpusql implements.\n")
     w("var pgProcs = []pgProcRow{\n")
     names = ",".join("'" + f + "'" for f in FUNCS)
-    for r in rows(f"""select oid, proname, prokind, proisstrict, proretset, provolatile, pronargs,
+    for r in rows(f"""select oid, proname, prokind, proisstrict, proretset, provolatile, provariadic, pronargs,
           pronargdefaults, prorettype, proargtypes::text, coalesce(proallargtypes::text, '\\N'),
           coalesce(proargmodes::text, '\\N'), coalesce(proargnames::text, '\\N'), prosrc
         from pg_proc where proname in ({names}) order by oid"""):
-        (oid, name, kind, strict, retset, vol, nargs, ndef, ret, argt, allt, modes, argn, src) = r
-        w(f"\t{{{oid}, {q(name)}, '{kind}', {strict == 't'}, {retset == 't'}, '{vol}', {nargs}, {ndef}, {ret}, "
+        (oid, name, kind, strict, retset, vol, variadic, nargs, ndef, ret, argt, allt, modes, argn, src) = r
+        w(f"\t{{{oid}, {q(name)}, '{kind}', {strict == 't'}, {retset == 't'}, '{vol}', {variadic}, {nargs}, {ndef}, {ret}, "
           f"{q(argt)}, {nul(allt)}, {nul(modes)}, {nul(argn)}, {q(src)}}},\n".replace("True", "true").replace("False", "false"))
     w("}\n")
 
