@@ -1,6 +1,7 @@
 package query
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -180,16 +181,13 @@ func catalogTable(rel *pgRel, rows []row) (source, error) {
 	cols := d.cols[rel.oid]
 	h := &hostBuilder{}
 	for _, c := range cols {
-		col := engine.NewColumn(c.t, len(rows), 0, true)
-		if c.t.Kind == engine.KindText {
-			w := 0
-			for _, r := range rows {
-				if s, ok := r[c.name].(string); ok {
-					w = max(w, len(s))
-				}
+		w := 0 // the longest string, for text columns
+		for _, r := range rows {
+			if s, ok := r[c.name].(string); ok {
+				w = max(w, len(s))
 			}
-			col = engine.NewColumn(c.t, len(rows), w, true)
 		}
+		col := engine.NewColumn(c.t, len(rows), w, true)
 		for i, r := range rows {
 			v, ok := r[c.name]
 			if !ok || v == nil {
@@ -224,105 +222,62 @@ func hasCol(cols []pgCol, name string) bool {
 	return false
 }
 
-// setCell stores a Go value (bool, string, byte for "char", or any
-// integer or float) in row i of c.
+// setCell stores a Go value (bool, string, or any integer or float) in
+// row i of c.
 func setCell(c *engine.Column, i int, v any) error {
 	var n int64
 	var f float64
 	isNum := true
 	switch x := v.(type) {
 	case int:
-		n = int64(x)
+		n, f = int64(x), float64(x)
 	case int16:
-		n = int64(x)
+		n, f = int64(x), float64(x)
 	case int32:
-		n = int64(x)
+		n, f = int64(x), float64(x)
 	case int64:
-		n = x
+		n, f = x, float64(x)
 	case uint32:
-		n = int64(x)
-	case float64:
-		f = x
-		n = int64(x)
+		n, f = int64(x), float64(x)
 	case float32:
-		f = float64(x)
-		n = int64(x)
+		n, f = int64(x), float64(x)
+	case float64:
+		n, f = int64(x), x
 	default:
 		isNum = false
 	}
-	if _, ok := v.(float64); !ok {
-		if _, ok := v.(float32); !ok {
-			f = float64(n)
-		}
-	}
-	switch c.Type.Kind {
-	case engine.KindBool:
+	bad := fmt.Errorf("unexpected value %v (%T)", v, v)
+	switch k := c.Type.Kind; {
+	case k == engine.KindBool:
 		b, ok := v.(bool)
 		if !ok {
-			return errBadCell(v)
+			return bad
 		}
 		if b {
 			c.B[i] = 1
 		}
-	case engine.KindInt16:
-		if !isNum {
-			return errBadCell(v)
-		}
-		c.I16[i] = int16(n)
-	case engine.KindInt32:
-		if !isNum {
-			return errBadCell(v)
-		}
-		c.I32[i] = int32(n)
-	case engine.KindInt64, engine.KindTimestamp:
-		if !isNum {
-			return errBadCell(v)
-		}
-		c.I64[i] = n
-	case engine.KindFloat32:
-		if !isNum {
-			return errBadCell(v)
-		}
-		c.F32[i] = float32(f)
-	case engine.KindFloat64:
-		if !isNum {
-			return errBadCell(v)
-		}
-		c.F64[i] = f
-	case engine.KindText:
-		var s string
-		switch x := v.(type) {
-		case string:
-			s = x
-		case byte:
-			s = string(rune(x))
-			if x == 0 {
-				s = ""
-			}
-		default:
-			return errBadCell(v)
+	case k == engine.KindText:
+		s, ok := v.(string)
+		if !ok {
+			return bad
 		}
 		copy(c.Str[i*c.Width:], s)
+	case !isNum:
+		return bad
+	case k == engine.KindInt16:
+		c.I16[i] = int16(n)
+	case k == engine.KindInt32:
+		c.I32[i] = int32(n)
+	case k == engine.KindInt64, k == engine.KindTimestamp:
+		c.I64[i] = n
+	case k == engine.KindFloat32:
+		c.F32[i] = float32(f)
+	case k == engine.KindFloat64:
+		c.F64[i] = f
 	default:
-		return errBadCell(v)
+		return bad
 	}
 	return nil
-}
-
-type badCell struct{ v any }
-
-func (b badCell) Error() string { return "unexpected value " + strconv.Quote(toString(b.v)) }
-
-func errBadCell(v any) error { return badCell{v} }
-
-func toString(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case bool:
-		return strconv.FormatBool(x)
-	}
-	return "?"
 }
 
 // catalogRelation returns the relation schema.name ("" searches
