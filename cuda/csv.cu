@@ -371,11 +371,14 @@ extern "C" __global__ void csv_scan(const ChunkFn *fns, int nch, ChunkCtx *ctx, 
     }
 }
 
+#define IDX_CAP 512 // field-index entries a warp assembles in shared memory (2 KB)
+
 // Stage 3: the field index and the records table. One warp per chunk; each
 // lane finds its own start state from the chunk's and the functions of the
 // lanes before it, then writes its terminators in order.
 extern "C" __global__ void csv_index(const u8 *base, i64 lo, i64 hi, int nch, int fsm, u32 quote, u32 delim, u32 esc,
                                      const ChunkFn *fns, const ChunkCtx *bctx, u32 *entries, u32 *recStart) {
+    __shared__ u32 sIdx[COUNT_WARPS][IDX_CAP];
     int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     int lane = threadIdx.x & 31;
     if (warp >= nch) return;
@@ -454,7 +457,12 @@ extern "C" __global__ void csv_index(const u8 *base, i64 lo, i64 hi, int nch, in
         lastQ = max(lastQ, q0);
         lastT = max(lastT, t0);
     }
-    u32 e = cc.entryBase + et, r = cc.recBase + er;
+    // The chunk's entries are assembled in shared memory and written out
+    // by the whole warp, in order (one lane's entries are scattered
+    // sectors); a chunk with more than IDX_CAP writes them in place.
+    u32 tot = __shfl_sync(0xffffffffu, et + nt, 31);
+    u32 *out = tot <= IDX_CAP ? sIdx[threadIdx.x >> 5] : entries + cc.entryBase;
+    u32 k = et, r = cc.recBase + er;
     while (term) {
         int b = __ffsll(term) - 1;
         term &= term - 1;
@@ -465,13 +473,17 @@ extern "C" __global__ void csv_index(const u8 *base, i64 lo, i64 hi, int nch, in
         u32 ent = (u32)pos;
         if (lq > lastT) ent |= FLAG_Q;
         if ((L.lf >> b) & 1) {
-            entries[e++] = ent | FLAG_REC;
+            out[k++] = ent | FLAG_REC;
             r++;
-            recStart[r] = e;
+            recStart[r] = cc.entryBase + k;
         } else {
-            entries[e++] = ent;
+            out[k++] = ent;
         }
         lastT = pos;
+    }
+    if (tot <= IDX_CAP) {
+        __syncwarp();
+        for (u32 i = lane; i < tot; i += 32) entries[cc.entryBase + i] = out[i];
     }
 }
 
@@ -1041,20 +1053,67 @@ __device__ void stageRows(const RowParams &P, int r0, int r1, u32 *sRec, u32 *sE
     __syncthreads();
 }
 
-// Stage 4: validate. One thread per row. status: 0 good, 1 unsure.
-// Unsure rows are appended to list (count in *nUnsure). Each string
-// column's widest stored value and whether a column had a NULL are reduced
-// into widths and nulls, over the columns a row passed before it was found
-// unsure: the CPU loader counts those too (and the host adds the CPU's
-// counts for every unsure row), so the result is the CPU's exactly.
+// putFixed stores a fixed-width value of W bytes.
+__device__ __forceinline__ void putFixed(u8 *dst, int W, u64 bits) {
+    switch (W) {
+    case 1: *dst = (u8)bits; break;
+    case 2: *(unsigned short *)dst = (unsigned short)bits; break;
+    case 4: *(u32 *)dst = (u32)bits; break;
+    case 8: *(u64 *)dst = bits; break;
+    }
+}
+
+// strDst is where a thread writes its row (output row my of the block's
+// [o0, o1)) of a string column W bytes wide: in the block's staging area
+// when the block's rows fit there, else in place.
+__device__ __forceinline__ u8 *strDst(const ColOut &o, int W, i64 rowBase, i64 o0, i64 o1, i64 my, u8 *sStr) {
+    return (o1 - o0) * W <= STAGE_STR ? sStr + (my - o0) * W : (u8 *)o.data + (rowBase + my) * W;
+}
+
+// flushStr writes a staged string column out as whole words (W is a
+// multiple of 4, and so is every offset). Every thread of the block calls
+// it.
+__device__ __forceinline__ void flushStr(const ColOut &o, int W, i64 rowBase, i64 o0, i64 o1, const u8 *sStr) {
+    if ((o1 - o0) * W > STAGE_STR) return;
+    __syncthreads();
+    u32 *g = (u32 *)((u8 *)o.data + (rowBase + o0) * W);
+    const u32 *s4 = (const u32 *)sStr;
+    int nw = (int)((o1 - o0) * W / 4);
+    for (int i = threadIdx.x; i < nw; i += blockDim.x) g[i] = s4[i];
+    __syncthreads();
+}
+
+// putStr writes a string value (dequoted, at most W bytes) and zeros to W;
+// it returns the stored length (strStored), or -1.
+__device__ __forceinline__ int putStr(u8 *dst, int W, const Field &f, const ColPlan &cp, u32 quote, u32 esc) {
+    int n = strStored(f, !f.mq, cp, quote, esc, dst, W);
+    for (int k = max(n, 0); k < W; k++) dst[k] = 0;
+    return n;
+}
+
+#define RED_COLS 128 // columns whose widths and NULL flags a block reduces in shared memory
+
+// Stage 4, with stage 6 on speculation: validate every row and convert it
+// at the same time, into output row rowBase + r - first (bad rows not yet
+// taken out), at the widths the columns have from earlier batches. One
+// thread per row. status: 0 good, 1 unsure; unsure rows are appended to
+// list (count in *nUnsure), and their bytes of string columns are zeroed
+// (the host patches or drops them). Each string column's widest stored
+// value and whether a column had a NULL are reduced into widths and nulls,
+// over the columns a row passed before it was found unsure: the CPU loader
+// counts those too (and the host adds the CPU's counts for every unsure
+// row), so the result is the CPU's exactly. The host then re-runs
+// csv_convert for the columns this guessed wrong: a string column that
+// must get wider, a column whose first NULL is in this batch (outs[c].valid
+// was 0), or all of them when the batch has bad rows.
 extern "C" __global__ void __launch_bounds__(ROWS_PER_BLOCK)
-    csv_validate(RowParams P, u8 *status, u32 *list, u32 *nUnsure, u32 *widths, u32 *nulls) {
+    csv_validate(RowParams P, u8 *status, u32 *list, u32 *nUnsure, u32 *widths, u32 *nulls, const ColOut *outs, i64 rowBase) {
     __shared__ __align__(16) u8 sBytes[STAGE_BYTES];
     __shared__ u32 sEnt[STAGE_ENTRIES];
     __shared__ u32 sRec[ROWS_PER_BLOCK + 1];
-    extern __shared__ u32 sh[]; // [ncols] widths, [ncols] nulls
-    u32 *sW = sh, *sN = sh + P.ncols;
-    for (int c = threadIdx.x; c < P.ncols; c += blockDim.x) sW[c] = sN[c] = 0;
+    __shared__ __align__(16) u8 sStr[STAGE_STR];
+    __shared__ u32 sW[RED_COLS], sN[RED_COLS];
+    for (int c = threadIdx.x; c < RED_COLS; c += blockDim.x) sW[c] = sN[c] = 0;
     const ChunkFn *fns = (const ChunkFn *)P.fns;
     const ColPlan *cols = (const ColPlan *)P.cols;
     const u8 *nul = (const u8 *)P.nul;
@@ -1064,6 +1123,7 @@ extern "C" __global__ void __launch_bounds__(ROWS_PER_BLOCK)
     int r = r0 + threadIdx.x;
     bool live = r < r1;
     bool good = live;
+    i64 o0 = r0 - P.first, o1 = r1 - P.first, my = r - P.first;
     u32 e0 = 0;
     if (live) {
         e0 = sRec[threadIdx.x];
@@ -1078,8 +1138,12 @@ extern "C" __global__ void __launch_bounds__(ROWS_PER_BLOCK)
             if (sp && !validRowBytes(rowBytes(R, s), (int)(term - s), true)) good = false;
         }
     }
-    for (int c = 0; c < P.ncols; c++) { // uniform: the reductions need every lane
+    for (int c = 0; c < P.ncols; c++) { // uniform: reductions and string flushes need every thread
         ColPlan cp = cols[c];
+        ColOut o = outs[c];
+        int W = o.width;
+        bool str = isStr(cp.kind);
+        u8 *dst = str ? strDst(o, W, rowBase, o0, o1, my, sStr) : (u8 *)o.data + (rowBase + my) * W;
         u32 w = 0;
         bool isnul = false;
         if (good) {
@@ -1088,30 +1152,46 @@ extern "C" __global__ void __launch_bounds__(ROWS_PER_BLOCK)
             if (v.ok && isNullValue(v, nul, P.nulLen)) {
                 if (cp.notNull) good = false;
                 else isnul = true;
-            } else if (isStr(cp.kind)) {
-                int n = strStored(f, !f.mq, cp, P.quote, P.esc, 0, 0);
+            } else if (str) {
+                int n = putStr(dst, W, f, cp, P.quote, P.esc);
                 if (n < 0) good = false;
                 else w = n;
             } else {
                 u64 bits;
                 if (!v.ok || !parseValue(v, cp, bits)) good = false;
+                else if (W) putFixed(dst, W, bits);
             }
+            if (isnul) {
+                if (str) for (int k = 0; k < W; k++) dst[k] = 0;
+                else if (W) putFixed(dst, W, 0);
+                if (o.valid) {
+                    i64 row = rowBase + my;
+                    atomicAnd((u64 *)o.valid + (row >> 6), ~(1ull << (row & 63)));
+                }
+            }
+            if (!good && str) for (int k = 0; k < W; k++) dst[k] = 0;
+        } else if (live && str) {
+            for (int k = 0; k < W; k++) dst[k] = 0;
         }
-        if (isStr(cp.kind) || !cp.notNull) {
+        if (str || !cp.notNull) {
             w = __reduce_max_sync(0xffffffffu, w);
             bool anyNul = __any_sync(0xffffffffu, isnul);
             if ((threadIdx.x & 31) == 0) {
-                if (w) atomicMax(&sW[c], w);
-                if (anyNul) sN[c] = 1;
+                if (w) atomicMax(c < RED_COLS ? &sW[c] : &widths[c], w);
+                if (anyNul) {
+                    if (c < RED_COLS) sN[c] = 1;
+                    else nulls[c] = 1;
+                }
             }
         }
+        if (str && W) flushStr(o, W, rowBase, o0, o1, sStr);
     }
     if (live) {
         status[r] = good ? 0 : 1;
         if (!good) list[atomicAdd(nUnsure, 1u)] = r;
     }
     __syncthreads();
-    for (int c = threadIdx.x; c < P.ncols; c += blockDim.x) {
+    for (int c = threadIdx.x; c < min(P.ncols, RED_COLS); c += blockDim.x) {
         if (sW[c]) atomicMax(&widths[c], sW[c]);
         if (sN[c]) nulls[c] = 1;
     }
@@ -1128,15 +1208,13 @@ __device__ __forceinline__ int badBefore(const u32 *bad, int nbad, int r) {
     return lo;
 }
 
-// Stage 6: deserialise all columns of a block of rows. Row r goes to
-// output row rowBase + r - first - (bad rows before r) of each column; rows
-// the host re-checked and found good (status 1, not bad) are written as
-// zeros here and patched by the host afterwards. Fixed-width values are
-// stored straight from the registers (neighbouring threads, neighbouring
-// rows); a string column is assembled in shared memory and written out as
-// whole words, the block's rows being consecutive output rows.
+// Stage 6: deserialise the listed columns (redo) of a block of rows, for
+// the columns csv_validate could not write right. Row r goes to output row
+// rowBase + r - first - (bad rows before r); rows the host re-checked and
+// found good (status 1, not bad) get zeros in string columns here and are
+// patched by the host afterwards.
 extern "C" __global__ void __launch_bounds__(ROWS_PER_BLOCK)
-    csv_convert(RowParams P, const u8 *status, const u32 *bad, int nbad, const ColOut *outs, i64 rowBase) {
+    csv_convert(RowParams P, const u8 *status, const u32 *bad, int nbad, const ColOut *outs, i64 rowBase, const int *redo, int nredo) {
     __shared__ __align__(16) u8 sBytes[STAGE_BYTES];
     __shared__ u32 sEnt[STAGE_ENTRIES];
     __shared__ u32 sRec[ROWS_PER_BLOCK + 1];
@@ -1150,57 +1228,38 @@ extern "C" __global__ void __launch_bounds__(ROWS_PER_BLOCK)
     bool live = r < r1;
     int br = live && nbad > 0 ? badBefore(bad, nbad, r) : 0;
     bool isBad = live && nbad > 0 && br < nbad && (int)bad[br] == r;
-    bool write = live && !isBad;             // the row has an output position
-    bool conv = write && status[r] == 0;     // and the GPU converts it
+    bool write = live && !isBad;         // the row has an output position
+    bool conv = write && status[r] == 0; // and the GPU converts it
     i64 o0 = (i64)(r0 - P.first) - (nbad > 0 ? badBefore(bad, nbad, r0) : 0);
     i64 o1 = (i64)(r1 - P.first) - (nbad > 0 ? badBefore(bad, nbad, r1) : 0);
     i64 my = (i64)(r - P.first) - br; // output row within the batch (write only)
     u32 e0 = conv ? sRec[threadIdx.x] : 0;
-    for (int c = 0; c < P.ncols; c++) { // uniform: string columns synchronise the block
+    for (int k = 0; k < nredo; k++) { // uniform: string columns synchronise the block
+        int c = redo[k];
         ColPlan cp = cols[c];
         ColOut o = outs[c];
-        Field f;
-        Value v;
-        bool isnul = false;
+        int W = o.width;
+        bool str = isStr(cp.kind);
+        u8 *dst = str ? strDst(o, W, rowBase, o0, o1, my, sStr) : (u8 *)o.data + (rowBase + my) * W;
         if (conv) {
-            f = rowField(R, e0 + cp.field);
-            v = simpleValue(f, P.quote, P.esc, P.fsm);
-            isnul = v.ok && isNullValue(v, nul, P.nulLen);
-            if (isnul) {
+            Field f = rowField(R, e0 + cp.field);
+            Value v = simpleValue(f, P.quote, P.esc, P.fsm);
+            if (v.ok && isNullValue(v, nul, P.nulLen)) {
                 i64 row = rowBase + my;
                 atomicAnd((u64 *)o.valid + (row >> 6), ~(1ull << (row & 63)));
+                if (str) for (int i = 0; i < W; i++) dst[i] = 0;
+                else if (W) putFixed(dst, W, 0);
+            } else if (str) {
+                putStr(dst, W, f, cp, P.quote, P.esc);
+            } else if (W) {
+                u64 bits = 0;
+                parseValue(v, cp, bits);
+                putFixed(dst, W, bits);
             }
+        } else if (write && str) {
+            for (int i = 0; i < W; i++) dst[i] = 0;
         }
-        int W = o.width;
-        if (isStr(cp.kind)) {
-            if (W == 0) continue;
-            bool staged = (o1 - o0) * W <= STAGE_STR;
-            u8 *dst = staged ? sStr + (my - o0) * W : (u8 *)o.data + (rowBase + my) * W;
-            if (write) {
-                int k = 0;
-                if (conv && !isnul) k = max(0, strStored(f, !f.mq, cp, P.quote, P.esc, dst, W));
-                for (; k < W; k++) dst[k] = 0;
-            }
-            if (staged) { // W is a multiple of 4, so are the offsets
-                __syncthreads();
-                u32 *g = (u32 *)((u8 *)o.data + (rowBase + o0) * W);
-                const u32 *s4 = (const u32 *)sStr;
-                int nw = (int)((o1 - o0) * W / 4);
-                for (int i = threadIdx.x; i < nw; i += blockDim.x) g[i] = s4[i];
-                __syncthreads();
-            }
-            continue;
-        }
-        if (!conv) continue;
-        u64 bits = 0;
-        if (!isnul) parseValue(v, cp, bits);
-        u8 *dst = (u8 *)o.data + (rowBase + my) * W;
-        switch (W) {
-        case 1: *dst = (u8)bits; break;
-        case 2: *(unsigned short *)dst = (unsigned short)bits; break;
-        case 4: *(u32 *)dst = (u32)bits; break;
-        case 8: *(u64 *)dst = bits; break;
-        }
+        if (str && W) flushStr(o, W, rowBase, o0, o1, sStr);
     }
 }
 

@@ -128,6 +128,7 @@ type gpuLoad struct {
 	nul                          []byte
 	scratch                      []byte
 	prof                         *stageProf // nil: no stage timing
+	plansCopied                  bool       // the column plans and NULL string are on the device
 }
 
 // Load reads req.Source as CSV into a new *gpu.Table.
@@ -618,22 +619,25 @@ func (gl *gpuLoad) rows(p *pending, ix *indexed) error {
 	if nrows <= 0 {
 		return nil
 	}
-	// Stage 4: validate.
+	// Stages 4 and 6: validate and convert, into the table after the
+	// rows already there, at the widths known so far.
 	ncols := len(ld.cols)
-	plans := colPlans(ld.cols)
-	colsb, err := gl.db.get("cols", int64(len(plans))*32)
+	colsb, err := gl.db.get("cols", int64(ncols)*32)
 	if err != nil {
-		return err
-	}
-	if err := gl.dev.CopyHtoD(colsb.Ptr(), asBytes(plans), s); err != nil {
 		return err
 	}
 	nulb, err := gl.db.get("nul", int64(len(gl.nul)))
 	if err != nil {
 		return err
 	}
-	if err := gl.dev.CopyHtoD(nulb.Ptr(), gl.nul, s); err != nil {
-		return err
+	if !gl.plansCopied {
+		if err := gl.dev.CopyHtoD(colsb.Ptr(), asBytes(colPlans(ld.cols)), s); err != nil {
+			return err
+		}
+		if err := gl.dev.CopyHtoD(nulb.Ptr(), gl.nul, s); err != nil {
+			return err
+		}
+		gl.plansCopied = true
 	}
 	status, err := gl.db.get("status", int64(ix.nrec))
 	if err != nil {
@@ -658,9 +662,19 @@ func (gl *gpuLoad) rows(p *pending, ix *indexed) error {
 		RecStart: uint64(ix.recStart.Ptr()), Fns: uint64(ix.fns.Ptr()), Cols: uint64(colsb.Ptr()), Nul: uint64(nulb.Ptr()),
 		Lo: p.lo, First: int32(first), Nrec: int32(ix.nrec), LastOpen: int32(ix.lastOpen), Ncols: int32(ncols),
 		NFields: int32(ld.nFields), NulLen: int32(len(gl.nul)), Fsm: fsm, Quote: uint32(ld.d.quote), Esc: uint32(ld.d.esc)}
+	if err := gl.reserve(s, int64(nrows), int64(ix.consumed)); err != nil {
+		return err
+	}
+	rowBase := gl.nRows
+	was := make([]outCol, ncols) // the columns as csv_validate writes them
+	copy(was, gl.out)
+	outb, err := gl.outs(s)
+	if err != nil {
+		return err
+	}
 	grid := cuda.Dim3{X: blocks(nrows, rowsPerBlock), Y: 1, Z: 1}
-	if err := gl.dev.Launch(gl.k.validate, grid, cuda.Dim3{X: rowsPerBlock, Y: 1, Z: 1}, uint32(8*ncols), s,
-		P, status.Ptr(), list.Ptr(), red.Ptr(), red.Ptr()+4, red.Ptr()+cuda.DevPtr(4+4*ncols)); err != nil {
+	if err := gl.dev.Launch(gl.k.validate, grid, cuda.Dim3{X: rowsPerBlock, Y: 1, Z: 1}, 0, s,
+		P, status.Ptr(), list.Ptr(), red.Ptr(), red.Ptr()+4, red.Ptr()+cuda.DevPtr(4+4*ncols), outb.Ptr(), rowBase); err != nil {
 		return err
 	}
 	redh := make([]uint32, 1+2*ncols)
@@ -720,18 +734,66 @@ func (gl *gpuLoad) rows(p *pending, ix *indexed) error {
 		}
 	}
 	gl.prof.mark(s, "recheck")
-	// Stage 6: convert, into the table after the rows already there.
+	// Stage 6 again for the columns csv_validate could not write right.
 	add := int64(nrows - len(bad))
-	if err := gl.reserve(s, add, int64(ix.consumed)); err != nil {
+	if err := gl.reserve(s, int64(nrows), int64(ix.consumed)); err != nil {
 		return err
 	}
-	rowBase := gl.nRows
+	var redo []int32
+	for c := range gl.out {
+		o, w := &gl.out[c], &was[c]
+		if len(bad) > 0 || o.width != w.width || (o.valid != nil && w.valid == nil) {
+			redo = append(redo, int32(c))
+		}
+		if len(bad) > 0 && o.valid != nil && w.valid != nil {
+			// Bits were cleared at rows before bad ones were taken out.
+			if err := gl.dev.Launch(gl.k.bitsCopy, cuda.Dim3{X: blocks(int((rowBase+int64(nrows)+63)/64-rowBase/64), 256), Y: 1, Z: 1},
+				cuda.Dim3{X: 256, Y: 1, Z: 1}, 0, s, o.valid.Ptr(), rowBase, cuda.DevPtr(0), int64(nrows)); err != nil {
+				return err
+			}
+		}
+	}
 	gl.nRows += add
-	gl.prof.mark(s, "alloc")
+	gl.prof.mark(s, "redo-prep")
 	if add == 0 {
 		return nil
 	}
-	outs := make([]gpuColOut, ncols)
+	if len(redo) > 0 {
+		if outb, err = gl.outs(s); err != nil {
+			return err
+		}
+		badb, err := gl.db.get("bad", int64(len(bad))*4)
+		if err != nil {
+			return err
+		}
+		if err := gl.dev.CopyHtoD(badb.Ptr(), asBytes(bad), s); err != nil {
+			return err
+		}
+		redob, err := gl.db.get("redo", int64(len(redo))*4)
+		if err != nil {
+			return err
+		}
+		if err := gl.dev.CopyHtoD(redob.Ptr(), asBytes(redo), s); err != nil {
+			return err
+		}
+		if err := gl.dev.Launch(gl.k.convert, grid, cuda.Dim3{X: rowsPerBlock, Y: 1, Z: 1}, 0, s,
+			P, status.Ptr(), badb.Ptr(), int32(len(bad)), outb.Ptr(), rowBase, redob.Ptr(), int32(len(redo))); err != nil {
+			return err
+		}
+		gl.prof.mark(s, "convert")
+	}
+	if len(checks) > 0 {
+		if err := gl.patch(s, checks, bad, first, rowBase); err != nil {
+			return err
+		}
+		gl.prof.mark(s, "patch")
+	}
+	return nil
+}
+
+// outs copies the output columns' ColOut views to the device.
+func (gl *gpuLoad) outs(s *cuda.Stream) (*cuda.Buffer, error) {
+	outs := make([]gpuColOut, len(gl.out))
 	for c, o := range gl.out {
 		outs[c].Width = int32(o.width)
 		if o.data != nil {
@@ -741,32 +803,13 @@ func (gl *gpuLoad) rows(p *pending, ix *indexed) error {
 			outs[c].Valid = uint64(o.valid.Ptr())
 		}
 	}
-	outb, err := gl.db.get("outs", int64(ncols)*24)
+	// (Copies on the stream run after the kernels queued before them, so
+	// one buffer serves every batch.)
+	b, err := gl.db.get("outs", int64(len(outs))*24)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := gl.dev.CopyHtoD(outb.Ptr(), asBytes(outs), s); err != nil {
-		return err
-	}
-	badb, err := gl.db.get("bad", int64(len(bad))*4)
-	if err != nil {
-		return err
-	}
-	if err := gl.dev.CopyHtoD(badb.Ptr(), asBytes(bad), s); err != nil {
-		return err
-	}
-	if err := gl.dev.Launch(gl.k.convert, grid, cuda.Dim3{X: rowsPerBlock, Y: 1, Z: 1}, 0, s,
-		P, status.Ptr(), badb.Ptr(), int32(len(bad)), outb.Ptr(), rowBase); err != nil {
-		return err
-	}
-	gl.prof.mark(s, "convert")
-	if len(checks) > 0 {
-		if err := gl.patch(s, checks, bad, first, rowBase); err != nil {
-			return err
-		}
-		gl.prof.mark(s, "patch")
-	}
-	return nil
+	return b, gl.dev.CopyHtoD(b.Ptr(), asBytes(outs), s)
 }
 
 // patch writes the host-converted rows into the batch's output.
