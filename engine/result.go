@@ -74,6 +74,10 @@ type SessionParams struct {
 	Database    string
 	Application string
 	Options     map[string]string
+	// BackendPID is the process ID the client was given in BackendKeyData
+	// (what pg_backend_pid() returns); 0 when the session has none, as in
+	// embedded use, and the engine numbers it itself.
+	BackendPID uint32
 }
 
 // Server is what the wire layer needs from the engine.

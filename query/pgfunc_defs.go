@@ -27,6 +27,9 @@ var pgFuncs = map[string]pgFunc{
 	"current_catalog": {args: k0, ret: engine.Text, fn: func(s *Session, _ []fval) (fval, error) {
 		return ftext(s.params.Database), nil
 	}},
+	"pg_backend_pid": {args: k0, ret: engine.Int32, fn: func(s *Session, _ []fval) (fval, error) {
+		return fval{i: int64(s.params.BackendPID)}, nil
+	}},
 	"current_user": {args: k0, ret: engine.Text, fn: sessionUser},
 	"session_user": {args: k0, ret: engine.Text, fn: sessionUser},
 	"user":         {args: k0, ret: engine.Text, fn: sessionUser},

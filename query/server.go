@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/cpu"
@@ -43,6 +44,9 @@ type Server struct {
 	// memory from the catalog; user tables always run on backend.
 	host engine.Backend
 	log  *slog.Logger
+	// embeddedPIDs numbers the sessions that come without a process ID
+	// (embedded use), for pg_backend_pid().
+	embeddedPIDs atomic.Uint32
 }
 
 var _ engine.Server = (*Server)(nil)

@@ -25,6 +25,9 @@ type Session struct {
 var _ engine.Session = (*Session)(nil)
 
 func newSession(srv *Server, p engine.SessionParams) *Session {
+	if p.BackendPID == 0 {
+		p.BackendPID = srv.embeddedPIDs.Add(1)
+	}
 	s := &Session{srv: srv, params: p, settings: map[string]string{}}
 	for k, v := range p.Options {
 		if _, ok := defaultSettings[strings.ToLower(k)]; ok {

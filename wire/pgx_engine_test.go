@@ -338,3 +338,25 @@ func TestEngineSessionStatements(t *testing.T) {
 		t.Errorf("explain analyze:\n%s", plan)
 	}
 }
+
+// pg_backend_pid() is the process ID the client got in BackendKeyData,
+// different for each connection.
+func TestEngineBackendPID(t *testing.T) {
+	addr := engineServer(t, 0)
+	seen := map[uint32]bool{}
+	for i := 0; i < 3; i++ {
+		conn := pgxConnect(t, addr, pgx.QueryExecModeSimpleProtocol)
+		var pid int32
+		if err := conn.QueryRow(context.Background(), "select pg_backend_pid()").Scan(&pid); err != nil {
+			t.Fatal(err)
+		}
+		want := conn.PgConn().PID()
+		if uint32(pid) != want || want == 0 {
+			t.Fatalf("pg_backend_pid() = %d, BackendKeyData said %d", pid, want)
+		}
+		if seen[want] {
+			t.Fatalf("process ID %d given twice", want)
+		}
+		seen[want] = true
+	}
+}

@@ -164,6 +164,14 @@ func (c *conn) startSession(version uint32, body []byte) bool {
 			}
 		}
 	}
+	// The cancel key comes first so that the session knows its process
+	// ID (pg_backend_pid()); a CancelRequest before the session exists
+	// finds no query to cancel.
+	if err := c.srv.register(c); err != nil {
+		c.fatal(engine.CodeInternalError, "could not generate a cancel key: "+err.Error())
+		return false
+	}
+	p.BackendPID = c.pid
 	sess, err := c.srv.eng.NewSession(p)
 	if err != nil {
 		c.send(errorResponse(err, "FATAL"))
@@ -172,12 +180,6 @@ func (c *conn) startSession(version uint32, body []byte) bool {
 		return false
 	}
 	c.sess, c.user = sess, user
-	if err := c.srv.register(c); err != nil {
-		c.fatal(engine.CodeInternalError, "could not generate a cancel key: "+err.Error())
-		sess.Close()
-		c.sess = nil
-		return false
-	}
 	if version != protocol30 || len(unknown) > 0 {
 		c.send(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: 0, UnrecognizedOptions: unknown})
 	}
