@@ -18,18 +18,20 @@ import (
 //
 // Per batch, on the device: (1) csv_count, a warp per 2 KiB chunk, counts
 // record and field terminators and quotes as a function of the quote state
-// the chunk starts in; (2) csv_scan, exclusive scans of those functions,
-// gives each chunk its state, first record and first field-index slot;
-// (3) csv_index writes the field index and the records table; (4)
-// csv_validate checks every row, lists the rows it cannot prove good and
-// reduces string widths and NULL flags; (6) csv_convert writes each column
-// at each good row's output position. The host re-reads only the listed
-// rows with the CPU loader's code (stage 5's verdict and the exact
-// PostgreSQL message), converts those that are good and patches them in.
-// Batches stream through two pinned buffers and two streams: the next raw
-// block is read and copied while the current batch is parsed; the
-// incomplete last record of a batch (its orphan) is copied in front of the
-// next block.
+// the chunk starts in, and composes each block's chunks; (2) csv_scan, an
+// exclusive scan of the blocks' functions, gives each block its state,
+// first record and first field-index slot; (3) csv_index finishes the scan
+// within the block and writes the field index and the records table; (4)
+// csv_validate checks every row, lists the rows it cannot prove good,
+// reduces string widths and NULL flags and (6) converts each value into
+// the table's columns, at the rows after those of earlier batches. The host
+// re-reads only the listed rows with the CPU loader's code (stage 5's
+// verdict and the exact PostgreSQL message), converts those that are good
+// and patches them in; csv_convert rewrites the columns the speculative
+// conversion got wrong (see rows). Every kernel runs on one
+// stream; batches are copied in on the other, from two pinned buffers, the
+// next raw block while the current batch is parsed; the incomplete last
+// record of a batch (its orphan) is copied in front of the next block.
 
 // GPUConfig tunes the GPU loader. Zero fields take defaults. Results never
 // depend on these settings.

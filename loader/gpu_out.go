@@ -146,9 +146,9 @@ func (gl *gpuLoad) freeOut() {
 }
 
 // finish makes the output the table: every column at its final width (a
-// string column widened by a later batch than a NULL-only... is rewritten
-// by reserve), a bitmap where the column had a NULL, and, when the estimate
-// left more than 1/32 of the rows unused, columns cut to size.
+// rejected row of the last batch can still widen a string column), a
+// bitmap where the column had a NULL, and, when the estimate left more than
+// 1/32 of the rows unused, columns cut to size.
 func (gl *gpuLoad) finish(s *cuda.Stream) (*gpu.Table, error) {
 	if err := gl.reserve(s, 0, 0); err != nil {
 		gl.freeOut()
