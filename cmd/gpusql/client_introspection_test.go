@@ -110,6 +110,12 @@ func runCaptured(ctx context.Context, c *pgconn.PgConn, st capturedStmt, oid str
 			rows = append(rows, r.Rows...)
 		}
 	}
+	// Without ORDER BY, the row order is the server's: compare sorted.
+	if !strings.Contains(upper, "ORDER BY") {
+		sort.Slice(rows, func(i, j int) bool {
+			return bytes.Compare(bytes.Join(rows[i], []byte{0}), bytes.Join(rows[j], []byte{0})) < 0
+		})
+	}
 	for _, row := range rows {
 		for i, v := range row {
 			if i > 0 {

@@ -58,8 +58,14 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 		gp, pg := both(t, "-c", `\l`)
 		line := func(out string) string {
 			for _, l := range strings.Split(out, "\n") {
-				if strings.HasPrefix(strings.TrimSpace(l), "postgres ") {
-					return l
+				// Cells without padding: PostgreSQL's columns are wider
+				// (template0, template1).
+				cells := strings.Split(l, "|")
+				for i := range cells {
+					cells[i] = strings.TrimSpace(cells[i])
+				}
+				if cells[0] == "postgres" {
+					return strings.Join(cells, "|")
 				}
 			}
 			return ""
