@@ -114,7 +114,7 @@ enum {
     OP_MASK, OP_MASKNOT, OP_SEL, OP_COALESCE, OP_NULLIF, OP_DISTINCT,
     OP_I2I, OP_I2F, OP_F2I, OP_I2D, OP_D2I, OP_D2F, OP_DROUND, OP_DCHECK, OP_F2F32,
     OP_DATE2TS, OP_TS2DATE, OP_LIKE, OP_ROUNDF, OP_MODD_UNUSED,
-    OP_DATEADD, OP_DATESUB, OP_DATEDIFF,
+    OP_DATEADD, OP_DATESUB, OP_DATEDIFF, OP_EXTRACT,
 };
 
 enum { CLS_BOOL = 1, CLS_I16, CLS_I32, CLS_I64, CLS_F32, CLS_F64, CLS_DEC, CLS_STR, CLS_CHAR };
@@ -131,7 +131,7 @@ enum {
 };
 
 enum { AGG_COUNTSTAR = 0, AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX };
-enum { ACC_COUNT = 0, ACC_INT, ACC_FLOAT, ACC_MINMAX_I, ACC_MINMAX_F, ACC_MINMAX_D };
+enum { ACC_COUNT = 0, ACC_INT, ACC_FLOAT, ACC_MINMAX_I, ACC_MINMAX_F, ACC_MINMAX_D, ACC_MINMAX_S };
 
 __device__ __forceinline__ void raise(QErr *e, int code, int arg, i64 row) {
     if (atomicCAS(&e->code, 0, code) == 0) {
@@ -288,6 +288,85 @@ __device__ bool like(const unsigned char *s, int ls, const unsigned char *p, int
     }
     while (pi < lp && p[pi] == '%') pi++;
     return pi == lp;
+}
+
+// Dates: days since 1970-01-01; PostgreSQL's range is 4714-11-24 BC to
+// 5874897-12-31 (engine/eval's minDate, maxDate).
+#define MIN_DATE (-2440588LL)
+#define MAX_DATE 2145042905LL
+#define US_PER_DAY 86400000000LL
+
+__device__ __forceinline__ i64 floorDiv(i64 a, i64 b) {
+    i64 q = a / b;
+    if (a % b != 0 && ((a < 0) != (b < 0))) q--;
+    return q;
+}
+
+// civil is engine.CivilFromDays.
+__device__ void civil(i64 days, int *y, int *m, int *d) {
+    int z = (int)days + 719468;
+    int era = z;
+    if (era < 0) era -= 146096;
+    era /= 146097;
+    int doe = z - era * 146097;
+    int yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int yy = yoe + era * 400;
+    int doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int mp = (5 * doy + 2) / 153;
+    *d = doy - (153 * mp + 2) / 5 + 1;
+    *m = mp < 10 ? mp + 3 : mp - 9;
+    if (*m <= 2) yy++;
+    *y = yy;
+}
+
+// daysFromCivil is engine.DaysFromCivil.
+__device__ i64 daysFromCivil(int y, int m, int d) {
+    if (m <= 2) y--;
+    int era = y;
+    if (era < 0) era -= 399;
+    era /= 400;
+    int yoe = y - era * 400;
+    int mp = (m + 9) % 12;
+    int doy = (153 * mp + 2) / 5 + d - 1;
+    int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return (i64)era * 146097 + doe - 719468;
+}
+
+// extractField is engine/eval's evalExtract for one value: the result as
+// a scaled integer (the scale is static per field, see compile.go).
+__device__ i64 extractField(i64 x, bool isDate, int field) {
+    i64 days = isDate ? x : floorDiv(x, US_PER_DAY);
+    i64 tod = isDate ? 0 : x - days * US_PER_DAY;
+    int y, m, d;
+    civil(days, &y, &m, &d);
+    switch (field) {
+    case 0: return y <= 0 ? y - 1 : y;                        // year
+    case 1: return m;                                         // month
+    case 2: return d;                                         // day
+    case 3: return (m - 1) / 3 + 1;                           // quarter
+    case 4: return ((days + 4) % 7 + 7) % 7;                  // dow
+    case 5: return ((days + 3) % 7 + 7) % 7 + 1;              // isodow
+    case 6: return days - daysFromCivil(y, 1, 1) + 1;         // doy
+    case 7: return y >= 0 ? y / 10 : -((9 - y) / 10);         // decade: floor(y / 10)
+    case 8: return y > 0 ? (y + 99) / 100 : -((99 - (y - 1)) / 100); // century
+    case 9: return tod / 3600000000LL;                        // hour
+    case 10: return tod / 60000000LL % 60;                    // minute
+    case 11: return tod % 60000000LL;                         // second, scale 6
+    case 12: return isDate ? days * 86400 : x;                // epoch (timestamps: scale 6)
+    case 13: return y > 0 ? (y + 999) / 1000 : -((999 - (y - 1)) / 1000); // millennium
+    case 14: case 15: {                                       // week, isoyear
+        i64 wd = ((days + 3) % 7 + 7) % 7 + 1;
+        i64 thu = days - (wd - 1) + 3;
+        int ty, tm, td;
+        civil(thu, &ty, &tm, &td);
+        if (field == 15) return ty;
+        return (thu - daysFromCivil(ty, 1, 1)) / 7 + 1;
+    }
+    case 16: return tod % 60000000LL;                         // microseconds
+    case 17: return tod % 60000000LL;                         // milliseconds, scale 3
+    case 18: return days + 2440588;                           // julian (dates)
+    }
+    return 0;
 }
 
 __device__ __forceinline__ bool validAt(const QCol &c, i64 row) {
@@ -592,6 +671,26 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
                                    (int)rh[b], in.c, in.imm != 0);
             break;
         }
+        case OP_DATEADD: case OP_DATESUB: {
+            rn[d] = nab;
+            rh[d] = 0;
+            i64 r = in.op == OP_DATEADD ? rl[a] + rl[b] : rl[a] - rl[b];
+            if (!nab && (r < MIN_DATE || r > MAX_DATE) && on) raise(e, ERR_DATE_RANGE, 0, row);
+            rl[d] = nab ? 0 : r;
+            break;
+        }
+        case OP_DATEDIFF:
+            rn[d] = nab;
+            rh[d] = 0;
+            rl[d] = nab ? 0 : rl[a] - rl[b];
+            break;
+        case OP_EXTRACT: {
+            rn[d] = rn[a];
+            i64 r = rn[a] ? 0 : extractField(rl[a], in.c != 0, (int)in.imm);
+            rl[d] = r;
+            rh[d] = r >> 63;
+            break;
+        }
         default:
             if (on) raise(e, ERR_UNSUPPORTED, 1000 + in.op, row);
             break;
@@ -795,6 +894,14 @@ extern "C" __global__ void __launch_bounds__(TPB) q_group(QArgs q) {
             gids[row] = -1;
             continue;
         }
+        // float keys group as the CPU's eval.AppendKey: -0 with 0, every NaN together
+        for (int k = 0; k < q.nkeys; k++) {
+            int r = keys[k].reg;
+            if (keys[k].cls != CLS_F32 && keys[k].cls != CLS_F64) continue;
+            double f = __longlong_as_double(rl[r]);
+            if (f == 0) rl[r] = 0;
+            else if (f != f) rl[r] = 0x7FF8000000000001LL;
+        }
         u64 h = 0x12345;
         for (int k = 0; k < q.nkeys; k++) {
             int r = keys[k].reg;
@@ -881,6 +988,36 @@ __device__ __forceinline__ i64 fkey(double f) {
     return b < 0 ? (i64)(b ^ 0x7fffffffffffffffLL) : b;
 }
 
+// strLenAt is the length of a stored string value: up to the first NUL
+// within the column width (pad & 0xffff), less trailing blanks for
+// char(n) (pad bit 16), as OP_COL reads it.
+__device__ int strLenAt(const unsigned char *s, int pad) {
+    int w = pad & 0xffff, n = 0;
+    while (n < w && s[n] != 0) n++;
+    if (pad & 0x10000) {
+        while (n > 0 && s[n - 1] == ' ') n--;
+    }
+    return n;
+}
+
+// strBest makes *best (the address of the best string value so far, or
+// all ones) point to s when s sorts before it (min) or after it (max),
+// bytewise as the CPU compares strings. Lock-free: column data never
+// moves during a query, so an address stands for its value.
+__device__ void strBest(u64 *best, const unsigned char *s, int n, int pad, bool mn) {
+    u64 cur = *(volatile u64 *)best;
+    for (;;) {
+        if (cur != ~0ULL) {
+            const unsigned char *b = (const unsigned char *)cur;
+            int c = cmps(s, n, b, strLenAt(b, pad));
+            if (mn ? c >= 0 : c <= 0) return;
+        }
+        u64 old = atomicCAS((unsigned long long *)best, (unsigned long long)cur, (unsigned long long)(u64)s);
+        if (old == cur) return;
+        cur = old;
+    }
+}
+
 // Shared per-block accumulator of one aggregate of one group.
 struct SAcc {
     u64 cnt;
@@ -937,6 +1074,12 @@ extern "C" __global__ void __launch_bounds__(TPB) q_agg(QArgs q) {
             const QAgg A = aggs[a];
             if (A.reg >= 0 && rn[A.reg]) continue;
             QAcc *G = &acc[(i64)g * na + a];
+            if (A.cls == ACC_MINMAX_S) {
+                if (local) lc[a]++;
+                else atomicAdd((unsigned long long *)&G->cnt, 1ULL);
+                strBest(&G->s0, (const unsigned char *)rl[A.reg], (int)rh[A.reg], A.pad, A.fn == AGG_MIN);
+                continue;
+            }
             i64 v = A.reg >= 0 ? rl[A.reg] : 0;
             bool fits = A.reg >= 0 && rh[A.reg] == (v >> 63);
             if (A.cls == ACC_MINMAX_D && !fits) {

@@ -109,6 +109,7 @@ const (
 	opDateAdd
 	opDateSub
 	opDateDiff
+	opExtract
 )
 
 // register classes (CLS_* in query.cu)
@@ -144,6 +145,7 @@ const (
 	accMinMaxI
 	accMinMaxF
 	accMinMaxD
+	accMinMaxS // strings: the address of the best value (Pad: width, bit 16 char)
 )
 
 const (

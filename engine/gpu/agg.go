@@ -63,13 +63,7 @@ func (r *run) aggregate(p *engine.Plan) (*engine.Batch, error) {
 	accs := make([]qAcc, ng*na)
 	for g := int64(0); g < ng; g++ {
 		for k, q := range qa {
-			if q.Cls >= accMinMaxI {
-				if q.Fn == int32(engine.AggMin) {
-					accs[g*na+int64(k)].S0 = math.MaxInt64
-				} else {
-					accs[g*na+int64(k)].S0 = 1 << 63
-				}
-			}
+			accs[g*na+int64(k)] = accInit(q)
 		}
 	}
 	accBuf, err := r.s.alloc(int64(len(accs)) * int64(unsafe.Sizeof(qAcc{})))
@@ -95,6 +89,10 @@ func (r *run) aggregate(p *engine.Plan) (*engine.Batch, error) {
 			return nil, err
 		}
 	}
+	strs, err := r.bestStrings(qa, accs, int(ng))
+	if err != nil {
+		return nil, err
+	}
 	keyCols := make([]*engine.Vec, len(keyVals))
 	for k, kv := range keyVals {
 		v, err := r.downloadKey(kv, keyBufs[k], int(ng))
@@ -103,7 +101,47 @@ func (r *run) aggregate(p *engine.Plan) (*engine.Batch, error) {
 		}
 		keyCols[k] = v
 	}
-	return r.aggResult(p, keyCols, argv, accs, int(ng), int(na))
+	return r.aggResult(p, keyCols, argv, accs, int(ng), int(na), strs)
+}
+
+// bestStrings reads the values that string min/max accumulators point
+// to: by accumulator index, for groups that saw a value.
+func (r *run) bestStrings(qa []qAgg, accs []qAcc, ng int) (map[int][]byte, error) {
+	var strs map[int][]byte
+	na := len(qa)
+	err := r.b.dev.Do(func() error {
+		for k, q := range qa {
+			if q.Cls != accMinMaxS {
+				continue
+			}
+			w := int(q.Pad & 0xffff)
+			for g := 0; g < ng; g++ {
+				a := accs[g*na+k]
+				if a.Cnt == 0 || a.S0 == ^uint64(0) {
+					continue
+				}
+				b := make([]byte, w)
+				if err := r.b.dev.CopyDtoH(b, cuda.DevPtr(a.S0), nil); err != nil {
+					return err
+				}
+				n := 0
+				for n < w && b[n] != 0 {
+					n++
+				}
+				if q.Pad&(1<<16) != 0 {
+					for n > 0 && b[n-1] == ' ' {
+						n--
+					}
+				}
+				if strs == nil {
+					strs = map[int][]byte{}
+				}
+				strs[g*na+k] = b[:n]
+			}
+		}
+		return nil
+	})
+	return strs, err
 }
 
 // compileAggs compiles the aggregates' arguments under mask and says how
@@ -145,6 +183,14 @@ func compileAggs(c *compiler, p *engine.Plan, mask int32) ([]qAgg, []val, error)
 					q.Cls = accMinMaxF
 				case v.cls == clsDec:
 					q.Cls = accMinMaxD
+				case isStr(v.cls):
+					if _, ok := ag.Arg.(*engine.ColRef); !ok || v.width == 0 || v.width > 0xffff {
+						return nil, nil, unsupported("%s over string expressions other than columns", ag.Func)
+					}
+					q.Cls, q.Pad = accMinMaxS, int32(v.width)
+					if v.cls == clsChar {
+						q.Pad |= 1 << 16
+					}
 				default:
 					return nil, nil, unsupported("%s over %s", ag.Func, v.t)
 				}
@@ -159,11 +205,11 @@ func compileAggs(c *compiler, p *engine.Plan, mask int32) ([]qAgg, []val, error)
 // aggResult finalizes the accumulators of ng groups (na aggregates each),
 // beside the groups' key values, then runs HAVING and the projection on
 // the host.
-func (r *run) aggResult(p *engine.Plan, keyCols []*engine.Vec, argv []val, accs []qAcc, ng, na int) (*engine.Batch, error) {
+func (r *run) aggResult(p *engine.Plan, keyCols []*engine.Vec, argv []val, accs []qAcc, ng, na int, strs map[int][]byte) (*engine.Batch, error) {
 	res := &engine.Batch{N: ng}
 	res.Cols = append(res.Cols, keyCols...)
 	for k, ag := range p.Aggs {
-		v, err := finalize(ag, argv[k], accs, ng, k, na)
+		v, err := finalize(ag, argv[k], accs, ng, k, na, strs)
 		if err != nil {
 			return nil, err
 		}
@@ -240,7 +286,7 @@ func fromKey(k int64) float64 {
 // finalize turns the accumulators of aggregate k into its result vector
 // with PostgreSQL's result type (exact: avg divides on the host with
 // engine.DecDiv).
-func finalize(ag engine.AggCall, arg val, accs []qAcc, ng, k, na int) (*engine.Vec, error) {
+func finalize(ag engine.AggCall, arg val, accs []qAcc, ng, k, na int, strs map[int][]byte) (*engine.Vec, error) {
 	v := engine.NewVec(ag.T, ng)
 	overflow := engine.Errorf(engine.CodeNumericValueOutOfRange, "value overflows numeric format")
 	for g := 0; g < ng; g++ {
@@ -263,6 +309,8 @@ func finalize(ag engine.AggCall, arg val, accs []qAcc, ng, k, na int) (*engine.V
 				v.F[g] = fromKey(int64(a.S0))
 			case engine.PhysDec:
 				v.D[g] = engine.DecFromScaled(int64(a.S0), int(arg.scale))
+			case engine.PhysStr:
+				v.S[g] = strs[g*na+k]
 			}
 		case engine.AggSum, engine.AggAvg:
 			if arg.t.IsFloat() {
@@ -322,9 +370,6 @@ func (r *run) group(p *engine.Plan) (uint64, int64, []val, [][4]*cuda.Buffer, er
 		v, err := c.compile(e, mask)
 		if err != nil {
 			return 0, 0, nil, nil, err
-		}
-		if v.cls == clsF32 || v.cls == clsF64 {
-			return 0, 0, nil, nil, unsupported("GROUP BY on floating-point keys")
 		}
 		keyVals[k] = v
 	}

@@ -188,6 +188,8 @@ func (r *run) check(p *program) error {
 			e.Detail = fmt.Sprintf("A field with precision %d, scale %d must round to an absolute value less than 10^%d.", t.Prec, t.Scale, t.Prec-t.Scale)
 		}
 		return e
+	case errDateRange:
+		return engine.Errorf(engine.CodeDatetimeFieldOverflow, "date out of range")
 	case errUnsupported:
 		what := map[int32]string{1: "numeric to float conversion of values beyond 2^53 or scale 22", 2: "min/max of numerics beyond 64 bits"}[arg]
 		if what == "" {

@@ -354,6 +354,14 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 		return out, err
 	case engine.OpCast:
 		return c.cast(args[0], e.T, mask)
+	case engine.OpDateAddInt, engine.OpDateSubInt, engine.OpDateDiff:
+		if args[0].t.Kind != engine.KindDate || !isInt(args[1].cls) {
+			return val{}, unsupported("%s on %s and %s", e.Op, args[0].t, args[1].t)
+		}
+		op := map[engine.Op]int{engine.OpDateAddInt: opDateAdd, engine.OpDateSubInt: opDateSub, engine.OpDateDiff: opDateDiff}[e.Op]
+		return bin(op, 0)
+	case engine.OpExtract:
+		return c.extract(e, args[1], mask)
 	case engine.OpRound:
 		a := args[0]
 		switch {
@@ -407,6 +415,39 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 		return r, err
 	}
 	return val{}, unsupported("the operator %s", e.Op)
+}
+
+// extractFields numbers extract()'s fields as query.cu's extractField
+// does, with each result's scale.
+var extractFields = map[string]struct{ code, scale, tsScale int32 }{
+	"year": {0, 0, 0}, "month": {1, 0, 0}, "day": {2, 0, 0}, "quarter": {3, 0, 0}, "dow": {4, 0, 0},
+	"isodow": {5, 0, 0}, "doy": {6, 0, 0}, "decade": {7, 0, 0}, "century": {8, 0, 0}, "hour": {9, 0, 0},
+	"minute": {10, 0, 0}, "second": {11, 6, 6}, "epoch": {12, 0, 6}, "millennium": {13, 0, 0},
+	"week": {14, 0, 0}, "isoyear": {15, 0, 0}, "microseconds": {16, 0, 0}, "milliseconds": {17, 3, 3},
+	"julian": {18, 0, -1},
+}
+
+func (c *compiler) extract(e *engine.Call, src val, mask int32) (val, error) {
+	k, ok := e.Args[0].(*engine.Const)
+	if !ok || k.Null {
+		return val{}, unsupported("extract() with a non-constant field")
+	}
+	f, ok := extractFields[k.S]
+	isDate := src.t.Kind == engine.KindDate
+	if !ok || !isDate && src.t.Kind != engine.KindTimestamp {
+		return val{}, unsupported("extract(%s from %s)", k.S, src.t)
+	}
+	scale := f.scale
+	if !isDate {
+		scale = f.tsScale
+	}
+	if scale < 0 {
+		return val{}, unsupported("extract(%s from %s)", k.S, src.t)
+	}
+	out := val{cls: clsDec, scale: scale, t: e.T}
+	var err error
+	out.reg, err = c.p.emit(opExtract, src.reg, 0, int32(boolInt(isDate)), mask, int64(f.code))
+	return out, err
 }
 
 func likeEndsInEscape(s string, esc int32) bool {

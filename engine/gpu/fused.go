@@ -158,14 +158,16 @@ func (r *run) fusedAggregate(p *engine.Plan) (res *engine.Batch, ok bool, err er
 			keyCols = append(keyCols, kp.decode(packed))
 		}
 	}
-	res, err = r.aggResult(p, keyCols, argv, accs, ng, na)
+	res, err = r.aggResult(p, keyCols, argv, accs, ng, na, nil)
 	return res, err == nil, err
 }
 
 // accInit is an accumulator's starting value.
 func accInit(q qAgg) qAcc {
 	var a qAcc
-	if q.Cls >= accMinMaxI {
+	if q.Cls == accMinMaxS {
+		a.S0 = ^uint64(0)
+	} else if q.Cls >= accMinMaxI {
 		if q.Fn == int32(engine.AggMin) {
 			a.S0 = math.MaxInt64
 		} else {
@@ -303,7 +305,7 @@ func genFused(prog *program, filter int32, keyVals []val, qa []qAgg, argKeys []s
 		g.strCol[i] = -1
 	}
 	for _, q := range qa {
-		if q.Cls == accFloat || q.Cls == accMinMaxF {
+		if q.Cls == accFloat || q.Cls == accMinMaxF || q.Cls == accMinMaxS {
 			return nil, notFused("floating-point aggregates")
 		}
 	}

@@ -172,6 +172,16 @@ var diffQueries = []string{
 	`SELECT ship, flag, count(*) FROM li WHERE ship < date '1991-01-01' OR qty IS NULL GROUP BY ship, flag ORDER BY 1, 2 LIMIT 10`,
 	`SELECT qty > 25, qty IS NULL, count(*), sum(CASE WHEN disc > 0.05 THEN price ELSE 0 END) FROM li GROUP BY 1, 2 ORDER BY 1, 2`,
 	`SELECT count(*), sum(qty) FROM li WHERE NOT (qty > 10 AND disc < 0.03) AND coalesce(qty, 0) <> 7 AND nullif(qty, 3) IS NOT NULL`,
+	// date arithmetic, extract, float group keys (interpreter kernels)
+	`SELECT id, ship + qty, ship - 30, ship - date '1990-06-15', extract(year from ship), extract(doy from ship), extract(dow from ship) FROM li WHERE id < 300 ORDER BY id`,
+	`SELECT extract(year from ship) AS y, extract(quarter from ship), count(*), sum(price) FROM li GROUP BY 1, 2 ORDER BY 1, 2`,
+	`SELECT extract(epoch from ship::timestamp), extract(week from ship), extract(isoyear from ship), extract(century from ship), extract(decade from ship) FROM li WHERE id % 997 = 0 ORDER BY id`,
+	`SELECT ship + 2147483000 FROM li WHERE id = 5`,
+	`SELECT round(f), count(*) FROM li WHERE f > -30 AND f < 30 GROUP BY 1 ORDER BY 1`,
+	// min/max over strings
+	`SELECT min(name), max(name), min(flag), max(flag), count(name) FROM li`,
+	`SELECT flag, min(name), max(name), count(*) FROM li GROUP BY flag ORDER BY flag`,
+	`SELECT max(name), min(flag) FROM li WHERE qty < 0`,
 }
 
 // TestQueriesMatchCPU runs the same SQL on a CPU-backed and a GPU-backed
@@ -245,4 +255,96 @@ func sameColumn(a, b *engine.Column, n int) bool {
 		}
 	}
 	return true
+}
+
+// TestOutOfMemory: on a device whose pool is capped, a load and a query
+// that need more device memory than is left fail with 53200, and every
+// table is intact afterwards (same rows, same query results, memory
+// accounted as before). Both loaders: the CPU parser with an upload, and
+// the GPU CSV reader.
+func TestOutOfMemory(t *testing.T) {
+	openDev(t) // skips without a GPU
+	const limit = 128 << 20
+	dev, err := cuda.OpenWith(0, cuda.Options{MemLimit: limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	dir := t.TempDir()
+	writeCSV(t, filepath.Join(dir, "small.csv"), 20_000, rand.New(rand.NewSource(3)))
+	writeCSV(t, filepath.Join(dir, "mid.csv"), 600_000, rand.New(rand.NewSource(4)))
+	writeCSV(t, filepath.Join(dir, "big.csv"), 4_000_000, rand.New(rand.NewSource(5)))
+	cols := `(id bigint, qty integer, price numeric(12,2), disc numeric(4,2), flag char(1), ship date, f double precision, name text)`
+	loaders := map[string]engine.Loader{
+		"host": gpu.HostLoader{Dev: dev, Host: loader.NewCPU(loader.Config{})},
+		"gpu":  loader.NewGPU(dev, loader.GPUConfig{BatchSize: 16 << 20}),
+	}
+	checks := []string{
+		`SELECT count(*), sum(qty), sum(price), min(ship), max(name) FROM small`,
+		`SELECT flag, count(*), sum(price * disc) FROM mid GROUP BY flag ORDER BY flag`,
+		`SELECT id, name, price FROM mid WHERE qty = 7 ORDER BY id LIMIT 20`,
+		`SELECT table_name, rows FROM gpusql_tables ORDER BY 1`,
+	}
+	for name, l := range loaders {
+		t.Run(name, func(t *testing.T) {
+			srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: gpu.New(dev, l)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tb := range []string{"small", "mid"} {
+				if _, err := runSQL(t, s, "CREATE TABLE "+tb+" "+cols+" FROM CSV '"+tb+".csv'"); err != nil {
+					t.Fatalf("load %s: %v", tb, err)
+				}
+			}
+			before := map[string][]string{}
+			for _, q := range checks {
+				rows, err := runSQL(t, s, q)
+				if err != nil && engine.Code(err) != engine.CodeFeatureNotSupported {
+					t.Fatalf("%s: %v", q, err)
+				}
+				before[q] = rows
+			}
+			usage := dev.Usage()
+			fail := map[string]string{
+				"load": "CREATE TABLE big " + cols + " FROM CSV 'big.csv'",
+				"copy": "COPY mid FROM 'big.csv' WITH (FORMAT csv)",
+				"query": `SELECT id, qty, price, disc, flag, ship, f, name, id + 1, qty * 2, price * 3, disc + 1, name, price - disc,
+				id + 2, qty * 3, price * 4, disc + 2, price + disc, price * disc FROM mid ORDER BY id`,
+			}
+			for what, sql := range fail {
+				_, err := runSQL(t, s, sql)
+				if engine.Code(err) != engine.CodeOutOfMemory {
+					t.Errorf("%s past the %d MiB limit: got %v, want 53200", what, limit>>20, err)
+				} else {
+					t.Logf("%s: %v", what, err)
+				}
+				for _, q := range checks {
+					rows, err := runSQL(t, s, q)
+					if err != nil && engine.Code(err) != engine.CodeFeatureNotSupported {
+						t.Fatalf("after the failed %s: %s: %v", what, q, err)
+					}
+					if strings.Join(rows, "\n") != strings.Join(before[q], "\n") {
+						t.Errorf("after the failed %s: %s changed:\n%q\n%q", what, q, before[q], rows)
+					}
+				}
+				for owner, n := range usage {
+					if owner != "" && dev.Usage()[owner] != n {
+						t.Errorf("after the failed %s: table %q holds %d bytes, had %d", what, owner, dev.Usage()[owner], n)
+					}
+				}
+				if n := dev.Usage()["big"]; n != 0 {
+					t.Errorf("after the failed %s: %d bytes still charged to big", what, n)
+				}
+			}
+			for _, tb := range []string{"small", "mid"} {
+				if _, err := runSQL(t, s, "DROP TABLE "+tb); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -55,6 +55,9 @@ func (t *Table) DeviceBytes() int64 {
 // Release frees every buffer; DROP TABLE returns the memory to the pool.
 func (t *Table) Release() {
 	for _, c := range t.Cols {
+		if c == nil { // a failed Upload stops before creating every column
+			continue
+		}
 		if c.Data != nil {
 			_ = c.Data.Free()
 			c.Data = nil
