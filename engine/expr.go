@@ -215,10 +215,15 @@ const (
 	AggAvg
 	AggMin
 	AggMax
+	// AggStringAgg is string_agg(text, delimiter text [ORDER BY ...]):
+	// the non-NULL values joined, each but the first preceded by its own
+	// row's delimiter (none where that is NULL), in Order's order (input
+	// order without one; sorted by value and delimiter for DISTINCT).
+	AggStringAgg
 )
 
 func (a AggFunc) String() string {
-	return [...]string{"count(*)", "count", "sum", "avg", "min", "max"}[a]
+	return [...]string{"count(*)", "count", "sum", "avg", "min", "max", "string_agg"}[a]
 }
 
 // AggCall is one aggregate of a query: Func over Arg (nil for count(*)),
@@ -228,6 +233,32 @@ type AggCall struct {
 	Arg      Expr
 	Distinct bool
 	T        Type
+	// Sep is string_agg's delimiter, evaluated per row; nil otherwise.
+	Sep Expr
+	// Order is the ORDER BY inside the call (string_agg only).
+	Order []AggOrder
+}
+
+// AggOrder is one ORDER BY key inside an aggregate call.
+type AggOrder struct {
+	Expr       Expr
+	Desc       bool
+	NullsFirst bool
+}
+
+// Exprs are the expressions the aggregate reads from its input rows.
+func (a AggCall) Exprs() []Expr {
+	var out []Expr
+	if a.Arg != nil {
+		out = append(out, a.Arg)
+	}
+	if a.Sep != nil {
+		out = append(out, a.Sep)
+	}
+	for _, o := range a.Order {
+		out = append(out, o.Expr)
+	}
+	return out
 }
 
 func (a AggCall) String() string {
@@ -238,5 +269,18 @@ func (a AggCall) String() string {
 	if a.Distinct {
 		d = "DISTINCT "
 	}
-	return fmt.Sprintf("%s(%s%s)", a.Func, d, a.Arg)
+	sep := ""
+	if a.Sep != nil {
+		sep = ", " + a.Sep.String()
+	}
+	var ord strings.Builder
+	for i, o := range a.Order {
+		if i == 0 {
+			ord.WriteString(" ORDER BY ")
+		} else {
+			ord.WriteString(", ")
+		}
+		fmt.Fprintf(&ord, "%s desc=%v nulls_first=%v", o.Expr, o.Desc, o.NullsFirst)
+	}
+	return fmt.Sprintf("%s(%s%s%s%s)", a.Func, d, a.Arg, sep, ord.String())
 }

@@ -560,6 +560,9 @@ func hasAggregate(n ast.Node) bool {
 // aggCall registers an aggregate and returns a reference to its result.
 func (b *binder) aggCall(a *ast.AggregateFuncExpr) (engine.Expr, error) {
 	fn := strings.ToLower(a.F)
+	if fn == "group_concat" {
+		return b.stringAgg(a)
+	}
 	inner := b.plain()
 	call := engine.AggCall{Distinct: a.Distinct}
 	if len(a.Args) != 1 {
@@ -632,6 +635,12 @@ func (b *binder) aggCall(a *ast.AggregateFuncExpr) (engine.Expr, error) {
 		return nil, unsupported("aggregate function %s is not supported", fn)
 	}
 	call.Arg = arg
+	return b.addAgg(call)
+}
+
+// addAgg registers an aggregate (once per distinct call) and returns a
+// reference to its result.
+func (b *binder) addAgg(call engine.AggCall) (engine.Expr, error) {
 	key := call.String()
 	for k, s := range b.agg.aggKeys {
 		if s == key {
@@ -707,6 +716,9 @@ func figureName(n ast.ExprNode) (string, int) {
 	case *ast.ParenthesesExpr:
 		return figureName(n.Expr)
 	case *ast.AggregateFuncExpr:
+		if n.F == "group_concat" {
+			return "string_agg", 2 // see stringAgg
+		}
 		return strings.ToLower(n.F), 2
 	case *ast.SubqueryExpr:
 		// A scalar subquery is named after its one column.

@@ -172,15 +172,8 @@ func (b *binder) predicateCall(c *engine.Call, not bool) (engine.Expr, error) {
 // columnRef resolves a column name in the query's FROM items and then in
 // the enclosing queries' (a correlated reference).
 func (b *binder) columnRef(c *ast.ColumnName) (engine.Expr, error) {
-	if c.Table.O == "" {
-		// Reserved words of PostgreSQL that tidb reads as names.
-		switch c.Name.O {
-		case "user", "current_user", "session_user", "current_role":
-			return &engine.Const{T: engine.Text, S: b.s.params.User}, nil
-		case "current_catalog":
-			return &engine.Const{T: engine.Text, S: b.s.params.Database}, nil
-		}
-	}
+	// A bare user, current_user, ... arrives as a function call (the
+	// rewrite layer makes it one); a name here is a column, even "user".
 	e, err := b.localColumn(c)
 	if err == nil || b.outer == nil || !notFound(err) {
 		return e, err
@@ -794,7 +787,7 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 		return &engine.Const{T: engine.Text, S: b.s.srv.version()}, nil
 	case "current_database", "current_catalog":
 		return &engine.Const{T: engine.Text, S: b.s.params.Database}, nil
-	case "current_user", "session_user", "user":
+	case "current_user", "session_user", "user", "current_role":
 		return &engine.Const{T: engine.Text, S: b.s.params.User}, nil
 	case "current_schema":
 		return &engine.Const{T: engine.Text, S: "public"}, nil

@@ -350,16 +350,24 @@ func (b *binder) join(n *ast.Join) (source, error) {
 			}
 		}
 	}
+	tp := n.Tp
 	if n.On != nil {
-		on, err := cb.predicate(n.On.Expr, "JOIN/ON")
+		cond := n.On.Expr
+		if f, ok := cond.(*ast.FuncCallExpr); ok && f.FnName.L == "__gpusql_full_join" && len(f.Args) == 1 && tp == ast.LeftJoin {
+			tp, cond = fullJoin, f.Args[0] // FULL JOIN, rewritten for tidb (query/parse)
+		}
+		on, err := cb.predicate(cond, "JOIN/ON")
 		if err != nil {
 			return source{}, err
 		}
 		conds = append(conds, conjuncts(on)...)
 	}
 	cb.src = comb
-	return b.runJoin(n.Tp, l, r, comb, conds)
+	return b.runJoin(tp, l, r, comb, conds)
 }
+
+// fullJoin is FULL [OUTER] JOIN, a join type tidb's AST lacks.
+const fullJoin ast.JoinType = 100
 
 // uniqueColumn finds the one column of src called name (USING).
 func uniqueColumn(src source, name, side string) (int, error) {
@@ -484,8 +492,8 @@ func (b *binder) runJoin(tp ast.JoinType, l, r, comb source, conds []engine.Expr
 	}
 
 	// Outer joins: unmatched rows with NULLs on the other side (-1).
-	outerL := tp == ast.LeftJoin
-	outerR := tp == ast.RightJoin
+	outerL := tp == ast.LeftJoin || tp == fullJoin
+	outerR := tp == ast.RightJoin || tp == fullJoin
 	if outerL || outerR {
 		ml, mr := make([]bool, lb.N), make([]bool, rb.N)
 		for k := range li {

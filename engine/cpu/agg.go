@@ -32,6 +32,17 @@ type aggState struct {
 	best  *engine.Vec // min/max
 	seen  map[string]struct{}
 	dbuf  []byte
+	str   *stringAgg // string_agg
+}
+
+// stringAgg keeps string_agg's input: every non-NULL value with its
+// delimiter and ORDER BY keys, as rows of growing vectors shared by all
+// groups, and each group's rows in input order. The values are joined
+// when the result is built, after sorting a group's rows by the keys.
+type stringAgg struct {
+	vals, seps *engine.Vec
+	keys       []*engine.Vec
+	rows       [][]int32 // per group
 }
 
 func newAggregator(p *engine.Plan) *aggregator {
@@ -46,6 +57,12 @@ func newAggregator(p *engine.Plan) *aggregator {
 		}
 		if c.Func == engine.AggMin || c.Func == engine.AggMax {
 			s.best = engine.NewVec(c.T, 0)
+		}
+		if c.Func == engine.AggStringAgg {
+			s.str = &stringAgg{vals: engine.NewVec(engine.Text, 0), seps: engine.NewVec(engine.Text, 0)}
+			for _, o := range c.Order {
+				s.str.keys = append(s.str.keys, engine.NewVec(o.Expr.Type(), 0))
+			}
 		}
 		a.states = append(a.states, s)
 	}
@@ -65,6 +82,8 @@ func (a *aggregator) newGroup(keys []*engine.Vec, row int) int32 {
 		s.count = append(s.count, 0)
 		s.has = append(s.has, false)
 		switch {
+		case s.str != nil:
+			s.str.rows = append(s.str.rows, nil)
 		case s.best != nil:
 			s.best.AppendRow(zeroOf(s.best.T), 0)
 		case s.call.Func == engine.AggSum || s.call.Func == engine.AggAvg:
@@ -113,6 +132,18 @@ func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n
 		}
 	}
 	for _, s := range a.states {
+		if s.str != nil {
+			vs := make([]*engine.Vec, 0, 2+len(s.call.Order))
+			for _, e := range s.call.Exprs() {
+				v, err := ctxEval(e)
+				if err != nil {
+					return err
+				}
+				vs = append(vs, v)
+			}
+			s.addStrings(ids, vs[0], vs[1], vs[2:], n)
+			continue
+		}
 		var arg *engine.Vec
 		if s.call.Arg != nil {
 			v, err := ctxEval(s.call.Arg)
@@ -126,6 +157,67 @@ func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n
 		}
 	}
 	return nil
+}
+
+// addStrings adds string_agg's input rows: values arg, delimiters sep and
+// ORDER BY keys. NULL values are skipped; DISTINCT keeps the first of
+// each (value, delimiter) pair of a group.
+func (s *aggState) addStrings(ids []int32, arg, sep *engine.Vec, keys []*engine.Vec, n int) {
+	st := s.str
+	for i := 0; i < n; i++ {
+		if arg.IsNull(i) {
+			continue
+		}
+		g := ids[i]
+		if s.seen != nil {
+			s.dbuf = binary.LittleEndian.AppendUint32(s.dbuf[:0], uint32(g))
+			s.dbuf = eval.AppendKey(s.dbuf, arg, i)
+			s.dbuf = eval.AppendKey(s.dbuf, sep, i)
+			if _, dup := s.seen[string(s.dbuf)]; dup {
+				continue
+			}
+			s.seen[string(s.dbuf)] = struct{}{}
+		}
+		st.rows[g] = append(st.rows[g], int32(st.vals.N))
+		st.vals.AppendRow(arg, i)
+		st.seps.AppendRow(sep, i)
+		for k, kv := range keys {
+			st.keys[k].AppendRow(kv, i)
+		}
+		s.count[g]++
+	}
+}
+
+// joinStrings builds group g's string_agg result into v's row g.
+func (s *aggState) joinStrings(v *engine.Vec, g int) {
+	st := s.str
+	rows := st.rows[g]
+	if len(rows) == 0 {
+		v.SetNull(g)
+		return
+	}
+	cols := st.keys
+	var keys []engine.SortKey
+	for k, o := range s.call.Order {
+		keys = append(keys, engine.SortKey{Col: k, Desc: o.Desc, NullsFirst: o.NullsFirst})
+	}
+	if len(keys) == 0 && s.call.Distinct {
+		// PostgreSQL sorts a DISTINCT aggregate's input by its arguments.
+		cols = []*engine.Vec{st.vals, st.seps}
+		keys = []engine.SortKey{{Col: 0}, {Col: 1}}
+	}
+	if len(keys) > 0 {
+		rows = append([]int32(nil), rows...)
+		eval.SortRows(rows, cols, keys)
+	}
+	var out []byte
+	for k, r := range rows {
+		if k > 0 && !st.seps.IsNull(int(r)) {
+			out = append(out, st.seps.S[r]...)
+		}
+		out = append(out, st.vals.S[r]...)
+	}
+	v.S[g] = out
 }
 
 func (s *aggState) add(ids []int32, arg *engine.Vec, n int) error {
@@ -270,6 +362,17 @@ func (a *aggregator) merge(o *aggregator) error {
 func (s *aggState) mergeSlot(id int32, o *aggState, g int32) error {
 	s.count[id] += o.count[g]
 	switch s.call.Func {
+	case engine.AggStringAgg:
+		// o scanned rows after s's: its rows follow, keeping input order.
+		st, ot := s.str, o.str
+		for _, r := range ot.rows[g] {
+			st.rows[id] = append(st.rows[id], int32(st.vals.N))
+			st.vals.AppendRow(ot.vals, int(r))
+			st.seps.AppendRow(ot.seps, int(r))
+			for k, kv := range ot.keys {
+				st.keys[k].AppendRow(kv, int(r))
+			}
+		}
 	case engine.AggMin, engine.AggMax:
 		if !o.has[g] {
 			return nil
@@ -319,6 +422,9 @@ func (a *aggregator) result() (*engine.Batch, error) {
 			switch s.call.Func {
 			case engine.AggCount, engine.AggCountStar:
 				v.I[g] = s.count[g]
+				continue
+			case engine.AggStringAgg:
+				s.joinStrings(v, g)
 				continue
 			case engine.AggMin, engine.AggMax:
 				if empty {

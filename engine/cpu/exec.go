@@ -298,9 +298,7 @@ func exprsOf(p *engine.Plan) []engine.Expr {
 	var out []engine.Expr
 	out = append(out, p.GroupBy...)
 	for _, a := range p.Aggs {
-		if a.Arg != nil {
-			out = append(out, a.Arg)
-		}
+		out = append(out, a.Exprs()...)
 	}
 	return out
 }

@@ -18,10 +18,18 @@ func SortBatch(b *engine.Batch, keys []engine.SortKey) *engine.Batch {
 	for i := range idx {
 		idx[i] = int32(i)
 	}
+	SortRows(idx, b.Cols, keys)
+	return GatherBatch(b, idx)
+}
+
+// SortRows orders the row numbers idx of the vectors cols by keys (whose
+// Col index cols), stable, with PostgreSQL's NULL placement. The ORDER BY
+// of a query and of an aggregate call (string_agg) sort alike.
+func SortRows(idx []int32, cols []*engine.Vec, keys []engine.SortKey) {
 	sort.SliceStable(idx, func(x, y int) bool {
 		i, j := int(idx[x]), int(idx[y])
 		for _, k := range keys {
-			v := b.Cols[k.Col]
+			v := cols[k.Col]
 			ni, nj := v.IsNull(i), v.IsNull(j)
 			if ni || nj {
 				if ni == nj {
@@ -40,7 +48,6 @@ func SortBatch(b *engine.Batch, keys []engine.SortKey) *engine.Batch {
 		}
 		return false
 	})
-	return GatherBatch(b, idx)
 }
 
 // DistinctBatch keeps the first row of each set of equal visible values.

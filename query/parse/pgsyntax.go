@@ -12,6 +12,12 @@ package parse
 //   - pg_catalog.f(...) → f(...)
 //   - x = ANY (ARRAY[a, b]) → x IN (a, b); x <> ALL (ARRAY[a, b]) →
 //     x NOT IN (a, b)
+//   - string_agg(v, d [ORDER BY k]) → group_concat(v, d [ORDER BY k]
+//     SEPARATOR '__gpusql_string_agg'), tidb's only aggregate with an
+//     ORDER BY; the binder reads it back as string_agg
+//   - user, current_user, session_user, current_role, current_catalog
+//     written bare → user(), ...: PostgreSQL's SQL value functions, so that
+//     a quoted "user" stays a column name
 func (r *rewriter) pgSyntax(items []*node) ([]*node, error) {
 	out := make([]*node, 0, len(items))
 	dropped := false // the qualifier before items[i] was dropped
@@ -22,6 +28,14 @@ func (r *rewriter) pgSyntax(items []*node) ([]*node, error) {
 		next := get(items, i+1)
 		switch {
 		case afterDot:
+		case n.word("string_agg") && next != nil && next.group:
+			out = append(out, r.stringAgg(n, next)...)
+			i++
+			continue
+		case sqlValueFunc(n.tok) && (next == nil || !next.group && !next.op(".")) &&
+			(len(out) == 0 || !out[len(out)-1].word("as")):
+			out = append(out, call(n.tok.text, n.tok)...)
+			continue
 		case n.word("operator") && next != nil && next.group:
 			op, ok := operatorName(next.kids)
 			if !ok {
@@ -269,4 +283,88 @@ func (r *rewriter) chainEnd(xs []*node, i int, op token) (int, error) {
 		}
 		return i, nil
 	}
+}
+
+// sqlValueFunc reports whether t is one of PostgreSQL's SQL value
+// functions written without parentheses that gpusql has.
+func sqlValueFunc(t token) bool {
+	switch {
+	case t.is("user"), t.is("current_user"), t.is("session_user"), t.is("current_role"), t.is("current_catalog"):
+		return true
+	}
+	return false
+}
+
+// stringAgg rewrites string_agg(args [ORDER BY keys]) (name and its
+// group) as group_concat(args [ORDER BY keys] SEPARATOR marker).
+func (r *rewriter) stringAgg(name, g *node) []*node {
+	kids := append([]*node(nil), g.kids...)
+	kids = append(kids, &node{tok: synth(kIdent, "separator", g.close)}, &node{tok: synth(kString, aggMarker, g.close)})
+	fn := &node{tok: synth(kIdent, "group_concat", name.tok)}
+	return []*node{fn, {tok: g.tok, group: true, kids: kids, close: g.close}}
+}
+
+// fullJoin rewrites "FULL [OUTER] JOIN item ON cond", which tidb's
+// grammar lacks, as "LEFT JOIN item ON __gpusql_full_join(cond)"; the
+// binder runs it as a full join. FULL JOIN ... USING is refused.
+func (r *rewriter) fullJoin(items []*node) ([]*node, error) {
+	out := make([]*node, 0, len(items))
+	for i := 0; i < len(items); i++ {
+		n := items[i]
+		j := i + 1
+		if j < len(items) && items[j].word("outer") {
+			j++
+		}
+		if !n.word("full") || j >= len(items) || !items[j].word("join") {
+			out = append(out, n)
+			continue
+		}
+		on := -1
+		for k := j + 1; k < len(items); k++ {
+			if items[k].word("using") {
+				return nil, notSupported(r.src, n.tok, "FULL JOIN ... USING is not supported by gpusql; write the condition with ON")
+			}
+			if items[k].word("on") {
+				on = k
+				break
+			}
+			if joinEnd(items, k) {
+				break
+			}
+		}
+		if on < 0 {
+			return nil, syntaxErr(r.src, tokAt(items, j+1, len(items), r.end))
+		}
+		end := on + 1
+		for end < len(items) && !joinEnd(items, end) {
+			end++
+		}
+		if end == on+1 {
+			return nil, syntaxErr(r.src, tokAt(items, end, len(items), r.end))
+		}
+		out = append(out, &node{tok: synth(kIdent, "left", n.tok)}, &node{tok: synth(kIdent, "join", items[j].tok)})
+		out = append(out, items[j+1:on+1]...)
+		out = append(out, call(fnFullJoin, items[on].tok, items[on+1:end])...)
+		i = end - 1
+	}
+	return out, nil
+}
+
+// joinEnd reports whether items[k] ends a join condition: the next join,
+// a clause of the query, or a comma between FROM items.
+func joinEnd(items []*node, k int) bool {
+	n := items[k]
+	if n.op(",") {
+		return true
+	}
+	if (n.word("left") || n.word("right")) && k+1 < len(items) && items[k+1].group {
+		return false // the functions left() and right()
+	}
+	for _, w := range []string{"join", "inner", "left", "right", "full", "cross", "natural", "where", "group", "having",
+		"window", "order", "limit", "offset", "fetch", "union", "intersect", "except", "for", "returning"} {
+		if n.word(w) {
+			return true
+		}
+	}
+	return false
 }

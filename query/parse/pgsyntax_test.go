@@ -36,6 +36,13 @@ func TestPGSyntax(t *testing.T) {
 		{"alias keywords quoted", `select 1 as default, n as schema from t as x`, `select 1 as "default", n as "schema" from t as "x"`},
 		{"function in FROM", `select x from pg_catalog.unnest(a) x, generate_series(1, 3) AS i join f() on true`, `select x from(select __gpusql_srf('unnest', a)) x,(select __gpusql_srf('generate_series', 1, 3)) as "i" join(select __gpusql_srf('f')) on true`},
 		{"any subquery kept", `select a from t where a = any (select b from u)`, `select a from t where a = any (select b from u)`},
+		{"string_agg", `select string_agg(a, ', ') from t`, `select group_concat(a, ', ' separator '__gpusql_string_agg') from t`},
+		{"string_agg order by", `select pg_catalog.string_agg(distinct a, b order by a desc nulls last) from t`, `select group_concat(distinct a, b order by __gpusql_nulls_last(a) desc separator '__gpusql_string_agg') from t`},
+		{"bare user functions", `select user, current_user, session_user, current_role, current_catalog from t`, `select user(), current_user(), session_user(), current_role(), current_catalog() from t`},
+		{"quoted user is a name", `select "user", t.user, 1 as user from t where "user" = user`, `select "user", t.user, 1 as "user" from t where "user" = user()`},
+		{"full join", `select * from a full join b on a.x = b.y and a.z > 1 where a.x > 0`, `select * from a left join b on __gpusql_full_join(a.x = b.y and a.z > 1) where a.x > 0`},
+		{"full outer join chained", `select * from a full outer join b on a.x = b.y left join c on true, d`, `select * from a left join b on __gpusql_full_join(a.x = b.y) left join c on true, d`},
+		{"full join condition with left()", `select * from a full join b on left(a.s, 1) = b.s join c on true`, `select * from a left join b on __gpusql_full_join(left(a.s, 1) = b.s) join c on true`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,6 +68,8 @@ func TestPGSyntaxErrors(t *testing.T) {
 		{"COLLATE without name", `select a collate from t`, engine.CodeSyntaxError},
 		{"regex without operand", `select ~ 'x'`, engine.CodeSyntaxError},
 		{"> ANY array", `select 1 where 1 > any (array[1])`, engine.CodeFeatureNotSupported},
+		{"FULL JOIN USING", `select * from a full join b using (x)`, engine.CodeFeatureNotSupported},
+		{"FULL JOIN without condition", `select * from a full join b where true`, engine.CodeSyntaxError},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -22,6 +22,10 @@ const (
 	fnArrayHas   = "__gpusql_array_has"   // (x, array) for x = ANY (array)
 	fnArraySub   = "__gpusql_array_sub"   // ((SELECT ...)) for ARRAY(SELECT ...)
 	fnSRF        = "__gpusql_srf"         // ('name', args...) for a function in FROM
+	fnFullJoin   = "__gpusql_full_join"   // (cond) as the ON of a LEFT JOIN that stands for FULL JOIN
+	// aggMarker is the SEPARATOR of the group_concat call that stands for
+	// string_agg(value, delimiter [ORDER BY ...]).
+	aggMarker = "__gpusql_string_agg"
 )
 
 // maxLimit stands in for "no limit" when only OFFSET is given.
@@ -50,7 +54,7 @@ func (r *rewriter) level(items []*node, end token) ([]*node, error) {
 		}
 	}
 	r.end = end
-	passes := []func([]*node) ([]*node, error){r.pgSyntax, r.specials, r.casts, r.arrays, r.regex, r.distinct, r.nulls, r.limit}
+	passes := []func([]*node) ([]*node, error){r.pgSyntax, r.fullJoin, r.specials, r.casts, r.arrays, r.regex, r.distinct, r.nulls, r.limit}
 	for _, pass := range passes {
 		var err error
 		if items, err = pass(items); err != nil {
