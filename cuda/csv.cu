@@ -787,37 +787,36 @@ __device__ bool parseDecimal(const u8 *s, int n, u64 maxM, bool &neg, u64 &m, in
 }
 
 // Clinger's fast path: an exact mantissa times or divided by an exact
-// power of ten is one correctly rounded operation.
-__device__ bool parseFloat64(const u8 *s, int n, double &out) {
-    bool neg;
-    u64 m;
-    int e;
-    if (!parseDecimal(s, n, (1ull << 53), neg, m, e)) return false;
-    if (m == 0) {
-        out = neg ? -0.0 : 0.0;
-        return true;
-    }
-    if (e < -22 || e > 22) return false;
-    double p = 1;
-    for (int k = 0; k < (e < 0 ? -e : e); k++) p *= 10; // exact up to 1e22
-    double v = e < 0 ? __ddiv_rn((double)m, p) : __dmul_rn((double)m, p);
-    out = neg ? -v : v;
-    return true;
-}
+// power of ten is one correctly rounded operation. F is double (mantissas
+// up to 2^53, powers up to 1e22) or float (2^24, 1e10).
+template <typename F> struct FloatLimits;
+template <> struct FloatLimits<double> {
+    static const u64 maxM = 1ull << 53;
+    static const int maxE = 22;
+    __device__ static double mul(double a, double b) { return __dmul_rn(a, b); }
+    __device__ static double div(double a, double b) { return __ddiv_rn(a, b); }
+};
+template <> struct FloatLimits<float> {
+    static const u64 maxM = 1ull << 24;
+    static const int maxE = 10;
+    __device__ static float mul(float a, float b) { return __fmul_rn(a, b); }
+    __device__ static float div(float a, float b) { return __fdiv_rn(a, b); }
+};
 
-__device__ bool parseFloat32(const u8 *s, int n, float &out) {
+template <typename F> __device__ bool parseFloat(const u8 *s, int n, F &out) {
+    typedef FloatLimits<F> L;
     bool neg;
     u64 m;
     int e;
-    if (!parseDecimal(s, n, (1ull << 24), neg, m, e)) return false;
+    if (!parseDecimal(s, n, L::maxM, neg, m, e)) return false;
     if (m == 0) {
-        out = neg ? -0.0f : 0.0f;
+        out = neg ? -(F)0 : (F)0;
         return true;
     }
-    if (e < -10 || e > 10) return false;
-    float p = 1;
-    for (int k = 0; k < (e < 0 ? -e : e); k++) p *= 10; // exact up to 1e10
-    float v = e < 0 ? __fdiv_rn((float)m, p) : __fmul_rn((float)m, p);
+    if (e < -L::maxE || e > L::maxE) return false;
+    F p = 1;
+    for (int k = 0; k < (e < 0 ? -e : e); k++) p *= 10; // exact up to 10^maxE
+    F v = e < 0 ? L::div((F)m, p) : L::mul((F)m, p);
     out = neg ? -v : v;
     return true;
 }
@@ -926,13 +925,13 @@ __device__ bool parseValue(const Value &v, const ColPlan &cp, u64 &bits) {
     }
     case K_FLOAT32: {
         float f;
-        if (!parseFloat32(v.p, v.n, f)) return false;
+        if (!parseFloat<float>(v.p, v.n, f)) return false;
         bits = __float_as_uint(f);
         return true;
     }
     case K_FLOAT64: {
         double f;
-        if (!parseFloat64(v.p, v.n, f)) return false;
+        if (!parseFloat<double>(v.p, v.n, f)) return false;
         bits = (u64)__double_as_longlong(f);
         return true;
     }
@@ -985,10 +984,12 @@ struct RowParams {
 // so that each thread's byte-by-byte walk over its own record reads shared
 // memory rather than scattered global sectors. A block whose records do not
 // fit (long records, many fields) reads them in place instead.
+// The sizes keep csv_validate's shared memory under 37 KB, so that six
+// blocks (24 warps) fit on an SM of 228 KB.
 #define ROWS_PER_BLOCK 128
 #define STAGE_BYTES 20480  // 160 bytes a record
-#define STAGE_ENTRIES 2560 // 20 fields a record
-#define STAGE_STR 8192     // csv_convert: one string column of up to 64 bytes a row
+#define STAGE_ENTRIES 2176 // 17 fields a record
+#define STAGE_STR 7168     // one string column of up to 56 bytes a row
 
 // Rows is a block's view of its records, staged or in place.
 struct Rows {
@@ -1091,7 +1092,7 @@ __device__ __forceinline__ int putStr(u8 *dst, int W, const Field &f, const ColP
     return n;
 }
 
-#define RED_COLS 128 // columns whose widths and NULL flags a block reduces in shared memory
+#define RED_COLS 64 // columns whose widths and NULL flags a block reduces in shared memory
 
 // Stage 4, with stage 6 on speculation: validate every row and convert it
 // at the same time, into output row rowBase + r - first (bad rows not yet
