@@ -49,6 +49,8 @@ type binder struct {
 
 // stmtState is shared by every binder of one statement.
 type stmtState struct {
+	// ctx is the statement's context: the subqueries, derived tables and
+	// joins run while binding, and correlated subqueries, run under it.
 	ctx context.Context
 	// sources caches the system relations the statement names, so that a
 	// correlated subquery rebound per row builds them once.
@@ -68,14 +70,16 @@ func unsupported(format string, args ...any) error {
 	return engine.Errorf(engine.CodeFeatureNotSupported, format, args...)
 }
 
-// bindSelect binds a SELECT statement.
-func (s *Session) bindSelect(stmt ast.StmtNode) (*engine.Plan, []engine.ResultColumn, error) {
-	return s.bindSelectParams(stmt, nil)
+// bindSelect binds a SELECT statement. ctx is the statement's: binding
+// runs uncorrelated subqueries, derived tables and joins, which a cancel
+// request or statement_timeout must stop as it stops the query.
+func (s *Session) bindSelect(ctx context.Context, stmt ast.StmtNode) (*engine.Plan, []engine.ResultColumn, error) {
+	return s.bindSelectParams(ctx, stmt, nil)
 }
 
 // bindSelectParams binds a SELECT whose $n are described by params.
-func (s *Session) bindSelectParams(stmt ast.StmtNode, params *paramEnv) (*engine.Plan, []engine.ResultColumn, error) {
-	b := &binder{s: s, params: params, st: &stmtState{ctx: context.Background(), sources: map[string]source{}}}
+func (s *Session) bindSelectParams(ctx context.Context, stmt ast.StmtNode, params *paramEnv) (*engine.Plan, []engine.ResultColumn, error) {
+	b := &binder{s: s, params: params, st: &stmtState{ctx: ctx, sources: map[string]source{}}}
 	return b.bindStmt(stmt)
 }
 

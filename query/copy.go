@@ -143,7 +143,7 @@ func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWri
 		}
 		query = sel
 	}
-	plan, cols, err := s.bindSelect(query.AST)
+	plan, cols, err := s.bindSelect(ctx, query.AST)
 	if err != nil {
 		return err
 	}

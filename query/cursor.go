@@ -77,7 +77,7 @@ func (s *Session) declare(ctx context.Context, st *parse.Declare, w engine.Resul
 	if env != nil {
 		env.limits = st.Query.LimitParams
 	}
-	plan, cols, err := s.bindSelectParams(st.Query.AST, env)
+	plan, cols, err := s.bindSelectParams(ctx, st.Query.AST, env)
 	if err != nil {
 		return err
 	}

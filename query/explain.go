@@ -28,7 +28,7 @@ func (s *Session) explain(ctx context.Context, st *parse.Explain, w engine.Resul
 	if env != nil {
 		env.limits = st.Query.LimitParams
 	}
-	plan, cols, err := s.bindSelectParams(st.Query.AST, env)
+	plan, cols, err := s.bindSelectParams(ctx, st.Query.AST, env)
 	if err != nil {
 		return err
 	}

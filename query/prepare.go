@@ -100,7 +100,7 @@ func (s *Session) Prepare(ctx context.Context, sql string, paramOIDs []uint32) (
 			return nil, errFailedTx()
 		}
 	}
-	return s.prepare(st, given)
+	return s.prepare(ctx, st, given)
 }
 
 func errFailedTx() error {
@@ -126,7 +126,7 @@ func queryOf(st parse.Stmt) *parse.Select {
 }
 
 // prepare binds st with parameters of the given types (unknown: infer).
-func (s *Session) prepare(st parse.Stmt, given []engine.Type) (*prepared, error) {
+func (s *Session) prepare(ctx context.Context, st parse.Stmt, given []engine.Type) (*prepared, error) {
 	p := &prepared{s: s, stmt: st}
 	n := len(given)
 	q := queryOf(st)
@@ -145,7 +145,7 @@ func (s *Session) prepare(st parse.Stmt, given []engine.Type) (*prepared, error)
 	}
 	if q != nil {
 		env.limits = q.LimitParams
-		plan, cols, err := s.bindSelectParams(q.AST, env)
+		plan, cols, err := s.bindSelectParams(ctx, q.AST, env)
 		if err != nil {
 			return nil, err
 		}
@@ -218,7 +218,7 @@ func (p *prepared) Run(ctx context.Context, params []engine.Param, w engine.Resu
 
 // runPrepared binds a prepared SELECT with its parameter values and runs it.
 func (s *Session) runPrepared(ctx context.Context, p *prepared, sel *parse.Select, env *paramEnv, w engine.ResultWriter) error {
-	plan, cols, err := s.bindSelectParams(sel.AST, env)
+	plan, cols, err := s.bindSelectParams(ctx, sel.AST, env)
 	if err != nil {
 		return err
 	}
@@ -253,7 +253,7 @@ func (s *Session) execParams(ctx context.Context, st parse.Stmt, w engine.Result
 		switch st := st.(type) {
 		case *parse.Select:
 			if env != nil {
-				plan, cols, err := s.bindSelectParams(st.AST, env)
+				plan, cols, err := s.bindSelectParams(ctx, st.AST, env)
 				if err != nil {
 					return err
 				}
@@ -261,7 +261,7 @@ func (s *Session) execParams(ctx context.Context, st parse.Stmt, w engine.Result
 				return err
 			}
 		case *parse.Prepare:
-			return s.prepareSQL(st, w)
+			return s.prepareSQL(ctx, st, w)
 		case *parse.Execute:
 			return s.executeSQL(ctx, st, w)
 		case *parse.Deallocate:
@@ -343,11 +343,11 @@ func (s *Session) runPlan(ctx context.Context, plan *engine.Plan, cols []engine.
 	return rows, w.Complete("SELECT " + strconv.FormatInt(rows, 10))
 }
 
-func (s *Session) prepareSQL(st *parse.Prepare, w engine.ResultWriter) error {
+func (s *Session) prepareSQL(ctx context.Context, st *parse.Prepare, w engine.ResultWriter) error {
 	if _, ok := s.ext.stmts[st.Name]; ok {
 		return engine.Errorf(engine.CodeDuplicatePreparedStmt, "prepared statement %q already exists", st.Name)
 	}
-	p, err := s.prepare(st.Query, st.Types)
+	p, err := s.prepare(ctx, st.Query, st.Types)
 	if err != nil {
 		return err
 	}

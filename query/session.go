@@ -93,7 +93,7 @@ func (s *Session) DescribeQuery(ctx context.Context, sql string) ([]engine.Resul
 	}
 	switch st := stmts[0].(type) {
 	case *parse.Select:
-		_, cols, err := s.bindSelect(st.AST)
+		_, cols, err := s.bindSelect(ctx, st.AST)
 		return cols, err
 	case *parse.Show:
 		return s.showColumns(st.Name), nil
@@ -153,7 +153,7 @@ func (s *Session) transaction(t *parse.Transaction, w engine.ResultWriter) error
 // runSelect binds and executes a query, streaming rows; exec applies
 // statement_timeout.
 func (s *Session) runSelect(ctx context.Context, stmt ast.StmtNode, w engine.ResultWriter) error {
-	plan, cols, err := s.bindSelect(stmt)
+	plan, cols, err := s.bindSelect(ctx, stmt)
 	if err != nil {
 		return err
 	}
