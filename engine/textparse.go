@@ -659,8 +659,8 @@ func tpParseTimestamp(b []byte) (int64, tpDtResult) {
 			if r == tpDtOK {
 				r = tr
 			}
-		} else if j > i {
-			return 0, tpDtBad // a separator with no time after it
+		} else if j > i && tpSkipZone(s, i) != len(s) {
+			return 0, tpDtBad // a separator with no time (or zone) after it
 		}
 		j = tpSkipZone(s, j)
 		if j != len(s) {

@@ -582,6 +582,15 @@ var pgNumericCases = []numericCase{
 }
 var pgDateCases = []dateCase{
 	{"2021-02-28", 18686, ParseOK},
+	// a zone after the date alone is accepted and ignored (pgJDBC's
+	// setDate sends "1996-02-28 +00")
+	{"2021-02-28 +00", 18686, ParseOK},
+	{"2021-02-28 UTC", 18686, ParseOK},
+	{"2021-02-28 +05:30", 18686, ParseOK},
+	{"2021-02-28+00", 18686, ParseOK},
+	{"2021-02-28 Z", 18686, ParseOK},
+	{"2021-02-28 x", 0, ParseInvalid},
+	{"2021-02-28 +", 0, ParseInvalid},
 	{" 2021-02-28 ", 18686, ParseOK},
 	{"2021-02-30", 0, ParseOutOfRange},
 	{"2021-13-01", 0, ParseOutOfRange},
@@ -615,6 +624,8 @@ var pgDateCases = []dateCase{
 	{"\t2021-01-05\n", 18632, ParseOK},
 }
 var pgTimestampCases = []timestampCase{
+	{"2021-01-05 +00", 1609804800000000, ParseOK},
+	{"2021-01-05 +", 0, ParseInvalid},
 	{"2021-01-05 12:34:56", 1609850096000000, ParseOK},
 	{"2021-01-05T12:34:56.123456", 1609850096123456, ParseOK},
 	{"2021-01-05 12:34", 1609850040000000, ParseOK},
