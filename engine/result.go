@@ -112,6 +112,11 @@ type Preparer interface {
 	Statement(name string) (Prepared, bool)
 	// DropStatement forgets a named statement, if it exists.
 	DropStatement(name string)
+	// CursorColumns describes the rows of a cursor made by DECLARE.
+	// Cursors are portals in PostgreSQL, so a Describe of a portal the
+	// protocol does not know names one (psycopg 3 describes its named
+	// cursors that way).
+	CursorColumns(name string) ([]ResultColumn, bool)
 }
 
 // Prepared is a prepared statement.

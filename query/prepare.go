@@ -71,6 +71,15 @@ func (s *Session) addStatement(name string, p *prepared) error {
 // DropStatement forgets a named statement.
 func (s *Session) DropStatement(name string) { delete(s.ext.stmts, name) }
 
+// CursorColumns describes a declared cursor's rows.
+func (s *Session) CursorColumns(name string) ([]engine.ResultColumn, bool) {
+	c, ok := s.ext.cursors[name]
+	if !ok {
+		return nil, false
+	}
+	return c.cols, true
+}
+
 // Prepare parses and binds sql, inferring the types of parameters that
 // paramOIDs leave open.
 func (s *Session) Prepare(ctx context.Context, sql string, paramOIDs []uint32) (engine.Prepared, error) {

@@ -258,6 +258,13 @@ func (c *conn) describe(m *pgproto3.Describe) error {
 	}
 	p := e.portals[m.Name]
 	if p == nil {
+		if pr, ok := c.sess.(engine.Preparer); ok && m.Name != "" {
+			if cols, ok := pr.CursorColumns(m.Name); ok {
+				// A cursor's rows come back from FETCH in text.
+				c.send(rowDescription(cols, nil))
+				return nil
+			}
+		}
 		return engine.Errorf(engine.CodeInvalidCursorName, "portal %q does not exist", m.Name)
 	}
 	if p.ran || p.stmt.prep != nil {

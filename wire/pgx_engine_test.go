@@ -360,3 +360,62 @@ func TestEngineBackendPID(t *testing.T) {
 		seen[want] = true
 	}
 }
+
+// A cursor declared through the extended protocol, with a parameter, is a
+// portal: Describe of its name gives its row description, and FETCH reads
+// it (what psycopg 3 does with a named cursor).
+func TestEngineDescribeCursorPortal(t *testing.T) {
+	addr := engineServer(t, 10)
+	ctx, cancel := context.WithTimeout(context.Background(), safetyDeadline)
+	defer cancel()
+	pc := pgxConnect(t, addr, pgx.QueryExecModeSimpleProtocol).PgConn()
+	if err := pc.Exec(ctx, "begin").Close(); err != nil {
+		t.Fatal(err)
+	}
+	res := pc.ExecParams(ctx, `declare "big" cursor for select k, v from big where k > $1 order by k`, [][]byte{[]byte("6")}, nil, nil, nil).Read()
+	if res.Err != nil || res.CommandTag.String() != "DECLARE CURSOR" {
+		t.Fatalf("declare: %v %q", res.Err, res.CommandTag)
+	}
+
+	hj, err := pc.Hijack()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hj.Conn.Close()
+	fe := hj.Frontend
+	fe.Send(&pgproto3.Describe{ObjectType: 'P', Name: "big"})
+	fe.Send(&pgproto3.Describe{ObjectType: 'P', Name: "nosuch"})
+	fe.Send(&pgproto3.Sync{})
+	fe.Send(&pgproto3.Query{String: `fetch forward 2 from "big"`})
+	if err := fe.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for ready := 0; ready < 2; {
+		msg, err := fe.Receive()
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch m := msg.(type) {
+		case *pgproto3.RowDescription:
+			var names []string
+			for _, f := range m.Fields {
+				names = append(names, fmt.Sprintf("%s:%d", f.Name, f.DataTypeOID))
+			}
+			got = append(got, "desc "+strings.Join(names, ","))
+		case *pgproto3.DataRow:
+			got = append(got, "row "+string(m.Values[0]))
+		case *pgproto3.ErrorResponse:
+			got = append(got, "error "+m.Code)
+		case *pgproto3.CommandComplete:
+			got = append(got, "complete "+string(m.CommandTag))
+		case *pgproto3.ReadyForQuery:
+			ready++
+		}
+	}
+	// The Describe of an unknown portal fails; the Sync ends the error.
+	want := []string{"desc k:23,v:25", "error 34000", "desc k:23,v:25", "row 7", "row 8", "complete FETCH 2"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+}

@@ -45,8 +45,6 @@ const (
 var clientPending = map[string]string{
 	"TestClients/psql/d_table":                   "catalog: string_agg (the publications query, statement 6 of psql_d_table)",
 	"TestClients/psql/dplus_table":               "catalog: string_agg, and reloptions/array_to_string of \\d+ (psql_dplus_table)",
-	"TestClients/psycopg3/cursor":                "DECLARE ... CURSOR with $n parameters through the extended protocol: the cursor is not found by FETCH",
-	"TestClients/jdbc/PreparedStatement_dates":   "date input with a zone suffix ('1996-02-28 +00', pgJDBC's setDate)",
 	"TestClients/postgres_fdw/like":              "operator ~~ (postgres_fdw sends LIKE as ~~)",
 	"TestClients/introspection/metabase_columns": "XX000 eval: unknown expression *query.paramRef (parameters inside a UNION ALL over information_schema, metabase_columns statement 2)",
 	"TestClients/introspection/psql_d_table":     "catalog: as psql \\d",
