@@ -1092,6 +1092,43 @@ __device__ __forceinline__ int putStr(u8 *dst, int W, const Field &f, const ColP
     return n;
 }
 
+__device__ __forceinline__ void zeroBytes(u8 *dst, int W) {
+    for (int k = 0; k < W; k++) dst[k] = 0;
+}
+
+__device__ __forceinline__ void clearBit(u64 valid, i64 row) {
+    atomicAnd((u64 *)valid + (row >> 6), ~(1ull << (row & 63)));
+}
+
+// putValue checks and converts one field into dst (W bytes: a fixed-width
+// value, or a string zero-padded; zeros for a NULL, with isnul set). It
+// returns false where the fast path cannot vouch for the value (a NULL in
+// a NOT NULL column, a string over its limit, a value outside the fast
+// parsers' formats): the row is then unsure, and dst may hold anything. w
+// is a string's stored length.
+__device__ __forceinline__ bool putValue(const Field &f, const ColPlan &cp, const RowParams &P, u8 *dst, int W, bool &isnul,
+                                         u32 &w) {
+    Value v = simpleValue(f, P.quote, P.esc, P.fsm);
+    isnul = false;
+    w = 0;
+    if (v.ok && isNullValue(v, (const u8 *)P.nul, P.nulLen)) {
+        if (cp.notNull) return false;
+        isnul = true;
+        zeroBytes(dst, W);
+        return true;
+    }
+    if (isStr(cp.kind)) {
+        int n = putStr(dst, W, f, cp, P.quote, P.esc);
+        if (n < 0) return false;
+        w = n;
+        return true;
+    }
+    u64 bits;
+    if (!v.ok || !parseValue(v, cp, bits)) return false;
+    if (W) putFixed(dst, W, bits);
+    return true;
+}
+
 #define RED_COLS 64 // columns whose widths and NULL flags a block reduces in shared memory
 
 // Stage 4, with stage 6 on speculation: validate every row and convert it
@@ -1117,7 +1154,6 @@ extern "C" __global__ void __launch_bounds__(ROWS_PER_BLOCK)
     for (int c = threadIdx.x; c < RED_COLS; c += blockDim.x) sW[c] = sN[c] = 0;
     const ChunkFn *fns = (const ChunkFn *)P.fns;
     const ColPlan *cols = (const ColPlan *)P.cols;
-    const u8 *nul = (const u8 *)P.nul;
     int r0 = P.first + blockIdx.x * ROWS_PER_BLOCK, r1 = min(r0 + ROWS_PER_BLOCK, P.nrec);
     Rows R;
     stageRows(P, r0, r1, sRec, sEnt, sBytes, R);
@@ -1148,31 +1184,14 @@ extern "C" __global__ void __launch_bounds__(ROWS_PER_BLOCK)
         u32 w = 0;
         bool isnul = false;
         if (good) {
-            Field f = rowField(R, e0 + cp.field);
-            Value v = simpleValue(f, P.quote, P.esc, P.fsm);
-            if (v.ok && isNullValue(v, nul, P.nulLen)) {
-                if (cp.notNull) good = false;
-                else isnul = true;
-            } else if (str) {
-                int n = putStr(dst, W, f, cp, P.quote, P.esc);
-                if (n < 0) good = false;
-                else w = n;
-            } else {
-                u64 bits;
-                if (!v.ok || !parseValue(v, cp, bits)) good = false;
-                else if (W) putFixed(dst, W, bits);
+            bool ok = putValue(rowField(R, e0 + cp.field), cp, P, dst, W, isnul, w);
+            if (isnul && o.valid) clearBit(o.valid, rowBase + my);
+            if (!ok) {
+                good = false;
+                if (str) zeroBytes(dst, W);
             }
-            if (isnul) {
-                if (str) for (int k = 0; k < W; k++) dst[k] = 0;
-                else if (W) putFixed(dst, W, 0);
-                if (o.valid) {
-                    i64 row = rowBase + my;
-                    atomicAnd((u64 *)o.valid + (row >> 6), ~(1ull << (row & 63)));
-                }
-            }
-            if (!good && str) for (int k = 0; k < W; k++) dst[k] = 0;
         } else if (live && str) {
-            for (int k = 0; k < W; k++) dst[k] = 0;
+            zeroBytes(dst, W);
         }
         if (str || !cp.notNull) {
             w = __reduce_max_sync(0xffffffffu, w);
@@ -1221,7 +1240,6 @@ extern "C" __global__ void __launch_bounds__(ROWS_PER_BLOCK)
     __shared__ u32 sRec[ROWS_PER_BLOCK + 1];
     __shared__ __align__(16) u8 sStr[STAGE_STR];
     const ColPlan *cols = (const ColPlan *)P.cols;
-    const u8 *nul = (const u8 *)P.nul;
     int r0 = P.first + blockIdx.x * ROWS_PER_BLOCK, r1 = min(r0 + ROWS_PER_BLOCK, P.nrec);
     Rows R;
     stageRows(P, r0, r1, sRec, sEnt, sBytes, R);
@@ -1242,23 +1260,13 @@ extern "C" __global__ void __launch_bounds__(ROWS_PER_BLOCK)
         int W = o.width;
         bool str = isStr(cp.kind);
         u8 *dst = str ? strDst(o, W, rowBase, o0, o1, my, sStr) : (u8 *)o.data + (rowBase + my) * W;
-        if (conv) {
-            Field f = rowField(R, e0 + cp.field);
-            Value v = simpleValue(f, P.quote, P.esc, P.fsm);
-            if (v.ok && isNullValue(v, nul, P.nulLen)) {
-                i64 row = rowBase + my;
-                atomicAnd((u64 *)o.valid + (row >> 6), ~(1ull << (row & 63)));
-                if (str) for (int i = 0; i < W; i++) dst[i] = 0;
-                else if (W) putFixed(dst, W, 0);
-            } else if (str) {
-                putStr(dst, W, f, cp, P.quote, P.esc);
-            } else if (W) {
-                u64 bits = 0;
-                parseValue(v, cp, bits);
-                putFixed(dst, W, bits);
-            }
+        if (conv) { // validated: putValue succeeds
+            u32 w;
+            bool isnul;
+            putValue(rowField(R, e0 + cp.field), cp, P, dst, W, isnul, w);
+            if (isnul && o.valid) clearBit(o.valid, rowBase + my);
         } else if (write && str) {
-            for (int i = 0; i < W; i++) dst[i] = 0;
+            zeroBytes(dst, W);
         }
         if (str && W) flushStr(o, W, rowBase, o0, o1, sStr);
     }
