@@ -773,6 +773,9 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 		if err := bindArgs(0); err != nil {
 			return nil, err
 		}
+		if isArrayNode(n.Args[0]) || isArrayNode(n.Args[1]) {
+			return arrayCat(args[0], args[1])
+		}
 		for i, a := range args {
 			if !a.Type().IsString() || isUnknown(a) || a.Type().Kind != engine.KindText {
 				c, err := castTo(a, engine.Text)
@@ -1146,11 +1149,75 @@ func (b *binder) arraySubquery(n ast.ExprNode) (engine.Expr, error) {
 	if refs := sub.outerRefs(); len(refs) > 0 {
 		return b.correlated("array", q, refs, nil, engine.Text, render)
 	}
-	rows, err := b.s.collect(b.st.ctx, plan, "a subquery")
+	rows, err := b.collect(plan, "a subquery")
 	if err != nil {
 		return nil, err
 	}
 	return render(rows, nil)
+}
+
+// isArrayNode reports whether n is known to be an array: ARRAY(SELECT
+// ...). gpusql's arrays are text, so || over text is concatenation of
+// strings unless one side is known to be an array.
+func isArrayNode(n ast.ExprNode) bool {
+	for {
+		p, ok := n.(*ast.ParenthesesExpr)
+		if !ok {
+			break
+		}
+		n = p.Expr
+	}
+	f, ok := n.(*ast.FuncCallExpr)
+	return ok && f.FnName.L == "__gpusql_array_sub"
+}
+
+// arrayCat is a || b over two arrays in their text form: PostgreSQL's
+// array_cat, where a NULL or empty side gives the other side.
+func arrayCat(a, b engine.Expr) (engine.Expr, error) {
+	for _, x := range []*engine.Expr{&a, &b} {
+		if !(*x).Type().IsString() && !isUnknown(*x) {
+			return nil, engine.Errorf(engine.CodeUndefinedFunction, "operator does not exist: %s || %s", a.Type(), b.Type())
+		}
+		c, err := castTo(*x, engine.Text)
+		if err != nil {
+			return nil, err
+		}
+		*x = c
+	}
+	cat := func(x, y []byte, xnull, ynull bool) ([]byte, bool) {
+		switch {
+		case xnull && ynull:
+			return nil, true
+		case xnull || string(x) == "{}":
+			return y, ynull
+		case ynull || string(y) == "{}":
+			return x, false
+		}
+		if len(x) < 2 || len(y) < 2 || x[len(x)-1] != '}' || y[0] != '{' {
+			return append(append([]byte(nil), x...), y...), false // not arrays: leave them be
+		}
+		out := append(append([]byte(nil), x[:len(x)-1]...), ',')
+		return append(out, y[1:]...), false
+	}
+	ca, aok := a.(*engine.Const)
+	cb, bok := b.(*engine.Const)
+	if aok && bok {
+		s, null := cat([]byte(ca.S), []byte(cb.S), ca.Null, cb.Null)
+		return &engine.Const{T: engine.Text, S: string(s), Null: null}, nil
+	}
+	fn := func(vs []*engine.Vec, n int) (*engine.Vec, error) {
+		out := engine.NewVec(engine.Text, n)
+		for i := 0; i < n; i++ {
+			s, null := cat(vs[0].S[i], vs[1].S[i], vs[0].IsNull(i), vs[1].IsNull(i))
+			if null {
+				out.SetNull(i)
+				continue
+			}
+			out.S[i] = s
+		}
+		return out, nil
+	}
+	return &engine.HostFunc{Name: "array_cat", Args: []engine.Expr{a, b}, T: engine.Text, Fn: fn}, nil
 }
 
 // appendArrayElem writes one element of an array's text form, quoted

@@ -260,7 +260,7 @@ func (b *binder) derived(sel ast.ResultSetNode, alias string) (source, error) {
 	if len(sub.outerRefs()) > 0 {
 		return source{}, unsupported("a subquery in FROM cannot refer to columns of the outer query (LATERAL) in gpusql")
 	}
-	rows, err := b.s.collect(b.st.ctx, plan, "a subquery in FROM")
+	rows, err := b.collect(plan, "a subquery in FROM")
 	if err != nil {
 		return source{}, err
 	}
@@ -409,27 +409,46 @@ func (b *binder) runJoin(tp ast.JoinType, l, r, comb source, conds []engine.Expr
 		return source{}, err
 	}
 	nl := len(l.cols)
-	var lkeys, rkeys []int
+	// Hash keys: equalities between an expression of the left columns
+	// and one of the right columns (the binder gave both one type).
+	var lexprs, rexprs []engine.Expr
 	var rest []engine.Expr
 	for _, c := range conds {
 		if k, ok := c.(*engine.Const); ok && !k.Null && k.I == 1 {
 			continue
 		}
 		if call, ok := c.(*engine.Call); ok && call.Op == engine.OpEq {
-			a, aok := call.Args[0].(*engine.ColRef)
-			d, dok := call.Args[1].(*engine.ColRef)
-			if aok && dok && engine.PhysOf(a.T.Kind) == engine.PhysOf(d.T.Kind) {
-				if a.Idx >= nl && d.Idx < nl {
-					a, d = d, a
-				}
-				if a.Idx < nl && d.Idx >= nl {
-					lkeys = append(lkeys, a.Idx)
-					rkeys = append(rkeys, d.Idx-nl)
-					continue
-				}
+			a, d := call.Args[0], call.Args[1]
+			sa, sd := sideOf(a, nl), sideOf(d, nl)
+			if sa == sideRight && sd == sideLeft {
+				a, d, sa, sd = d, a, sd, sa
+			}
+			if sa == sideLeft && sd == sideRight {
+				lexprs = append(lexprs, a)
+				rexprs = append(rexprs, shiftCols(d, -nl))
+				continue
 			}
 		}
 		rest = append(rest, c)
+	}
+	var lkeys, rkeys []int
+	lkb, rkb := &engine.Batch{N: lb.N}, &engine.Batch{N: rb.N}
+	for k := range lexprs {
+		lv, err := eval.Eval(ctx, lexprs[k], lb)
+		if err != nil {
+			return source{}, err
+		}
+		rv, err := eval.Eval(ctx, rexprs[k], rb)
+		if err != nil {
+			return source{}, err
+		}
+		lkb.Cols, rkb.Cols = append(lkb.Cols, lv), append(rkb.Cols, rv)
+		lkeys, rkeys = append(lkeys, k), append(rkeys, k)
+	}
+
+	if tp == fullJoin && len(lkeys) == 0 {
+		// As PostgreSQL, which runs a full join only as a merge or hash join.
+		return source{}, unsupported("FULL JOIN is only supported with merge-joinable or hash-joinable join conditions")
 	}
 
 	// Candidate pairs.
@@ -445,13 +464,13 @@ func (b *binder) runJoin(tp ast.JoinType, l, r, comb source, conds []engine.Expr
 		table := map[string][]int32{}
 		var key []byte
 		for j := 0; j < rb.N; j++ {
-			key, ok := rowKey(key[:0], rb, rkeys, j)
+			key, ok := rowKey(key[:0], rkb, rkeys, j)
 			if ok {
 				table[string(key)] = append(table[string(key)], int32(j))
 			}
 		}
 		for i := 0; i < lb.N; i++ {
-			k, ok := rowKey(key[:0], lb, lkeys, i)
+			k, ok := rowKey(key[:0], lkb, lkeys, i)
 			key = k
 			if !ok {
 				continue
@@ -532,6 +551,77 @@ func (b *binder) runJoin(tp ast.JoinType, l, r, comb source, conds []engine.Expr
 		comb.cols[i].Type = h.Cols[i].Type
 	}
 	return comb, nil
+}
+
+type side uint8
+
+const (
+	sideNone  side = iota // reads no column (a constant)
+	sideLeft              // reads left columns only
+	sideRight             // reads right columns only
+	sideBoth              // reads both, or cannot be evaluated per side
+)
+
+// sideOf says which side of a join (left columns are [0, nl)) e reads.
+func sideOf(e engine.Expr, nl int) side {
+	merge := func(a, b side) side {
+		switch {
+		case a == sideNone:
+			return b
+		case b == sideNone || a == b:
+			return a
+		}
+		return sideBoth
+	}
+	switch e := e.(type) {
+	case *engine.ColRef:
+		if e.Idx < nl {
+			return sideLeft
+		}
+		return sideRight
+	case *engine.Const:
+		return sideNone
+	case *engine.Call:
+		s := sideNone
+		for _, a := range e.Args {
+			s = merge(s, sideOf(a, nl))
+		}
+		return s
+	case *engine.Case:
+		s := sideOf(e.Else, nl)
+		for i := range e.Conds {
+			s = merge(merge(s, sideOf(e.Conds[i], nl)), sideOf(e.Results[i], nl))
+		}
+		return s
+	}
+	return sideBoth // host functions (correlated subqueries) stay in the join filter
+}
+
+// shiftCols returns e with its column references moved by d.
+func shiftCols(e engine.Expr, d int) engine.Expr {
+	switch e := e.(type) {
+	case *engine.ColRef:
+		c := *e
+		c.Idx += d
+		return &c
+	case *engine.Call:
+		c := *e
+		c.Args = make([]engine.Expr, len(e.Args))
+		for i, a := range e.Args {
+			c.Args[i] = shiftCols(a, d)
+		}
+		return &c
+	case *engine.Case:
+		c := *e
+		c.Conds = make([]engine.Expr, len(e.Conds))
+		c.Results = make([]engine.Expr, len(e.Results))
+		for i := range e.Conds {
+			c.Conds[i], c.Results[i] = shiftCols(e.Conds[i], d), shiftCols(e.Results[i], d)
+		}
+		c.Else = shiftCols(e.Else, d)
+		return &c
+	}
+	return e
 }
 
 // rowKey encodes the key columns of row i; ok is false when one is NULL

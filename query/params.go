@@ -153,6 +153,12 @@ func (e *paramEnv) infer(x engine.Expr) {
 // inferPlan infers from every expression of p, then makes what is still
 // open text.
 func (e *paramEnv) inferPlan(p *engine.Plan) {
+	e.inferExprs(p)
+	e.settle()
+}
+
+// inferExprs infers from every expression of p.
+func (e *paramEnv) inferExprs(p *engine.Plan) {
 	for _, x := range []engine.Expr{p.Filter, p.Having} {
 		if x != nil {
 			e.infer(x)
@@ -162,14 +168,13 @@ func (e *paramEnv) inferPlan(p *engine.Plan) {
 		e.infer(x)
 	}
 	for _, a := range p.Aggs {
-		if a.Arg != nil {
-			e.infer(a.Arg)
+		for _, x := range a.Exprs() {
+			e.infer(x)
 		}
 	}
 	for _, x := range p.Project {
 		e.infer(x)
 	}
-	e.settle()
 }
 
 // settle makes open parameter types text.

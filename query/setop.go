@@ -96,7 +96,7 @@ func (b *binder) setSide(sel *ast.SelectStmt) (*setRows, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := b.s.collect(b.st.ctx, plan, "a set operation")
+	rows, err := b.collect(plan, "a set operation")
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +297,7 @@ func (b *binder) resort(r *setRows, order *ast.OrderByClause, limit *ast.Limit) 
 	if err != nil {
 		return nil, err
 	}
-	rows, err := b.s.collect(b.st.ctx, p, "a set operation")
+	rows, err := b.collect(p, "a set operation")
 	if err != nil {
 		return nil, err
 	}

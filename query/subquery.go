@@ -111,7 +111,7 @@ func (b *binder) scalarSubquery(n *ast.SubqueryExpr) (engine.Expr, error) {
 	if refs := sub.outerRefs(); len(refs) > 0 {
 		return b.correlated("subquery", n.Query, refs, nil, t, value)
 	}
-	rows, err := b.s.collect(b.st.ctx, plan, "a subquery")
+	rows, err := b.collect(plan, "a subquery")
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +144,7 @@ func (b *binder) existsSubquery(n *ast.ExistsSubqueryExpr) (engine.Expr, error) 
 	if plan.Limit != 0 {
 		plan.Limit = 1
 	}
-	rows, err := b.s.collect(b.st.ctx, plan, "a subquery")
+	rows, err := b.collect(plan, "a subquery")
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +207,7 @@ func (b *binder) quantified(xn ast.ExprNode, q ast.ResultSetNode, op opcode.Op, 
 		}
 		return b.correlated("any", q, refs, []engine.Expr{x}, engine.Bool, test)
 	}
-	rows, err := b.s.collect(b.st.ctx, plan, "a subquery")
+	rows, err := b.collect(plan, "a subquery")
 	if err != nil {
 		return nil, err
 	}
@@ -355,4 +355,64 @@ func setSlot(v *engine.Vec, i int, c *engine.Const) {
 	case engine.PhysInterval:
 		v.V[i] = c.V
 	}
+}
+
+// collect runs a plan whose rows binding needs (a subquery folded into a
+// constant, a derived table, a set operation's side). While a statement
+// is being prepared its parameters have no values yet: a plan that reads
+// one is not run but taken as returning no rows (only its types matter
+// then), and the types it gives open parameters are recorded.
+func (b *binder) collect(plan *engine.Plan, what string) (*engine.Batch, error) {
+	if b.params != nil && b.params.values == nil && planReadsParam(plan) {
+		b.params.inferExprs(plan)
+		out := &engine.Batch{Cols: make([]*engine.Vec, plan.Visible)}
+		for k := range out.Cols {
+			out.Cols[k] = &engine.Vec{T: plan.Project[k].Type()}
+		}
+		return out, nil
+	}
+	return b.s.collect(b.st.ctx, plan, what)
+}
+
+// planReadsParam reports whether a plan holds a parameter of a statement
+// being prepared.
+func planReadsParam(p *engine.Plan) bool {
+	exprs := append([]engine.Expr{p.Filter, p.Having}, p.GroupBy...)
+	exprs = append(exprs, p.Project...)
+	for _, a := range p.Aggs {
+		exprs = append(exprs, a.Exprs()...)
+	}
+	for _, e := range exprs {
+		if readsParam(e) {
+			return true
+		}
+	}
+	return false
+}
+
+func readsParam(e engine.Expr) bool {
+	switch e := e.(type) {
+	case *paramRef:
+		return true
+	case *engine.Call:
+		for _, a := range e.Args {
+			if readsParam(a) {
+				return true
+			}
+		}
+	case *engine.HostFunc:
+		for _, a := range e.Args {
+			if readsParam(a) {
+				return true
+			}
+		}
+	case *engine.Case:
+		for i := range e.Conds {
+			if readsParam(e.Conds[i]) || readsParam(e.Results[i]) {
+				return true
+			}
+		}
+		return readsParam(e.Else)
+	}
+	return false
 }

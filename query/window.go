@@ -135,7 +135,7 @@ func (b *binder) bindWindows(sel *ast.SelectStmt) error {
 		}
 	}
 	p.Visible = len(p.Project)
-	rows, err := b.s.collect(b.st.ctx, p, "a window function's input")
+	rows, err := b.collect(p, "a window function's input")
 	if err != nil {
 		return err
 	}

@@ -209,14 +209,26 @@ func arrayCtor(kids []*node) ([]*node, bool) {
 }
 
 // regex rewrites x ~ p, x ~* p, x !~ p and x !~* p to
-// __gpusql_regex(x, p, 'flags'), negated for the ! forms. As in
+// __gpusql_regex(x, p, 'flags'), negated for the ! forms, and the LIKE
+// operators x ~~ p, x !~~ p, x ~~* p, x !~~* p to (x [NOT] [I]LIKE p). As in
 // PostgreSQL, the operands are chains of primaries joined by arithmetic
 // operators (which bind tighter); comparisons, AND, OR bind looser.
 func (r *rewriter) regex(items []*node) ([]*node, error) {
 	out := make([]*node, 0, len(items))
 	for i := 0; i < len(items); i++ {
 		n := items[i]
-		if n.group || n.tok.kind != kOp || !(n.tok.text == "~" || n.tok.text == "!~" || n.tok.text == "~*" || n.tok.text == "!~*") {
+		if n.group || n.tok.kind != kOp {
+			out = append(out, n)
+			continue
+		}
+		like := ""
+		switch n.tok.text {
+		case "~", "!~", "~*", "!~*":
+		case "~~", "!~~":
+			like = "like"
+		case "~~*", "!~~*":
+			like = "ilike"
+		default:
 			out = append(out, n)
 			continue
 		}
@@ -227,6 +239,18 @@ func (r *rewriter) regex(items []*node) ([]*node, error) {
 		e, err := r.chainEnd(items, i+1, n.tok)
 		if err != nil {
 			return nil, err
+		}
+		if like != "" {
+			// x ~~ p is x LIKE p (postgres_fdw deparses LIKE so)
+			kids := append([]*node(nil), out[s:]...)
+			if n.tok.text[0] == '!' {
+				kids = append(kids, &node{tok: synth(kIdent, "not", n.tok)})
+			}
+			kids = append(kids, &node{tok: synth(kIdent, like, n.tok)})
+			kids = append(kids, items[i+1:e]...)
+			out = append(out[:s], &node{tok: synth(kOp, "(", n.tok), group: true, kids: kids, close: synth(kOp, ")", n.tok)})
+			i = e - 1
+			continue
 		}
 		flags := ""
 		if n.tok.text == "~*" || n.tok.text == "!~*" {
