@@ -777,6 +777,8 @@ func figureName(n ast.ExprNode) (string, int) {
 				}
 			}
 			return "?column?", 0
+		case "__gpusql_concat":
+			return "concat", 2
 		case "__gpusql_is_distinct", "__gpusql_regex", "concat":
 			return "?column?", 0
 		}

@@ -765,6 +765,42 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 			out = append(out, ia)
 		}
 		return fold(&engine.Call{Op: engine.OpSubstr, Args: out, T: engine.Text})
+	case "__gpusql_concat":
+		// PostgreSQL's concat(): every argument as text, NULL as ''.
+		if len(n.Args) == 0 {
+			return nil, engine.Errorf(engine.CodeUndefinedFunction, "function concat() does not exist")
+		}
+		if err := bindArgs(0); err != nil {
+			return nil, err
+		}
+		var out engine.Expr
+		for _, a := range args {
+			var x engine.Expr
+			if t := a.Type(); t.Kind == engine.KindChar && t.Len > 0 {
+				x = &engine.Call{Op: engine.OpPadChar, Args: []engine.Expr{a}, T: engine.Text} // char's text form keeps its padding
+			} else if t.Kind == engine.KindBool {
+				// the output form 't'/'f', where a cast to text says 'true'
+				x = &engine.Case{
+					Conds: []engine.Expr{
+						&engine.Call{Op: engine.OpIsTrue, Args: []engine.Expr{a}, T: engine.Bool},
+						&engine.Call{Op: engine.OpIsFalse, Args: []engine.Expr{a}, T: engine.Bool},
+					},
+					Results: []engine.Expr{&engine.Const{T: engine.Text, S: "t"}, &engine.Const{T: engine.Text, S: "f"}},
+					Else:    &engine.Const{T: engine.Text, Null: true}, T: engine.Text}
+			} else {
+				c, err := castTo(a, engine.Text)
+				if err != nil {
+					return nil, err
+				}
+				x = c
+			}
+			x = &engine.Call{Op: engine.OpCoalesce, Args: []engine.Expr{x, &engine.Const{T: engine.Text}}, T: engine.Text}
+			if out != nil {
+				x = &engine.Call{Op: engine.OpConcat, Args: []engine.Expr{out, x}, T: engine.Text}
+			}
+			out = x
+		}
+		return fold(out)
 	case "concat":
 		// tidb spells a || b as concat(a, b).
 		if err := want(2, 2); err != nil {

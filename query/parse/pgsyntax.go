@@ -15,6 +15,8 @@ package parse
 //   - string_agg(v, d [ORDER BY k]) → group_concat(v, d [ORDER BY k]
 //     SEPARATOR '__gpusql_string_agg'), tidb's only aggregate with an
 //     ORDER BY; the binder reads it back as string_agg
+//   - concat(...) → __gpusql_concat(...), PostgreSQL's concat, which
+//     tidb's parse of a || b (concat) would otherwise stand for
 //   - user, current_user, session_user, current_role, current_catalog
 //     written bare → user(), ...: PostgreSQL's SQL value functions, so that
 //     a quoted "user" stays a column name
@@ -28,6 +30,11 @@ func (r *rewriter) pgSyntax(items []*node) ([]*node, error) {
 		next := get(items, i+1)
 		switch {
 		case afterDot:
+		case n.word("concat") && next != nil && next.group:
+			// concat(...) ignores NULLs; tidb spells || as concat too
+			out = append(out, &node{tok: synth(kIdent, fnConcat, n.tok)}, next)
+			i++
+			continue
 		case n.word("string_agg") && next != nil && next.group:
 			out = append(out, r.stringAgg(n, next)...)
 			i++

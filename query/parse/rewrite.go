@@ -22,6 +22,7 @@ const (
 	fnArrayHas   = "__gpusql_array_has"   // (x, array) for x = ANY (array)
 	fnArraySub   = "__gpusql_array_sub"   // ((SELECT ...)) for ARRAY(SELECT ...)
 	fnSRF        = "__gpusql_srf"         // ('name', args...) for a function in FROM
+	fnConcat     = "__gpusql_concat"      // (args...) for PostgreSQL's concat(), not ||
 	fnFullJoin   = "__gpusql_full_join"   // (cond) as the ON of a LEFT JOIN that stands for FULL JOIN
 	// aggMarker is the SEPARATOR of the group_concat call that stands for
 	// string_agg(value, delimiter [ORDER BY ...]).

@@ -26,3 +26,13 @@ SELECT array_to_string(NULL::text[] || ARRAY(SELECT grp FROM obs WHERE id < 4 OR
 
 -- name: b101_quoted_user_column
 SELECT "user", upper("user") FROM (SELECT grp AS "user" FROM obs WHERE id < 4) s;
+
+-- name: s102_concat_function_skips_nulls
+SELECT id, concat(grp, '/', i, '/', flag, '/', code, '/', n, '/', ts, '/', d) FROM obs;
+
+-- name: s103_concat_one_argument
+SELECT concat(l_shipmode), concat(NULL::text), pg_catalog.concat(l_linenumber, l_returnflag) FROM lineitem WHERE l_orderkey < 40;
+
+-- name: e115_concat_no_arguments
+-- error 42883
+SELECT concat();
