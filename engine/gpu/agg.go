@@ -218,6 +218,9 @@ func (r *run) aggResult(p *engine.Plan, keyCols []*engine.Vec, argv []val, accs 
 		}
 		res.Cols = append(res.Cols, v)
 	}
+	if err := r.distinctCounts(p, res, len(keyCols)); err != nil {
+		return nil, err
+	}
 	ctx := context.Background()
 	if p.Having != nil {
 		hv, err := eval.Eval(ctx, p.Having, res)
@@ -247,6 +250,63 @@ func (r *run) aggResult(p *engine.Plan, keyCols []*engine.Vec, argv []val, accs 
 		out.Cols[k] = v
 	}
 	return out, nil
+}
+
+// distinctCounts fills in count(DISTINCT x) (the main pass counted
+// placeholders): a second grouping pass over the GROUP BY keys and x finds
+// the distinct (keys, x) pairs on the device; the host counts the non-NULL
+// x of each group's pairs. res holds nk key columns, then the aggregates.
+func (r *run) distinctCounts(p *engine.Plan, res *engine.Batch, nk int) error {
+	var index map[string]int
+	for k, ag := range p.Aggs {
+		if !ag.Distinct || ag.Func != engine.AggCount {
+			continue
+		}
+		if index == nil {
+			index = map[string]int{}
+			var buf []byte
+			for g := 0; g < res.N; g++ {
+				buf = buf[:0]
+				for _, v := range res.Cols[:nk] {
+					buf = eval.AppendKey(buf, v, g)
+				}
+				index[string(buf)] = g
+			}
+		}
+		out := res.Cols[nk+k]
+		for g := range out.I {
+			out.I[g] = 0
+		}
+		if r.n == 0 {
+			continue
+		}
+		dp := &engine.Plan{Filter: p.Filter, GroupBy: append(append([]engine.Expr(nil), p.GroupBy...), ag.Arg)}
+		_, ng, keyVals, keyBufs, err := r.group(dp)
+		if err != nil {
+			return err
+		}
+		cols := make([]*engine.Vec, len(keyVals))
+		for i, kv := range keyVals {
+			if cols[i], err = r.downloadKey(kv, keyBufs[i], int(ng)); err != nil {
+				return err
+			}
+		}
+		x := cols[len(cols)-1]
+		var buf []byte
+		for c := 0; c < int(ng); c++ {
+			if x.IsNull(c) {
+				continue
+			}
+			buf = buf[:0]
+			for _, v := range cols[:nk] {
+				buf = eval.AppendKey(buf, v, c)
+			}
+			if g, ok := index[string(buf)]; ok {
+				out.I[g]++
+			}
+		}
+	}
+	return nil
 }
 
 func sum192(a qAcc) *big.Int {

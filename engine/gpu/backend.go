@@ -221,8 +221,8 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 		t = &Table{}
 	}
 	for _, a := range p.Aggs {
-		if a.Distinct {
-			return unsupported("count(DISTINCT ...) and other DISTINCT aggregates")
+		if a.Distinct && a.Func != engine.AggCount && a.Func != engine.AggMin && a.Func != engine.AggMax {
+			return unsupported("%s(DISTINCT ...)", a.Func)
 		}
 	}
 	if err := b.kernels(); err != nil {

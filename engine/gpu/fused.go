@@ -36,6 +36,11 @@ func (r *run) fusedAggregate(p *engine.Plan) (res *engine.Batch, ok bool, err er
 	if r.n == 0 || r.n >= fusedMaxRows || len(p.Aggs) == 0 || len(p.Aggs) > maxAggs {
 		return nil, false, nil
 	}
+	for _, ag := range p.Aggs {
+		if ag.Distinct && ag.Func == engine.AggCount {
+			return nil, false, nil // the interpreter path counts distinct values
+		}
+	}
 	prog := newProgram()
 	c := &compiler{p: prog, cols: r.t.Cols}
 	mask, filter := int32(0), int32(-1)

@@ -182,6 +182,11 @@ var diffQueries = []string{
 	`SELECT min(name), max(name), min(flag), max(flag), count(name) FROM li`,
 	`SELECT flag, min(name), max(name), count(*) FROM li GROUP BY flag ORDER BY flag`,
 	`SELECT max(name), min(flag) FROM li WHERE qty < 0`,
+	// count(DISTINCT)
+	`SELECT count(DISTINCT flag), count(DISTINCT qty), count(DISTINCT name), count(*), count(DISTINCT f), max(DISTINCT qty) FROM li`,
+	`SELECT flag, count(DISTINCT qty), count(DISTINCT ship), sum(price) FROM li WHERE id % 2 = 0 GROUP BY flag ORDER BY flag`,
+	`SELECT count(DISTINCT qty) FROM li WHERE qty < 0`,
+	`SELECT qty % 3, count(DISTINCT flag) FROM li GROUP BY 1 HAVING count(DISTINCT flag) > 1 ORDER BY 1`,
 }
 
 // TestQueriesMatchCPU runs the same SQL on a CPU-backed and a GPU-backed
