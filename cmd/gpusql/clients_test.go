@@ -9,10 +9,6 @@ package main
 //
 // The clients are installed by .ci/run. Without one, its check fails when
 // $CI is set and is skipped (saying what to install) otherwise.
-//
-// Checks that need catalog features gpusql does not have yet are listed
-// in clientPending: they run, and a failure is reported as a skip naming
-// the gap (testdata/introspection/GAPS.md) instead of failing the build.
 
 import (
 	"bufio"
@@ -22,7 +18,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -39,17 +34,6 @@ const (
 	debianPython  = "/usr/bin/python3"
 	debianJDBCJar = "/usr/share/java/postgresql.jar"
 )
-
-// clientPending names the checks (subtest paths below TestClients) that
-// wait for catalog features; see testdata/introspection/GAPS.md.
-var clientPending = map[string]string{
-	"TestClients/psql/d_table":                   "catalog: string_agg (the publications query, statement 6 of psql_d_table)",
-	"TestClients/psql/dplus_table":               "catalog: string_agg, and reloptions/array_to_string of \\d+ (psql_dplus_table)",
-	"TestClients/postgres_fdw/like":              "operator ~~ (postgres_fdw sends LIKE as ~~)",
-	"TestClients/introspection/metabase_columns": "XX000 eval: unknown expression *query.paramRef (parameters inside a UNION ALL over information_schema, metabase_columns statement 2)",
-	"TestClients/introspection/psql_d_table":     "catalog: as psql \\d",
-	"TestClients/introspection/psql_dplus_table": "catalog: as psql \\d+",
-}
 
 // clientEnv is one gpusql server and one PostgreSQL 15, both holding the
 // same lineitem table.
@@ -234,59 +218,11 @@ func lineDiff(got, want string) string {
 	return b.String()
 }
 
-// pendingRun runs f as subtest name; if the check is in clientPending and
-// fails, the failure is reported as a skip naming the missing feature.
-func pendingRun(t *testing.T, name string, f func(t testing.TB)) {
+// subtest runs f as subtest name.
+func subtest(t *testing.T, name string, f func(t testing.TB)) {
 	t.Helper()
-	t.Run(name, func(t *testing.T) {
-		why, pending := clientPending[t.Name()]
-		if !pending {
-			f(t)
-			return
-		}
-		r := &recorder{TB: t}
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			f(r)
-		}()
-		<-done
-		if r.failed {
-			t.Skipf("pending: %s (testdata/introspection/GAPS.md); the check says:\n%s", why, r.buf.String())
-		}
-		t.Logf("%s passes now: take it out of clientPending", t.Name())
-	})
+	t.Run(name, func(t *testing.T) { f(t) })
 }
-
-// recorder is a testing.TB whose failures are recorded, not reported: a
-// Fatal ends the check's goroutine (runtime.Goexit, as testing does).
-type recorder struct {
-	testing.TB
-	failed bool
-	buf    strings.Builder
-}
-
-func (r *recorder) Helper()         {}
-func (r *recorder) Log(args ...any) { fmt.Fprintln(&r.buf, args...) }
-func (r *recorder) Logf(format string, args ...any) {
-	fmt.Fprintf(&r.buf, format+"\n", args...)
-}
-func (r *recorder) Error(args ...any) { r.failed = true; r.Log(args...) }
-func (r *recorder) Errorf(format string, args ...any) {
-	r.failed = true
-	r.Logf(format, args...)
-}
-func (r *recorder) Fail()    { r.failed = true }
-func (r *recorder) FailNow() { r.failed = true; runtime.Goexit() }
-func (r *recorder) Fatal(args ...any) {
-	r.Error(args...)
-	runtime.Goexit()
-}
-func (r *recorder) Fatalf(format string, args ...any) {
-	r.Errorf(format, args...)
-	runtime.Goexit()
-}
-func (r *recorder) Failed() bool { return r.failed }
 
 // TestClients runs each real client against gpusql and PostgreSQL 15.
 func TestClients(t *testing.T) {
@@ -309,7 +245,7 @@ func testClientPsycopg(t *testing.T, e *clientEnv, driver, module, pkg string) {
 	requirePython(t, module, pkg)
 	script := filepath.Join(e.repo, "testdata", "clients", "python", "psycopg_client.py")
 	for _, part := range []string{"params", "cursor", "copy"} {
-		pendingRun(t, part, func(t testing.TB) {
+		subtest(t, part, func(t testing.TB) {
 			gp := runClient(t, nil, debianPython, script, driver, e.gpDSN(), part)
 			pg := runClient(t, nil, debianPython, script, driver, e.pgDSN(), part)
 			sameOutput(t, driver+" "+part, gp, pg)
@@ -335,7 +271,7 @@ func testClientJDBC(t *testing.T, e *clientEnv) {
 		{"PreparedStatement_dates", "PreparedTest", "dates"},
 		{"DatabaseMetaData", "MetadataTest", ""},
 	} {
-		pendingRun(t, c.name, func(t testing.TB) {
+		subtest(t, c.name, func(t testing.TB) {
 			gp, pg := run(t, c.class, c.mode)
 			sameOutput(t, c.name, gp, pg)
 			t.Logf("against gpusql:\n%s", firstLines(gp, 40))
