@@ -2,7 +2,6 @@ package cpu
 
 import (
 	"encoding/binary"
-	"math"
 
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/eval"
@@ -27,7 +26,7 @@ type aggState struct {
 	count []int64
 	isum  []int64 // sum of int2/int4 as int8
 	dsum  []engine.Dec
-	fsum  []float64
+	fsum  []engine.FloatSum // exact: the result does not depend on the order of rows
 	has   []bool
 	best  *engine.Vec // min/max
 	seen  map[string]struct{}
@@ -89,7 +88,7 @@ func (a *aggregator) newGroup(keys []*engine.Vec, row int) int32 {
 		case s.call.Func == engine.AggSum || s.call.Func == engine.AggAvg:
 			s.isum = append(s.isum, 0)
 			s.dsum = append(s.dsum, engine.Dec{})
-			s.fsum = append(s.fsum, 0)
+			s.fsum = append(s.fsum, engine.FloatSum{})
 		}
 	}
 	return id
@@ -276,7 +275,6 @@ func setSlot(dst *engine.Vec, g int, src *engine.Vec, i int) {
 	}
 }
 
-var errFloatOverflow = engine.Errorf(engine.CodeNumericValueOutOfRange, "value out of range: overflow")
 
 func (s *aggState) accumulate(g int32, arg *engine.Vec, i int) error {
 	t := arg.T
@@ -304,20 +302,8 @@ func (s *aggState) accumulate(g int32, arg *engine.Vec, i int) error {
 			return engine.Errorf(engine.CodeNumericValueOutOfRange, "value overflows numeric format")
 		}
 		s.dsum[g] = r
-	case t.Kind == engine.KindFloat32 && s.call.Func == engine.AggSum:
-		x := arg.F[i]
-		r := float64(float32(s.fsum[g]) + float32(x))
-		if math.IsInf(r, 0) && !math.IsInf(s.fsum[g], 0) && !math.IsInf(x, 0) {
-			return errFloatOverflow
-		}
-		s.fsum[g] = r
 	case t.IsFloat():
-		x := arg.F[i]
-		r := s.fsum[g] + x
-		if math.IsInf(r, 0) && !math.IsInf(s.fsum[g], 0) && !math.IsInf(x, 0) {
-			return errFloatOverflow
-		}
-		s.fsum[g] = r
+		s.fsum[g].Add(arg.F[i])
 	case t.Kind == engine.KindInterval:
 		return engine.Errorf(engine.CodeFeatureNotSupported, "sum/avg of interval is not supported")
 	}
@@ -398,14 +384,7 @@ func (s *aggState) mergeSlot(id int32, o *aggState, g int32) error {
 			return engine.Errorf(engine.CodeNumericValueOutOfRange, "value overflows numeric format")
 		}
 		s.dsum[id] = d
-		f := s.fsum[id] + o.fsum[g]
-		if s.call.Arg != nil && s.call.Arg.Type().Kind == engine.KindFloat32 && s.call.Func == engine.AggSum {
-			f = float64(float32(s.fsum[id]) + float32(o.fsum[g]))
-		}
-		if math.IsInf(f, 0) && !math.IsInf(s.fsum[id], 0) && !math.IsInf(o.fsum[g], 0) {
-			return errFloatOverflow
-		}
-		s.fsum[id] = f
+		s.fsum[id].Merge(&o.fsum[g])
 	}
 	return nil
 }
@@ -445,13 +424,21 @@ func (a *aggregator) result() (*engine.Batch, error) {
 				case argT.Kind == engine.KindInt16 || argT.Kind == engine.KindInt32:
 					v.I[g] = s.isum[g]
 				case argT.IsFloat():
-					v.F[g] = s.fsum[g]
+					f, err := s.fsum[g].SumResult(argT.Kind == engine.KindFloat32)
+					if err != nil {
+						return nil, err
+					}
+					v.F[g] = f
 				default:
 					v.D[g] = s.dsum[g]
 				}
 			case engine.AggAvg:
 				if argT.IsFloat() {
-					v.F[g] = s.fsum[g] / float64(s.count[g])
+					f, err := s.fsum[g].AvgResult(s.count[g])
+					if err != nil {
+						return nil, err
+					}
+					v.F[g] = f
 					continue
 				}
 				sum := s.dsum[g]
