@@ -16,6 +16,11 @@
 //                                          known to the compiler)
 //   strings                                lo: device address of the bytes,
 //                                          hi: byte length
+// A string register points into a column, the constant pool, another
+// string (substring, trim) or, for a computed string (upper, ||, casts
+// to text...), the thread's scratch area: each such instruction owns a
+// slot there as wide as its longest possible result, sized by the
+// compiler, so kernels never allocate.
 // Register 0 is the row's activity mask, set by the kernel.
 //
 // The structs below are mirrored in engine/gpu/abi.go; a test checks the
@@ -99,6 +104,8 @@ struct QArgs {
     u64 ngroups;  // int32 counter
     i64 n;        // rows (or length of sel)
     int nins, filter, nagg, nkeys, nouts, htmask, maxgroups, accgroups;
+    u64 scratch;  // computed strings: scrstride bytes per thread of the grid
+    i64 scrstride;
 };
 
 enum {
@@ -115,6 +122,8 @@ enum {
     OP_I2I, OP_I2F, OP_F2I, OP_I2D, OP_D2I, OP_D2F, OP_DROUND, OP_DCHECK, OP_F2F32,
     OP_DATE2TS, OP_TS2DATE, OP_LIKE, OP_ROUNDF, OP_MODD_UNUSED,
     OP_DATEADD, OP_DATESUB, OP_DATEDIFF, OP_EXTRACT,
+    OP_LENGTH, OP_UPPER, OP_LOWER, OP_CONCAT, OP_SUBSTR, OP_PADCHAR, OP_TOTEXT, OP_LIMITCHARS,
+    OP_TRIM, OP_REPLACE,
 };
 
 enum { CLS_BOOL = 1, CLS_I16, CLS_I32, CLS_I64, CLS_F32, CLS_F64, CLS_DEC, CLS_STR, CLS_CHAR };
@@ -128,6 +137,7 @@ enum {
     ERR_NUM_FIELD,      // numeric field overflow
     ERR_UNSUPPORTED,    // arg says what
     ERR_DATE_RANGE,
+    ERR_SUBSTRING,      // negative substring length
 };
 
 enum { AGG_COUNTSTAR = 0, AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX };
@@ -369,6 +379,158 @@ __device__ i64 extractField(i64 x, bool isDate, int field) {
     return 0;
 }
 
+// runeW is the byte width of the character at s (n > 0 bytes left) as
+// Go's utf8.DecodeRune reads it: an invalid or cut-off sequence is one
+// byte wide. The CPU backend counts and slices characters so.
+__device__ int runeW(const unsigned char *s, int n) {
+    unsigned c = s[0];
+    if (c < 0x80) return 1;
+    int w;
+    unsigned lo = 0x80, hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) w = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        w = 3;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        w = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else return 1;
+    if (n < w) return 1;
+    if (s[1] < lo || s[1] > hi) return 1;
+    for (int k = 2; k < w; k++)
+        if (s[k] < 0x80 || s[k] > 0xBF) return 1;
+    return w;
+}
+
+__device__ int runeCount(const unsigned char *s, int n) {
+    int c = 0;
+    for (int k = 0; k < n; k += runeW(s + k, n - k)) c++;
+    return c;
+}
+
+// prefixBytes is the byte length of the first max characters of s.
+__device__ int prefixBytes(const unsigned char *s, int n, i64 max) {
+    int k = 0;
+    for (i64 c = 0; k < n && c < max; c++) k += runeW(s + k, n - k);
+    return k;
+}
+
+// putU writes the decimal digits of v (at least width of them) at p and
+// returns the count.
+__device__ int putU(unsigned char *p, u64 v, int width) {
+    unsigned char t[20];
+    int n = 0;
+    do {
+        t[n++] = '0' + (int)(v % 10);
+        v /= 10;
+    } while (v != 0);
+    while (n < width) t[n++] = '0';
+    for (int k = 0; k < n; k++) p[k] = t[n - 1 - k];
+    return n;
+}
+
+// putNumeric writes a numeric in PostgreSQL's text form (engine.Dec's
+// AppendText: exactly scale digits after the point).
+__device__ int putNumeric(unsigned char *p, i128 x, int sc) {
+    unsigned char ds[40];
+    int nd = 0;
+    u128 m = mag(x);
+    do {
+        ds[nd++] = '0' + (int)(m % 10);
+        m /= 10;
+    } while (m != 0);
+    int o = 0;
+    if (x < 0) p[o++] = '-';
+    if (sc == 0) {
+        for (int k = nd - 1; k >= 0; k--) p[o++] = ds[k];
+        return o;
+    }
+    if (nd <= sc) {
+        p[o++] = '0';
+        p[o++] = '.';
+        for (int k = nd; k < sc; k++) p[o++] = '0';
+        for (int k = nd - 1; k >= 0; k--) p[o++] = ds[k];
+        return o;
+    }
+    for (int k = nd - 1; k >= sc; k--) p[o++] = ds[k];
+    p[o++] = '.';
+    for (int k = sc - 1; k >= 0; k--) p[o++] = ds[k];
+    return o;
+}
+
+// putYMD writes YYYY-MM-DD of a day number (BC years as their number, the
+// caller adds the era) and returns the count; *bc says whether y <= 0.
+__device__ int putYMD(unsigned char *p, i64 days, bool *bc) {
+    int y, m, d;
+    civil(days, &y, &m, &d);
+    *bc = y <= 0;
+    if (y <= 0) y = 1 - y;
+    int o = putU(p, (u64)y, 4);
+    p[o++] = '-';
+    o += putU(p + o, (u64)m, 2);
+    p[o++] = '-';
+    o += putU(p + o, (u64)d, 2);
+    return o;
+}
+
+// putText writes a value in its text output form (engine.AppendText;
+// booleans as a cast says them): kind 0 integer, 1 boolean, 2 numeric
+// (scale sc), 3 date, 4 timestamp.
+__device__ int putText(unsigned char *p, int kind, int sc, i64 lo, i64 hi) {
+    switch (kind) {
+    case 0:
+        if (lo < 0) {
+            p[0] = '-';
+            return 1 + putU(p + 1, (u64)0 - (u64)lo, 1);
+        }
+        return putU(p, (u64)lo, 1);
+    case 1:
+        if (lo) { p[0] = 't'; p[1] = 'r'; p[2] = 'u'; p[3] = 'e'; return 4; }
+        p[0] = 'f'; p[1] = 'a'; p[2] = 'l'; p[3] = 's'; p[4] = 'e';
+        return 5;
+    case 2:
+        return putNumeric(p, mk128(lo, hi), sc);
+    case 3: {
+        bool bc;
+        int o = putYMD(p, (i64)(int)lo, &bc);
+        if (bc) { p[o++] = ' '; p[o++] = 'B'; p[o++] = 'C'; }
+        return o;
+    }
+    case 4: {
+        i64 days = floorDiv(lo, US_PER_DAY);
+        i64 t = lo - days * US_PER_DAY;
+        bool bc;
+        int o = putYMD(p, (i64)(int)days, &bc);
+        p[o++] = ' ';
+        i64 sec = t / 1000000, frac = t % 1000000;
+        o += putU(p + o, (u64)(sec / 3600), 2);
+        p[o++] = ':';
+        o += putU(p + o, (u64)(sec / 60 % 60), 2);
+        p[o++] = ':';
+        o += putU(p + o, (u64)(sec % 60), 2);
+        if (frac != 0) {
+            unsigned char f[6];
+            for (int k = 5; k >= 0; k--) { f[k] = '0' + (int)(frac % 10); frac /= 10; }
+            int n = 6;
+            while (n > 0 && f[n - 1] == '0') n--;
+            p[o++] = '.';
+            for (int k = 0; k < n; k++) p[o++] = f[k];
+        }
+        if (bc) { p[o++] = ' '; p[o++] = 'B'; p[o++] = 'C'; }
+        return o;
+    }
+    }
+    return 0;
+}
+
+__device__ __forceinline__ bool inSet(unsigned char c, const unsigned char *set, int n) {
+    for (int k = 0; k < n; k++)
+        if (set[k] == c) return true;
+    return false;
+}
+
 __device__ __forceinline__ bool validAt(const QCol &c, i64 row) {
     if (!c.valid) return true;
     const u64 *v = (const u64 *)c.valid;
@@ -378,7 +540,7 @@ __device__ __forceinline__ bool validAt(const QCol &c, i64 row) {
 // run executes the program for one row. It returns nothing: results are in
 // the registers, errors go to e.
 __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *consts, QErr *e,
-                    i64 row, i64 *rl, i64 *rh, unsigned char *rn) {
+                    i64 row, i64 *rl, i64 *rh, unsigned char *rn, unsigned char *scr) {
     for (int pc = 0; pc < nins; pc++) {
         const QIns in = prog[pc];
         const int d = in.dst, a = in.a, b = in.b;
@@ -691,6 +853,144 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             rh[d] = r >> 63;
             break;
         }
+        case OP_LENGTH:
+            rn[d] = rn[a];
+            rl[d] = rn[a] ? 0 : runeCount((const unsigned char *)rl[a], (int)rh[a]);
+            rh[d] = 0;
+            break;
+        case OP_UPPER: case OP_LOWER: {
+            // ASCII case mapping, as PostgreSQL in the C locale
+            rn[d] = rn[a];
+            unsigned char *o = scr + in.c;
+            const unsigned char *s = (const unsigned char *)rl[a];
+            int n = rn[a] ? 0 : (int)rh[a];
+            for (int k = 0; k < n; k++) {
+                unsigned char ch = s[k];
+                if (in.op == OP_UPPER && ch >= 'a' && ch <= 'z') ch -= 32;
+                else if (in.op == OP_LOWER && ch >= 'A' && ch <= 'Z') ch += 32;
+                o[k] = ch;
+            }
+            rl[d] = (i64)(u64)o;
+            rh[d] = n;
+            break;
+        }
+        case OP_CONCAT: {
+            rn[d] = nab;
+            unsigned char *o = scr + in.c;
+            int n = 0;
+            if (!nab) {
+                const unsigned char *x = (const unsigned char *)rl[a], *y = (const unsigned char *)rl[b];
+                for (int k = 0; k < (int)rh[a]; k++) o[n++] = x[k];
+                for (int k = 0; k < (int)rh[b]; k++) o[n++] = y[k];
+            }
+            rl[d] = (i64)(u64)o;
+            rh[d] = n;
+            break;
+        }
+        case OP_SUBSTR: {
+            // characters [from, to) of a, 1-based (engine/eval's substr)
+            bool nul = nab || (in.imm && rn[in.c]);
+            rn[d] = nul;
+            const unsigned char *s = (const unsigned char *)rl[a];
+            int n = nul ? 0 : (int)rh[a];
+            i64 from = rl[b], to = 1LL << 62;
+            if (in.imm && !nul) {
+                i64 cnt = rl[in.c];
+                if (cnt < 0) {
+                    if (on) raise(e, ERR_SUBSTRING, 0, row);
+                    n = 0;
+                }
+                to = (i64)((u64)from + (u64)cnt);
+            }
+            if (from < 1) from = 1;
+            int sb = n, eb = n;
+            if (to > from) {
+                i64 pos = 1;
+                for (int k = 0; k < n; k += runeW(s + k, n - k)) {
+                    if (pos == from) sb = k;
+                    if (pos == to) { eb = k; break; }
+                    pos++;
+                }
+            } else sb = eb = 0;
+            if (sb > eb) sb = eb;
+            rl[d] = (i64)(u64)(s + sb);
+            rh[d] = eb - sb;
+            break;
+        }
+        case OP_PADCHAR: {
+            // a char(imm) value with its blank padding
+            rn[d] = rn[a];
+            unsigned char *o = scr + in.c;
+            const unsigned char *s = (const unsigned char *)rl[a];
+            int n = rn[a] ? 0 : (int)rh[a];
+            for (int k = 0; k < n; k++) o[k] = s[k];
+            if (!rn[a]) {
+                for (i64 c = runeCount(s, n); c < in.imm; c++) o[n++] = ' ';
+            }
+            rl[d] = (i64)(u64)o;
+            rh[d] = n;
+            break;
+        }
+        case OP_TOTEXT: {
+            rn[d] = rn[a];
+            unsigned char *o = scr + in.c;
+            rl[d] = (i64)(u64)o;
+            rh[d] = rn[a] ? 0 : putText(o, (int)(in.imm & 0xff), (int)(in.imm >> 8), rl[a], rh[a]);
+            break;
+        }
+        case OP_LIMITCHARS: {
+            // explicit cast to varchar(n)/char(n): the first n characters
+            // (n = imm & 0xffffffff, 0: all), char(n) without trailing blanks
+            rn[d] = rn[a];
+            const unsigned char *s = (const unsigned char *)rl[a];
+            int n = rn[a] ? 0 : (int)rh[a];
+            i64 lim = in.imm & 0xffffffffLL;
+            if (lim > 0 && n > lim) n = prefixBytes(s, n, lim);
+            if (in.imm >> 32) {
+                while (n > 0 && s[n - 1] == ' ') n--;
+            }
+            rl[d] = (i64)(u64)s;
+            rh[d] = n;
+            break;
+        }
+        case OP_TRIM: {
+            // btrim/ltrim/rtrim by an ASCII set b (imm bit 0 left, bit 1 right)
+            rn[d] = nab;
+            const unsigned char *s = (const unsigned char *)rl[a], *set = (const unsigned char *)rl[b];
+            int n = nab ? 0 : (int)rh[a], m = nab ? 0 : (int)rh[b], st = 0;
+            if (in.imm & 1) {
+                while (st < n && inSet(s[st], set, m)) st++;
+            }
+            if (in.imm & 2) {
+                while (n > st && inSet(s[n - 1], set, m)) n--;
+            }
+            rl[d] = (i64)(u64)(s + st);
+            rh[d] = n - st;
+            break;
+        }
+        case OP_REPLACE: {
+            // every non-overlapping b in a, left to right, replaced by c
+            bool nul = nab || rn[in.c];
+            rn[d] = nul;
+            unsigned char *o = scr + in.imm;
+            int n = 0;
+            if (!nul) {
+                const unsigned char *s = (const unsigned char *)rl[a], *f = (const unsigned char *)rl[b],
+                                    *t = (const unsigned char *)rl[in.c];
+                int ls = (int)rh[a], lf = (int)rh[b], lt = (int)rh[in.c];
+                for (int k = 0; k < ls;) {
+                    bool hit = lf > 0 && k + lf <= ls;
+                    for (int j = 0; hit && j < lf; j++) hit = s[k + j] == f[j];
+                    if (hit) {
+                        for (int j = 0; j < lt; j++) o[n++] = t[j];
+                        k += lf;
+                    } else o[n++] = s[k++];
+                }
+            }
+            rl[d] = (i64)(u64)o;
+            rh[d] = n;
+            break;
+        }
         default:
             if (on) raise(e, ERR_UNSUPPORTED, 1000 + in.op, row);
             break;
@@ -699,6 +999,13 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
 }
 
 #define TPB 128
+
+// scratchOf is the calling thread's scratch area (grids are at most the
+// size the host allocated for).
+__device__ __forceinline__ unsigned char *scratchOf(const QArgs &q) {
+    if (!q.scratch) return 0;
+    return (unsigned char *)q.scratch + ((i64)blockIdx.x * blockDim.x + threadIdx.x) * q.scrstride;
+}
 
 __device__ __forceinline__ void loadProg(const QArgs &q, QIns *sp) {
     const QIns *p = (const QIns *)q.prog;
@@ -717,6 +1024,7 @@ extern "C" __global__ void __launch_bounds__(TPB) q_filter(QArgs q) {
     const QCol *cols = (const QCol *)q.cols;
     const QConst *consts = (const QConst *)q.consts;
     QErr *e = (QErr *)q.err;
+    unsigned char *scr = scratchOf(q);
     unsigned *bm = (unsigned *)q.bitmap;
     unsigned *counts = (unsigned *)q.counts;
     for (i64 base = (i64)blockIdx.x * TPB; base < q.n; base += (i64)gridDim.x * TPB) {
@@ -724,7 +1032,7 @@ extern "C" __global__ void __launch_bounds__(TPB) q_filter(QArgs q) {
         bool pass = false;
         if (row < q.n) {
             rl[0] = 1; rh[0] = 0; rn[0] = 0;
-            run(sp, q.nins, cols, consts, e, row, rl, rh, rn);
+            run(sp, q.nins, cols, consts, e, row, rl, rh, rn, scr);
             pass = truthy(rl, rn, q.filter);
         }
         unsigned bal = __ballot_sync(0xffffffffu, pass);
@@ -807,11 +1115,12 @@ extern "C" __global__ void __launch_bounds__(TPB) q_project(QArgs q) {
     const QCol *cols = (const QCol *)q.cols;
     const QConst *consts = (const QConst *)q.consts;
     QErr *e = (QErr *)q.err;
+    unsigned char *scr = scratchOf(q);
     const QOut *outs = (const QOut *)q.outs;
     for (i64 i = (i64)blockIdx.x * TPB + threadIdx.x; i < q.n; i += (i64)gridDim.x * TPB) {
         i64 row = rowOf(q, i);
         rl[0] = 1; rh[0] = 0; rn[0] = 0;
-        run(sp, q.nins, cols, consts, e, row, rl, rh, rn);
+        run(sp, q.nins, cols, consts, e, row, rl, rh, rn, scr);
         for (int k = 0; k < q.nouts; k++) {
             const QOut o = outs[k];
             int r = o.reg;
@@ -883,13 +1192,14 @@ extern "C" __global__ void __launch_bounds__(TPB) q_group(QArgs q) {
     const QCol *cols = (const QCol *)q.cols;
     const QConst *consts = (const QConst *)q.consts;
     QErr *e = (QErr *)q.err;
+    unsigned char *scr = scratchOf(q);
     const QKey *keys = (const QKey *)q.keys;
     int *ht = (int *)q.ht;
     int *ng = (int *)q.ngroups;
     int *gids = (int *)q.gids;
     for (i64 row = (i64)blockIdx.x * TPB + threadIdx.x; row < q.n; row += (i64)gridDim.x * TPB) {
         rl[0] = 1; rh[0] = 0; rn[0] = 0;
-        run(sp, q.nins, cols, consts, e, row, rl, rh, rn);
+        run(sp, q.nins, cols, consts, e, row, rl, rh, rn, scr);
         if (q.filter > 0 && !truthy(rl, rn, q.filter)) {
             gids[row] = -1;
             continue;
@@ -1038,6 +1348,7 @@ extern "C" __global__ void __launch_bounds__(TPB) q_agg(QArgs q) {
     const QCol *cols = (const QCol *)q.cols;
     const QConst *consts = (const QConst *)q.consts;
     QErr *e = (QErr *)q.err;
+    unsigned char *scr = scratchOf(q);
     const QAgg *aggs = (const QAgg *)q.aggs;
     QAcc *acc = (QAcc *)q.acc;
     const int *gids = (const int *)q.gids;
@@ -1068,7 +1379,7 @@ extern "C" __global__ void __launch_bounds__(TPB) q_agg(QArgs q) {
             if (g < 0) continue;
         }
         rl[0] = 1; rh[0] = 0; rn[0] = 0;
-        run(sp, q.nins, cols, consts, e, row, rl, rh, rn);
+        run(sp, q.nins, cols, consts, e, row, rl, rh, rn, scr);
         if (!gids && q.filter > 0 && !truthy(rl, rn, q.filter)) continue;
         for (int a = 0; a < na; a++) {
             const QAgg A = aggs[a];

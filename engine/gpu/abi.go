@@ -49,6 +49,8 @@ type qArgs struct {
 	NIns, Filter, NAgg      int32
 	NKeys, NOuts, HTMask    int32
 	MaxGroups, AccGroups    int32
+	Scratch                 uint64 // computed strings: ScrStride bytes per thread
+	ScrStride               int64
 }
 
 // opcodes (enum in query.cu)
@@ -110,6 +112,16 @@ const (
 	opDateSub
 	opDateDiff
 	opExtract
+	opLength
+	opUpper
+	opLower
+	opConcat
+	opSubstr
+	opPadChar
+	opToText
+	opLimitChars
+	opTrim
+	opReplace
 )
 
 // register classes (CLS_* in query.cu)
@@ -135,6 +147,7 @@ const (
 	errNumField
 	errUnsupported
 	errDateRange
+	errSubstring
 )
 
 // accumulator classes (ACC_*)

@@ -23,7 +23,8 @@ func TestABI(t *testing.T) {
 		{"QAcc", unsafe.Sizeof(qAcc{}), 32},
 		{"QKey", unsafe.Sizeof(qKey{}), 48},
 		{"QKey.lo", unsafe.Offsetof(qKey{}.Lo), 16},
-		{"QArgs", unsafe.Sizeof(qArgs{}), 14*8 + 8 + 8*4},
+		{"QArgs", unsafe.Sizeof(qArgs{}), 14*8 + 8 + 8*4 + 16},
+		{"QArgs.scratch", unsafe.Offsetof(qArgs{}.Scratch), 14*8 + 8 + 8*4},
 		{"QArgs.n", unsafe.Offsetof(qArgs{}.N), 14 * 8},
 		{"QArgs.accgroups", unsafe.Offsetof(qArgs{}.AccGroups), 14*8 + 8 + 7*4},
 	}

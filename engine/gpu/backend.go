@@ -151,7 +151,7 @@ func (r *run) prepare(p *program, a *qArgs) error {
 		return err
 	}
 	a.NIns = int32(len(p.ins))
-	return nil
+	return r.strScratch(p, a)
 }
 
 func (r *run) launch(name string, grid uint32, shared uint32, args ...any) error {
@@ -190,6 +190,8 @@ func (r *run) check(p *program) error {
 		return e
 	case errDateRange:
 		return engine.Errorf(engine.CodeDatetimeFieldOverflow, "date out of range")
+	case errSubstring:
+		return engine.Errorf(engine.CodeSubstringError, "negative substring length not allowed")
 	case errUnsupported:
 		what := map[int32]string{1: "numeric to float conversion of values beyond 2^53 or scale 22", 2: "min/max of numerics beyond 64 bits"}[arg]
 		if what == "" {

@@ -24,7 +24,9 @@ type program struct {
 	strPool  []byte
 	strConst []int         // indices of consts that point into strPool
 	checks   []engine.Type // numeric(p,s) targets of opDCheck, by index
-	nreg     int32
+	next     int32         // the next free register
+	nreg     int32         // registers used: the most next has been
+	scratch  int           // bytes of string scratch per thread (strSlot)
 }
 
 func unsupported(what string, args ...any) error {
@@ -32,15 +34,45 @@ func unsupported(what string, args ...any) error {
 	return e
 }
 
-func newProgram() *program { return &program{nreg: 1} } // register 0: the row mask
+func newProgram() *program { return &program{next: 1, nreg: 1} } // register 0: the row mask
 
 func (p *program) newReg() (int32, error) {
-	if p.nreg >= maxRegs {
+	if p.next >= maxRegs {
 		return 0, unsupported("expressions needing more than %d registers", maxRegs)
 	}
-	r := p.nreg
-	p.nreg++
+	r := p.next
+	p.next++
+	p.nreg = max(p.nreg, p.next)
 	return r, nil
+}
+
+// emitTo is emit writing an existing register (d may be one of the
+// operands: every opcode reads its operands before it writes).
+func (p *program) emitTo(d int32, op int, a, b, c, m int32, imm int64) error {
+	if len(p.ins) >= maxIns {
+		return unsupported("expressions longer than %d instructions", maxIns)
+	}
+	p.ins = append(p.ins, qIns{Op: int32(op), Dst: d, A: a, B: b, C: c, M: m, Imm: imm})
+	return nil
+}
+
+// Limits of computed strings: the widest result, and the scratch a
+// thread may use for all of a program's computed strings (the host
+// allocates it for every thread of the largest grid).
+const (
+	maxStrWidth   = 1 << 16
+	maxStrScratch = 4096
+)
+
+// strSlot reserves a scratch slot of width bytes per thread for one
+// instruction's computed string and returns its offset.
+func (p *program) strSlot(width int) (int32, error) {
+	if width > maxStrWidth || p.scratch+width > maxStrScratch {
+		return 0, unsupported("computed strings over %d bytes a row", maxStrScratch)
+	}
+	off := p.scratch
+	p.scratch += width
+	return int32(off), nil
 }
 
 func (p *program) emit(op int, a, b, c, m int32, imm int64) (int32, error) {
@@ -118,6 +150,8 @@ func (c *compiler) compile(e engine.Expr, mask int32) (val, error) {
 		return c.caseExpr(e, mask)
 	case *engine.Call:
 		return c.call(e, mask)
+	case *engine.HostFunc:
+		return c.hostFunc(e, mask)
 	}
 	return val{}, unsupported("expression %T", e)
 }
@@ -239,6 +273,9 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 		r, err := p.emit(op, a.reg, b.reg, 0, mask, 0)
 		return val{reg: r, cls: clsBool, t: engine.Bool}, err
 	}
+	if e.Op == engine.OpIn {
+		return c.in(e, mask)
+	}
 	args, err := c.args(e.Args, mask)
 	if err != nil {
 		return val{}, err
@@ -310,22 +347,6 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 		}
 		out.reg, err = p.emit(opDistinct, args[0].reg, args[1].reg, eq.reg, mask, 0)
 		return out, err
-	case engine.OpIn:
-		var acc val
-		for i, item := range args[1:] {
-			eq, err := c.cmp(engine.OpEq, args[0], item, mask)
-			if err != nil {
-				return val{}, err
-			}
-			if i == 0 {
-				acc = eq
-				continue
-			}
-			if acc.reg, err = p.emit(opOr, acc.reg, eq.reg, 0, mask, 0); err != nil {
-				return val{}, err
-			}
-		}
-		return acc, nil
 	case engine.OpLike, engine.OpILike:
 		if !isStr(args[0].cls) || !isStr(args[1].cls) {
 			return val{}, unsupported("LIKE on %s", args[0].t)
@@ -354,6 +375,8 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 		return out, err
 	case engine.OpCast:
 		return c.cast(args[0], e.T, mask)
+	case engine.OpLength, engine.OpUpper, engine.OpLower, engine.OpSubstr, engine.OpConcat, engine.OpPadChar:
+		return c.strCall(e, args, mask)
 	case engine.OpDateAddInt, engine.OpDateSubInt, engine.OpDateDiff:
 		if args[0].t.Kind != engine.KindDate || !isInt(args[1].cls) {
 			return val{}, unsupported("%s on %s and %s", e.Op, args[0].t, args[1].t)
@@ -474,6 +497,9 @@ func (c *compiler) cast(a val, to engine.Type, mask int32) (val, error) {
 		out = a
 		return out, nil
 	}
+	if to.IsString() {
+		return c.castToString(a, to, mask)
+	}
 	switch {
 	case (isInt(a.cls) || a.cls == clsBool) && isInt(cls) && cls != clsBool && from.Kind != engine.KindDate && from.Kind != engine.KindTimestamp:
 		out.reg, err = p.emit(opI2I, a.reg, 0, 0, mask, rangeClass(to.Kind))
@@ -508,13 +534,6 @@ func (c *compiler) cast(a val, to engine.Type, mask int32) (val, error) {
 		out.reg, err = p.emit(opDate2Ts, a.reg, 0, 0, mask, 0)
 	case from.Kind == engine.KindTimestamp && to.Kind == engine.KindDate:
 		out.reg, err = p.emit(opTs2Date, a.reg, 0, 0, mask, 0)
-	case a.cls == clsChar && to.Kind == engine.KindChar && to.Len == 0:
-		out.width = a.width // unconstrained bpchar: the same value
-	case isStr(a.cls) && (to.Kind == engine.KindText || to.Kind == engine.KindVarchar && to.Len == 0):
-		out.width = a.width
-		if a.cls == clsChar || from.Kind == engine.KindUnknown {
-			return val{}, unsupported("casting %s to %s", from, to)
-		}
 	default:
 		return val{}, unsupported("casting %s to %s", from, to)
 	}

@@ -255,3 +255,18 @@ func finish(ctx context.Context, p *engine.Plan, res *engine.Batch, sink engine.
 	}
 	return nil
 }
+
+// strScratch allocates the string scratch of p (program.strSlot) for
+// every thread of the largest grid run.grid makes.
+func (r *run) strScratch(p *program, a *qArgs) error {
+	if p.scratch == 0 {
+		return nil
+	}
+	threads := int64(r.b.dev.Props().SMs) * 16 * tpb
+	b, err := r.s.alloc(int64(p.scratch) * threads)
+	if err != nil {
+		return err
+	}
+	a.Scratch, a.ScrStride = uint64(b.Ptr()), int64(p.scratch)
+	return nil
+}

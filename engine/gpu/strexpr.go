@@ -1,0 +1,218 @@
+package gpu
+
+import "github.com/gpusql/gpusql/engine"
+
+// Computed strings. A string register points at bytes; a function whose
+// result is new bytes (upper, ||, casts to text, replace...) writes them
+// to a scratch slot of the running thread, as wide as the longest result
+// the operands' widths allow (program.strSlot), so the width of every
+// string value is known when the program compiles and the kernels never
+// allocate. Functions that select part of a string (substring, trim, a
+// cast to varchar(n)) point into their operand.
+
+// text output widths of the types a cast to text handles (toText kinds of
+// query.cu's putText)
+const (
+	textInt = iota
+	textBool
+	textNumeric
+	textDate
+	textTimestamp
+)
+
+func (c *compiler) strCall(e *engine.Call, args []val, mask int32) (val, error) {
+	p := c.p
+	out := val{cls: clsStr, t: e.T}
+	for i, a := range args {
+		if (i == 0 || e.Op == engine.OpConcat) && !isStr(a.cls) {
+			return val{}, unsupported("%s of %s", e.Op, a.t)
+		}
+		if i > 0 && e.Op == engine.OpSubstr && (!isInt(a.cls) || a.cls == clsBool) {
+			return val{}, unsupported("%s with %s positions", e.Op, a.t)
+		}
+	}
+	a := args[0]
+	var err error
+	switch e.Op {
+	case engine.OpLength:
+		out.cls = clsI32
+		out.reg, err = p.emit(opLength, a.reg, 0, 0, mask, 0)
+		return out, err
+	case engine.OpUpper, engine.OpLower:
+		op := opUpper
+		if e.Op == engine.OpLower {
+			op = opLower
+		}
+		return c.computed(out, a.width, op, a.reg, 0, mask, 0)
+	case engine.OpConcat:
+		return c.computed(out, a.width+args[1].width, opConcat, a.reg, args[1].reg, mask, 0)
+	case engine.OpPadChar:
+		n := e.Args[0].Type().Len
+		return c.computed(out, a.width+n, opPadChar, a.reg, 0, mask, int64(n))
+	case engine.OpSubstr:
+		cnt, has := int32(0), int64(0)
+		if len(args) > 2 {
+			cnt, has = args[2].reg, 1
+		}
+		out.width = a.width
+		out.reg, err = p.emit(opSubstr, a.reg, args[1].reg, cnt, mask, has)
+		return out, err
+	}
+	return val{}, unsupported("the operator %s", e.Op)
+}
+
+// computed emits op writing a new string of at most width bytes into a
+// scratch slot (c operand).
+func (c *compiler) computed(out val, width int, op int, a, b, mask int32, imm int64) (val, error) {
+	slot, err := c.p.strSlot(width)
+	if err != nil {
+		return val{}, err
+	}
+	out.width = width
+	out.reg, err = c.p.emit(op, a, b, slot, mask, imm)
+	return out, err
+}
+
+// castToString is eval's castToString: the value's text form (booleans
+// as true/false), then at most to.Len characters for varchar(n) and
+// char(n), char(n) without trailing blanks.
+func (c *compiler) castToString(a val, to engine.Type, mask int32) (val, error) {
+	cls, err := clsOf(to)
+	if err != nil {
+		return val{}, err
+	}
+	from := a.t
+	if !isStr(a.cls) {
+		kind, width := int64(0), 0
+		switch {
+		case from.IsInteger():
+			kind, width = textInt, 20
+		case from.Kind == engine.KindBool:
+			kind, width = textBool, 5
+		case from.Kind == engine.KindNumeric:
+			kind, width = textNumeric|int64(a.scale)<<8, 3+max(40, int(a.scale))
+		case from.Kind == engine.KindDate:
+			kind, width = textDate, 20
+		case from.Kind == engine.KindTimestamp:
+			kind, width = textTimestamp, 40
+		default:
+			return val{}, unsupported("casting %s to %s", from, to)
+		}
+		if a, err = c.computed(val{cls: clsStr, t: engine.Text}, width, opToText, a.reg, 0, mask, kind); err != nil {
+			return val{}, err
+		}
+	}
+	out := a
+	out.cls, out.t = cls, to
+	limit := (to.Kind == engine.KindChar || to.Kind == engine.KindVarchar) && to.Len > 0
+	if limit || to.Kind == engine.KindChar && a.cls != clsChar {
+		imm := int64(0)
+		if limit {
+			imm = int64(to.Len)
+		}
+		if to.Kind == engine.KindChar {
+			imm |= 1 << 32
+		}
+		out.reg, err = c.p.emit(opLimitChars, a.reg, 0, 0, mask, imm)
+	}
+	return out, err
+}
+
+// hostFunc compiles the HostFuncs that have a kernel twin: trim, btrim,
+// ltrim and rtrim by a constant ASCII set, replace by constant strings.
+func (c *compiler) hostFunc(e *engine.HostFunc, mask int32) (val, error) {
+	out := val{cls: clsStr, t: e.T}
+	switch e.Name {
+	case "trim", "btrim", "ltrim", "rtrim":
+		set := &engine.Const{T: engine.Text, S: " "}
+		if len(e.Args) == 2 {
+			k, ok := e.Args[1].(*engine.Const)
+			if !ok {
+				return val{}, unsupported("%s with a non-constant set", e.Name)
+			}
+			set = k
+		}
+		for i := 0; i < len(set.S); i++ {
+			if set.S[i] >= 0x80 {
+				return val{}, unsupported("%s of non-ASCII characters", e.Name)
+			}
+		}
+		s, err := c.compile(e.Args[0], mask)
+		if err != nil {
+			return val{}, err
+		}
+		k, err := c.constant(set)
+		if err != nil {
+			return val{}, err
+		}
+		if !isStr(s.cls) || !isStr(k.cls) {
+			return val{}, unsupported("%s of %s", e.Name, s.t)
+		}
+		mode := map[string]int64{"trim": 3, "btrim": 3, "ltrim": 1, "rtrim": 2}[e.Name]
+		out.width = s.width
+		out.reg, err = c.p.emit(opTrim, s.reg, k.reg, 0, mask, mode)
+		return out, err
+	case "replace":
+		if len(e.Args) != 3 {
+			break
+		}
+		f, ok1 := e.Args[1].(*engine.Const)
+		t, ok2 := e.Args[2].(*engine.Const)
+		if !ok1 || !ok2 {
+			return val{}, unsupported("replace() of non-constant strings")
+		}
+		args, err := c.args(e.Args, mask)
+		if err != nil {
+			return val{}, err
+		}
+		for _, a := range args {
+			if !isStr(a.cls) {
+				return val{}, unsupported("replace() of %s", a.t)
+			}
+		}
+		w := args[0].width
+		if lf, lt := len(f.S), len(t.S); lf > 0 && lt > lf {
+			w += w / lf * (lt - lf)
+		}
+		slot, err := c.p.strSlot(w)
+		if err != nil {
+			return val{}, err
+		}
+		out.width = w
+		out.reg, err = c.p.emit(opReplace, args[0].reg, args[1].reg, args[2].reg, mask, int64(slot))
+		return out, err
+	}
+	return val{}, unsupported("the function %s", e.Name)
+}
+
+// in compiles x IN (items): one comparison and OR per item, each item's
+// registers reused by the next, so long lists (the uncorrelated
+// subqueries that fold into one) fit the register file.
+func (c *compiler) in(e *engine.Call, mask int32) (val, error) {
+	p := c.p
+	x, err := c.compile(e.Args[0], mask)
+	if err != nil {
+		return val{}, err
+	}
+	var acc val
+	for i, item := range e.Args[1:] {
+		mark := p.next
+		v, err := c.compile(item, mask)
+		if err != nil {
+			return val{}, err
+		}
+		eq, err := c.cmp(engine.OpEq, x, v, mask)
+		if err != nil {
+			return val{}, err
+		}
+		if i == 0 {
+			acc = eq
+			continue
+		}
+		if err := p.emitTo(acc.reg, opOr, acc.reg, eq.reg, 0, mask, 0); err != nil {
+			return val{}, err
+		}
+		p.next = mark // the item's registers are dead
+	}
+	return acc, nil
+}
