@@ -20,6 +20,8 @@ type Backend struct {
 
 	jitMu sync.Mutex
 	jit   map[string]fusedEntry // generated fused kernels (fused.go)
+
+	sorts sortKernels // ORDER BY kernels (sort.go)
 }
 
 var _ engine.Backend = (*Backend)(nil)
@@ -203,9 +205,10 @@ func (r *run) check(p *program) error {
 }
 
 // Execute runs p on the device. Scan, filter, expression evaluation and
-// aggregation run in kernels; HAVING, the projection over aggregate
-// results, DISTINCT, ORDER BY and LIMIT run on the host over the small
-// results that come back (see docs/performance.md).
+// aggregation run in kernels, and so does the ORDER BY of a query without
+// aggregates or DISTINCT (sort.go); HAVING, the projection over aggregate
+// results, DISTINCT, and the other ORDER BYs and LIMITs run on the host
+// over the small results that come back (see docs/performance.md).
 func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.BatchSink) error {
 	var t *Table
 	n := int64(1) // no FROM: one row without columns
@@ -262,6 +265,9 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 		if res, ok, err = r.fusedAggregate(p); err == nil && !ok {
 			res, err = r.aggregate(p)
 		}
+	} else if deviceSorts(p) {
+		res, err = r.sortProject(p)
+		p = sortedTail(p)
 	} else {
 		res, err = r.project(p)
 	}
