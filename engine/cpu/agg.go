@@ -275,7 +275,6 @@ func setSlot(dst *engine.Vec, g int, src *engine.Vec, i int) {
 	}
 }
 
-
 func (s *aggState) accumulate(g int32, arg *engine.Vec, i int) error {
 	t := arg.T
 	switch {

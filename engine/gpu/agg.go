@@ -93,6 +93,10 @@ func (r *run) aggregate(p *engine.Plan) (*engine.Batch, error) {
 	if err != nil {
 		return nil, err
 	}
+	fsums, err := r.floatSums(p, gids, ng, func(k, g int) int64 { return int64(accs[int64(g)*na+int64(k)].Cnt) })
+	if err != nil {
+		return nil, err
+	}
 	keyCols := make([]*engine.Vec, len(keyVals))
 	for k, kv := range keyVals {
 		v, err := r.downloadKey(kv, keyBufs[k], int(ng))
@@ -101,7 +105,12 @@ func (r *run) aggregate(p *engine.Plan) (*engine.Batch, error) {
 		}
 		keyCols[k] = v
 	}
-	return r.aggResult(p, keyCols, argv, accs, int(ng), int(na), strs)
+	if gids != 0 {
+		if err := r.firstRowKeys(p, gids, ng, keyCols); err != nil {
+			return nil, err
+		}
+	}
+	return r.aggResult(p, keyCols, argv, accs, int(ng), int(na), strs, fsums)
 }
 
 // bestStrings reads the values that string min/max accumulators point
@@ -172,9 +181,9 @@ func compileAggs(c *compiler, p *engine.Plan, mask int32) ([]qAgg, []val, error)
 				case v.cls == clsDec:
 					q.Cls = accInt
 				case v.t.IsFloat():
-					// parallel float sums round in another order than the
-					// CPU's sequential ones: not identical, so not yet
-					return nil, nil, unsupported("%s over floating-point values (the result would depend on summation order)", ag.Func)
+					// q_agg counts the values; their exact sum is a pass of
+					// its own (fsum.go), and the fused kernels refuse it
+					q.Cls = accFloat
 				default:
 					return nil, nil, unsupported("%s over %s", ag.Func, v.t)
 				}
@@ -205,14 +214,15 @@ func compileAggs(c *compiler, p *engine.Plan, mask int32) ([]qAgg, []val, error)
 	return qa, argv, nil
 }
 
-// aggResult finalizes the accumulators of ng groups (na aggregates each),
-// beside the groups' key values, then runs HAVING and the projection on
-// the host.
-func (r *run) aggResult(p *engine.Plan, keyCols []*engine.Vec, argv []val, accs []qAcc, ng, na int, strs map[int][]byte) (*engine.Batch, error) {
+// aggResult finalizes the accumulators of ng groups (na aggregates each)
+// and the exact float sums (by aggregate), beside the groups' key values,
+// then runs HAVING and the projection on the host.
+func (r *run) aggResult(p *engine.Plan, keyCols []*engine.Vec, argv []val, accs []qAcc, ng, na int, strs map[int][]byte,
+	fsums map[int][]engine.FloatSum) (*engine.Batch, error) {
 	res := &engine.Batch{N: ng}
 	res.Cols = append(res.Cols, keyCols...)
 	for k, ag := range p.Aggs {
-		v, err := finalize(ag, argv[k], accs, ng, k, na, strs)
+		v, err := finalize(ag, argv[k], accs, ng, k, na, strs, fsums[k])
 		if err != nil {
 			return nil, err
 		}
@@ -348,8 +358,8 @@ func fromKey(k int64) float64 {
 
 // finalize turns the accumulators of aggregate k into its result vector
 // with PostgreSQL's result type (exact: avg divides on the host with
-// engine.DecDiv).
-func finalize(ag engine.AggCall, arg val, accs []qAcc, ng, k, na int, strs map[int][]byte) (*engine.Vec, error) {
+// engine.DecDiv; float sums, fsum, round as the CPU backend's).
+func finalize(ag engine.AggCall, arg val, accs []qAcc, ng, k, na int, strs map[int][]byte, fsum []engine.FloatSum) (*engine.Vec, error) {
 	v := engine.NewVec(ag.T, ng)
 	overflow := engine.Errorf(engine.CodeNumericValueOutOfRange, "value overflows numeric format")
 	for g := 0; g < ng; g++ {
@@ -377,12 +387,20 @@ func finalize(ag engine.AggCall, arg val, accs []qAcc, ng, k, na int, strs map[i
 			}
 		case engine.AggSum, engine.AggAvg:
 			if arg.t.IsFloat() {
-				s := bitsF64(int64(a.S0))
-				if ag.Func == engine.AggAvg {
-					v.F[g] = s / float64(cnt)
-				} else {
-					v.F[g] = s
+				if fsum == nil {
+					return nil, unsupported("%s over floating-point values here", ag.Func)
 				}
+				var f float64
+				var err error
+				if ag.Func == engine.AggAvg {
+					f, err = fsum[g].AvgResult(cnt)
+				} else {
+					f, err = fsum[g].SumResult(arg.t.Kind == engine.KindFloat32)
+				}
+				if err != nil {
+					return nil, err
+				}
+				v.F[g] = f
 				continue
 			}
 			d, ok := decOf(sum192(a), arg.scale)

@@ -24,9 +24,10 @@ type fusedKernel struct {
 	ptx    string
 	cols   []int // columns whose pointers are passed, in order
 	keys   []keyPart
-	slots  int // per-block hash slots (grouped), 0 without GROUP BY
-	shared int // dynamic shared bytes per block
-	gslots int // global hash slots (1 without GROUP BY)
+	slots  int    // per-block hash slots (grouped), 0 without GROUP BY
+	shared int    // dynamic shared bytes per block
+	gslots int    // global hash slots (1 without GROUP BY)
+	entry  string // the kernel's name in ptx: "fused" when empty
 }
 
 // fusedAggregate runs p as one generated kernel. ok is false when the plan
@@ -163,7 +164,7 @@ func (r *run) fusedAggregate(p *engine.Plan) (res *engine.Batch, ok bool, err er
 			keyCols = append(keyCols, kp.decode(packed))
 		}
 	}
-	res, err = r.aggResult(p, keyCols, argv, accs, ng, na, nil)
+	res, err = r.aggResult(p, keyCols, argv, accs, ng, na, nil, nil)
 	return res, err == nil, err
 }
 
@@ -284,7 +285,11 @@ func (b *Backend) fusedKernel(key string, gen func() (*fusedKernel, error)) (*fu
 		if err != nil {
 			return nil, nil, err
 		}
-		if e.f, err = m.Function("fused"); err != nil {
+		entry := e.fk.entry
+		if entry == "" {
+			entry = "fused"
+		}
+		if e.f, err = m.Function(entry); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -293,6 +298,20 @@ func (b *Backend) fusedKernel(key string, gen func() (*fusedKernel, error)) (*fu
 	}
 	b.jit[key] = e
 	return e.fk, e.f, e.err
+}
+
+// embeddedKernel returns kernel fn of the embedded PTX module (cuda/<module>.ptx),
+// loaded the first time and then kept in the kernel cache beside the
+// generated ones.
+func (b *Backend) embeddedKernel(module, fn string) (*cuda.Function, error) {
+	_, f, err := b.fusedKernel("\x00embedded:"+module+"."+fn, func() (*fusedKernel, error) {
+		ptx, err := cuda.PTX(module)
+		if err != nil {
+			return nil, err
+		}
+		return &fusedKernel{ptx: string(ptx), entry: fn}, nil
+	})
+	return f, err
 }
 
 // genFused generates the kernel for a compiled program over cols; stats
