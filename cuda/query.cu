@@ -31,7 +31,7 @@ typedef unsigned long long u64;
 typedef __int128 i128;
 typedef unsigned __int128 u128;
 
-#define MAXR 48
+#define MAXR 64
 #define MAXINS 512
 #define MAXAGG 32
 #define MAXKEYS 8

@@ -162,7 +162,7 @@ const (
 )
 
 const (
-	maxRegs = 48  // MAXR
+	maxRegs = 64  // MAXR
 	maxIns  = 512 // MAXINS
 	maxAggs = 32  // MAXAGG
 	tpb     = 128 // TPB: threads per block of the interpreter kernels

@@ -13,6 +13,10 @@ type val struct {
 	scale int32 // numerics: static scale
 	width int   // strings: the most bytes a value can have
 	t     engine.Type
+	// scaleReg, where not 0, holds each row's scale of a numeric whose
+	// scale varies by row (a CASE output over numerics of different
+	// scales); the value register holds the unscaled mantissa
+	scaleReg int32
 }
 
 // program is a compiled instruction list with its constants. String
@@ -129,6 +133,9 @@ func isStr(c int32) bool   { return c == clsStr || c == clsChar }
 type compiler struct {
 	p    *program
 	cols []*Column // the table's columns, for string widths
+	// dynTop is the CASE whose numeric results may keep each row's own
+	// scale (an output column: exec.go downloads the scales beside it)
+	dynTop *engine.Case
 }
 
 func (c *compiler) compile(e engine.Expr, mask int32) (val, error) {
@@ -597,9 +604,32 @@ func (c *compiler) caseExpr(e *engine.Case, mask int32) (val, error) {
 	if k, ok := e.Else.(*engine.Const); ok && k.Null {
 		nullElse = true
 	}
+	dyn := false
+	for k, r := range results {
+		if c.dynTop == e && r.cls == clsDec && out.cls == clsDec && r.scale != out.scale && !(nullElse && k == len(takes)-1) {
+			dyn = true
+		}
+	}
+	if dyn {
+		// each row keeps its branch's scale, as the CPU's values do
+		sc, err := c.constant(&engine.Const{T: engine.Int64, I: int64(out.scale)})
+		if err != nil {
+			return val{}, err
+		}
+		for k := len(takes) - 1; k >= 0; k-- {
+			rs, err := c.constant(&engine.Const{T: engine.Int64, I: int64(results[k].scale)})
+			if err != nil {
+				return val{}, err
+			}
+			if sc.reg, err = p.emit(opSel, rs.reg, sc.reg, takes[k], mask, 0); err != nil {
+				return val{}, err
+			}
+		}
+		out.scaleReg = sc.reg
+	}
 	for k := len(takes) - 1; k >= 0; k-- {
 		r := results[k]
-		if r.cls == clsDec && out.cls == clsDec && r.scale != out.scale {
+		if r.cls == clsDec && out.cls == clsDec && r.scale != out.scale && !dyn {
 			if nullElse && k == len(takes)-1 {
 				out.scale = r.scale
 			} else {

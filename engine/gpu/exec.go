@@ -82,20 +82,29 @@ func (r *run) outputs(exprs []engine.Expr, sel uint64, n int64, filter engine.Ex
 		}
 		a.Filter = mask
 	}
-	vals := make([]val, len(exprs))
-	for k, e := range exprs {
-		v, err := c.compile(e, mask)
+	vals, err := c.compileOutputs(exprs, mask)
+	if err != nil {
+		return nil, err
+	}
+	outs := make([]qOut, len(vals))
+	type hostOut struct{ lo, hi, nul, str, scale *cuda.Buffer }
+	hb := make([]hostOut, len(vals))
+	for k, v := range vals {
+		if v.scaleReg == 0 {
+			continue
+		}
+		// the row's scale, as one more int64 output
+		lo, err := r.s.alloc(8 * n)
 		if err != nil {
 			return nil, err
 		}
-		if v.t.Kind == engine.KindInterval {
-			return nil, unsupported("interval results")
+		nul, err := r.s.alloc(n)
+		if err != nil {
+			return nil, err
 		}
-		vals[k] = v
+		hb[k].scale = lo
+		outs = append(outs, qOut{Reg: v.scaleReg, Cls: clsI64, Lo: uint64(lo.Ptr()), Nul: uint64(nul.Ptr())})
 	}
-	outs := make([]qOut, len(vals))
-	type hostOut struct{ lo, hi, nul, str *cuda.Buffer }
-	hb := make([]hostOut, len(vals))
 	for k, v := range vals {
 		o := qOut{Reg: v.reg, Cls: v.cls}
 		lo, err := r.s.alloc(8 * n)
@@ -131,7 +140,6 @@ func (r *run) outputs(exprs []engine.Expr, sel uint64, n int64, filter engine.Ex
 	if err := r.prepare(p, &a); err != nil {
 		return nil, err
 	}
-	var err error
 	if a.Outs, err = r.s.upload(sliceBytes(outs)); err != nil {
 		return nil, err
 	}
@@ -170,7 +178,19 @@ func (r *run) outputs(exprs []engine.Expr, sel uint64, n int64, filter engine.Ex
 				return nil, err
 			}
 		}
+		var scales []int64
+		if hb[k].scale != nil && n > 0 {
+			scales = make([]int64, n)
+			if err := r.b.dev.CopyDtoH(sliceBytes(scales), hb[k].scale.Ptr(), nil); err != nil {
+				return nil, err
+			}
+		}
 		res.Cols[k] = toVec(v, int(n), lo, hi, nul, str)
+		for i, sc := range scales {
+			if nul[i] == 0 {
+				res.Cols[k].D[i].Scale = int32(sc)
+			}
+		}
 	}
 	return res, nil
 }
@@ -269,4 +289,48 @@ func (r *run) strScratch(p *program, a *qArgs) error {
 	}
 	a.Scratch, a.ScrStride = uint64(b.Ptr()), int64(p.scratch)
 	return nil
+}
+
+// compileOutputs compiles output columns: each output's value moves to a
+// register of its own, reserved first, and the registers that computed it
+// are free for the next output, so the register limit applies to one
+// expression, not to the whole select list. A CASE output over numerics
+// of different scales keeps each row's scale (val.scaleReg): callers that
+// compare or sort such a value must refuse it.
+func (c *compiler) compileOutputs(exprs []engine.Expr, mask int32) ([]val, error) {
+	p := c.p
+	vals := make([]val, len(exprs))
+	base := p.next
+	for range exprs {
+		if _, err := p.newReg(); err != nil {
+			return nil, err
+		}
+	}
+	for k, e := range exprs {
+		mark := p.next
+		c.dynTop, _ = e.(*engine.Case)
+		v, err := c.compile(e, mask)
+		c.dynTop = nil
+		if err != nil {
+			return nil, err
+		}
+		if v.t.Kind == engine.KindInterval {
+			return nil, unsupported("interval results")
+		}
+		dst := base + int32(k)
+		if err := p.emitTo(dst, opCoalesce, v.reg, v.reg, 0, mask, 0); err != nil {
+			return nil, err
+		}
+		v.reg = dst
+		if v.scaleReg != 0 {
+			if err := p.emitTo(mark, opCoalesce, v.scaleReg, v.scaleReg, 0, mask, 0); err != nil {
+				return nil, err
+			}
+			v.scaleReg = mark
+			mark++
+		}
+		vals[k] = v
+		p.next = mark
+	}
+	return vals, nil
 }
