@@ -243,7 +243,7 @@ func (r *rewriter) regex(items []*node) ([]*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		e, err := r.chainEnd(items, i+1, n.tok)
+		e, err := r.chainEnd(items, i+1, r.end)
 		if err != nil {
 			return nil, err
 		}
@@ -298,14 +298,16 @@ func (r *rewriter) chainStart(xs []*node, op token) (int, error) {
 }
 
 // chainEnd finds the end (exclusive) of the operand starting at xs[i].
-func (r *rewriter) chainEnd(xs []*node, i int, op token) (int, error) {
+// A missing operand is a syntax error at the token where it should start,
+// or at missing when there is none.
+func (r *rewriter) chainEnd(xs []*node, i int, missing token) (int, error) {
 	for {
 		for i < len(xs) && (xs[i].op("-") || xs[i].op("+")) {
 			i++
 		}
 		e := primaryEnd(xs, i)
 		if e < 0 {
-			return 0, syntaxErr(r.src, tokOr(get(xs, i), r.end))
+			return 0, syntaxErr(r.src, tokOr(get(xs, i), missing))
 		}
 		i = e
 		if i < len(xs) && arith(xs[i]) {

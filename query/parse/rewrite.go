@@ -490,49 +490,27 @@ func (r *rewriter) distinct(items []*node) ([]*node, error) {
 
 // operandStart finds the start of the left operand of IS ending xs.
 func (r *rewriter) operandStart(xs []*node, is token) (int, error) {
-	k := len(xs)
-	for {
-		s := primaryStart(xs[:k])
-		if s < 0 {
-			return 0, syntaxErr(r.src, is)
-		}
-		k = s
-		// unary signs
-		for k > 0 && (xs[k-1].op("-") || xs[k-1].op("+")) && (k == 1 || !operandEnd(xs[k-2])) {
-			k--
-		}
-		if k > 0 && arith(xs[k-1]) {
-			k--
-			continue
-		}
-		if k > 0 && comparison(xs[k-1]) {
-			return 0, notSupported(r.src, is, "IS DISTINCT FROM next to a comparison, LIKE, IN or BETWEEN needs parentheses in gpusql")
-		}
-		return k, nil
+	k, err := r.chainStart(xs, is)
+	if err != nil {
+		return 0, err
 	}
+	if k > 0 && comparison(xs[k-1]) {
+		return 0, notSupported(r.src, is, "IS DISTINCT FROM next to a comparison, LIKE, IN or BETWEEN needs parentheses in gpusql")
+	}
+	return k, nil
 }
 
 // operandEnd finds the end (exclusive) of the right operand of IS
 // DISTINCT FROM starting at xs[i].
 func (r *rewriter) operandEnd(xs []*node, i int, from token) (int, error) {
-	for {
-		for i < len(xs) && (xs[i].op("-") || xs[i].op("+")) {
-			i++
-		}
-		e := primaryEnd(xs, i)
-		if e < 0 {
-			return 0, syntaxErr(r.src, tokOr(get(xs, i), from))
-		}
-		i = e
-		if i < len(xs) && arith(xs[i]) {
-			i++
-			continue
-		}
-		if i < len(xs) && comparison(xs[i]) {
-			return 0, notSupported(r.src, from, "IS DISTINCT FROM next to a comparison, LIKE, IN or BETWEEN needs parentheses in gpusql")
-		}
-		return i, nil
+	e, err := r.chainEnd(xs, i, from)
+	if err != nil {
+		return 0, err
 	}
+	if e < len(xs) && comparison(xs[e]) {
+		return 0, notSupported(r.src, from, "IS DISTINCT FROM next to a comparison, LIKE, IN or BETWEEN needs parentheses in gpusql")
+	}
+	return e, nil
 }
 
 // operandEnd reports whether n can end an operand (so a following "-" is
