@@ -120,11 +120,15 @@ enum {
     OP_AND, OP_OR, OP_NOT, OP_ISNULL, OP_ISNOTNULL, OP_ISTRUE, OP_ISFALSE,
     OP_MASK, OP_MASKNOT, OP_SEL, OP_COALESCE, OP_NULLIF, OP_DISTINCT,
     OP_I2I, OP_I2F, OP_F2I, OP_I2D, OP_D2I, OP_D2F, OP_DROUND, OP_DCHECK, OP_F2F32,
-    OP_DATE2TS, OP_TS2DATE, OP_LIKE, OP_ROUNDF, OP_MODD_UNUSED,
+    OP_DATE2TS, OP_TS2DATE, OP_LIKE, OP_ROUNDF, OP_MODD,
     OP_DATEADD, OP_DATESUB, OP_DATEDIFF, OP_EXTRACT,
     OP_LENGTH, OP_UPPER, OP_LOWER, OP_CONCAT, OP_SUBSTR, OP_PADCHAR, OP_TOTEXT, OP_LIMITCHARS,
     OP_TRIM, OP_REPLACE,
 };
+
+// numeric division with per-row scales (numdiv section below): numbered
+// apart from the list above so that new opcodes there never collide
+enum { OP_DIVD = 100, OP_RESCALER, OP_DFITR };
 
 enum { CLS_BOOL = 1, CLS_I16, CLS_I32, CLS_I64, CLS_F32, CLS_F64, CLS_DEC, CLS_STR, CLS_CHAR };
 
@@ -537,6 +541,92 @@ __device__ __forceinline__ bool validAt(const QCol &c, i64 row) {
     return (v[row >> 6] >> (row & 63)) & 1;
 }
 
+// ---- numdiv begin: numeric division and modulo with per-row scales ----
+// A numeric whose scale varies by row (a quotient, a CASE over numerics
+// of different scales) keeps its scale in an int register beside the
+// mantissa; these helpers are engine.DivScale, DecDivScale and DecMod.
+
+// ndDigits is the number of decimal digits of m > 0 and sets *p to
+// 10^(digits-1).
+__device__ int ndDigits(u128 m, u128 *p) {
+    u128 q = 1;
+    int n = 1;
+    while (n < 39 && q * 10 <= m) { q *= 10; n++; }
+    *p = q;
+    return n;
+}
+
+__device__ u128 ndPow10(int k) {
+    u128 r = 1;
+    while (k > 0) {
+        int step = k > 19 ? 19 : k;
+        r *= (u128)pow10tab[step];
+        k -= step;
+    }
+    return r;
+}
+
+// ndWeight is engine.Dec.weight: PostgreSQL's base-10000 weight of
+// m / 10^scale and its first base-10000 digit (0, 0 for zero).
+__device__ void ndWeight(u128 m, int scale, int *w, int *first) {
+    if (m == 0) { *w = 0; *first = 0; return; }
+    u128 p;
+    int n = ndDigits(m, &p);
+    int e = n - 1 - scale;
+    int ww = e >= 0 ? e / 4 : -((3 - e) / 4);
+    int k = e - 4 * ww + 1; // 1..4 leading digits form the first group
+    if (n >= k) *first = (int)(m / ndPow10(n - k));
+    else *first = (int)(m * ndPow10(k - n));
+    *w = ww;
+}
+
+// ndDivScale is engine.DivScale (select_div_scale).
+__device__ int ndDivScale(u128 a, int sa, u128 b, int sb) {
+    int w1, f1, w2, f2;
+    ndWeight(a, sa, &w1, &f1);
+    ndWeight(b, sb, &w2, &f2);
+    int qw = w1 - w2;
+    if (f1 <= f2) qw--;
+    int r = 16 - qw * 4;
+    if (r < sa) r = sa;
+    if (r < sb) r = sb;
+    if (r < 0) r = 0;
+    if (r > 1000) r = 1000;
+    return r;
+}
+
+// ndDiv is engine.DecDivScale: round(a 10^e / b) half away from zero for
+// magnitudes a, b > 0 and e >= 0; false when the quotient passes 2^127-1.
+__device__ bool ndDiv(u128 a, u128 b, int e, u128 *res) {
+    u128 q = a / b, r = a - q * b;
+    for (; e > 0; e--) {
+        if (r == 0) { // the remaining digits are zeros
+            i128 t;
+            if (!rescale((i128)q, e, &t)) return false;
+            q = (u128)t;
+            break;
+        }
+        if (q > MAXMAG / 10) return false;
+        // the next digit: (10 r) / b, with 10 r up to 131 bits
+        u128 lo = (r << 3) + (r << 1);
+        u64 ov = (u64)(r >> 125) + (u64)(r >> 127) + (lo < (r << 3) ? 1 : 0);
+        int dg = 0;
+        while (ov > 0 || lo >= b) {
+            if (lo < b) ov--;
+            lo -= b;
+            dg++;
+        }
+        q = q * 10 + dg;
+        r = lo;
+        if (q > MAXMAG) return false;
+    }
+    if (r >= b - r) q++; // 2r >= b without overflow
+    if (q > MAXMAG) return false;
+    *res = q;
+    return true;
+}
+// ---- numdiv end ----
+
 // run executes the program for one row. It returns nothing: results are in
 // the registers, errors go to e.
 __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *consts, QErr *e,
@@ -547,6 +637,63 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
         bool on = truthy(rl, rn, in.m);
         bool nab = rn[a] || rn[b];
         switch (in.op) {
+        // ---- numdiv ops begin ----
+        case OP_DIVD: case OP_MODD: {
+            // imm: the registers of a's and b's scales (low, high 32 bits);
+            // OP_DIVD writes the quotient's scale to register c
+            int ra = (int)(in.imm & 0xffffffff), rb = (int)(in.imm >> 32);
+            int sa = (int)rl[ra], sb = (int)rl[rb];
+            i128 x = mk128(rl[a], rh[a]), y = mk128(rl[b], rh[b]);
+            int rs = sa > sb ? sa : sb;
+            i128 r = 0;
+            if (!nab) {
+                bool ok = true;
+                if (y == 0) {
+                    if (on) raise(e, ERR_DIV_ZERO, 0, row);
+                } else if (in.op == OP_DIVD) {
+                    rs = ndDivScale(mag(x), sa, mag(y), sb);
+                    u128 q;
+                    ok = ndDiv(mag(x), mag(y), rs + sb - sa, &q);
+                    if (ok) r = ((x < 0) != (y < 0)) ? -(i128)q : (i128)q;
+                } else {
+                    i128 xa, ya;
+                    ok = rescale(x, rs - sa, &xa) && rescale(y, rs - sb, &ya);
+                    if (ok) {
+                        u128 m = mag(xa) % mag(ya);
+                        r = xa < 0 ? -(i128)m : (i128)m;
+                    }
+                }
+                if (!ok && on) raise(e, ERR_NUM_OVERFLOW, 0, row);
+            }
+            rn[d] = nab;
+            rl[d] = (i64)(u64)r;
+            rh[d] = (i64)(u64)((u128)r >> 64);
+            if (in.op == OP_DIVD) { rl[in.c] = rs; rh[in.c] = 0; rn[in.c] = 0; }
+            break;
+        }
+        case OP_RESCALER: {
+            // a times 10^(scale b - scale c), b >= c
+            rn[d] = rn[a];
+            i128 x = mk128(rl[a], rh[a]), r = 0;
+            if (!rn[a] && !rescale(x, (int)(rl[b] - rl[in.c]), &r) && on) raise(e, ERR_NUM_OVERFLOW, 0, row);
+            rl[d] = (i64)(u64)r;
+            rh[d] = (i64)(u64)((u128)r >> 64);
+            break;
+        }
+        case OP_DFITR: {
+            // a at the scale in register b, rounded or extended to scale imm
+            rn[d] = rn[a];
+            i128 x = mk128(rl[a], rh[a]), r = x;
+            int k = (int)in.imm - (int)rl[b];
+            if (!rn[a]) {
+                if (k < 0) r = roundDown(x, -k);
+                else if (k > 0 && !rescale(x, k, &r) && on) raise(e, ERR_NUM_OVERFLOW, 0, row);
+            }
+            rl[d] = (i64)(u64)r;
+            rh[d] = (i64)(u64)((u128)r >> 64);
+            break;
+        }
+        // ---- numdiv ops end ----
         case OP_COL: {
             const QCol c = cols[a];
             bool ok = validAt(c, row);
@@ -789,7 +936,7 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
         case OP_D2F: {
             rn[d] = rn[a];
             i128 x = mk128(rl[a], rh[a]);
-            int s = (int)in.imm;
+            int s = in.b ? (int)rl[b] : (int)in.imm; // b: a per-row scale register
             double r = 0;
             if (!rn[a]) {
                 if (in.c) { // float32: exact operands, one rounding

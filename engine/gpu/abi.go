@@ -107,7 +107,7 @@ const (
 	opTs2Date
 	opLike
 	opRoundF
-	opModDUnused
+	opModD // numeric %: a, b; imm: their scale registers (low, high 32 bits)
 	opDateAdd
 	opDateSub
 	opDateDiff
@@ -122,6 +122,22 @@ const (
 	opLimitChars
 	opTrim
 	opReplace
+)
+
+// numeric division with per-row scales (OP_DIVD... in query.cu, numbered
+// apart so that opcodes added to the list above never collide)
+const (
+	opDivD     = 100 + iota // a / b; imm: scale registers of a, b (low, high 32 bits); c: receives the quotient's scale
+	opRescaleR              // a * 10^(scale register b - scale register c)
+	opDFitR                 // a at the scale in register b, rounded or extended to scale imm
+)
+
+// interval values (OP_TSADDINTV... in query.cu, numbered apart as well)
+const (
+	opTsAddIntv = 200 + iota // timestamp a + interval b (imm 1: minus)
+	opTsDiff                 // timestamp a - timestamp b, an interval
+	opIntvAdd                // interval a + interval b (imm 1: minus)
+	opIntvNeg                // -interval a
 )
 
 // register classes (CLS_* in query.cu)

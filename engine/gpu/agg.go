@@ -32,63 +32,20 @@ func (r *run) aggregate(p *engine.Plan) (*engine.Batch, error) {
 			return nil, err
 		}
 	}
-	// arguments program
-	prog := newProgram()
-	c := &compiler{p: prog, cols: r.t.Cols}
-	mask := int32(0)
-	a := qArgs{N: r.n, Gids: gids}
-	if gids == 0 && p.Filter != nil {
-		f, err := c.compile(p.Filter, 0)
-		if err != nil {
-			return nil, err
-		}
-		if mask, err = prog.emit(opIsTrue, f.reg, 0, 0, 0, 0); err != nil {
-			return nil, err
-		}
-		a.Filter = mask
-	}
-	qa, argv, err := compileAggs(c, p, mask)
+	qa, argv, accs, err := r.accumulate(p, gids, ng, nil)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.prepare(prog, &a); err != nil {
-		return nil, err
+	var scales map[int][]int32
+	if len(qa) > len(p.Aggs) {
+		// sums of numerics whose scale varies by row: the first pass found
+		// each group's largest scale (hidden max aggregates after the
+		// others); the second adds every value at the largest of all
+		if qa, argv, accs, scales, err = r.accumulateScaled(p, gids, ng, qa, accs); err != nil {
+			return nil, err
+		}
 	}
 	na := int64(len(qa))
-	a.NAgg = int32(na)
-	if a.Aggs, err = r.s.upload(sliceBytes(qa)); err != nil {
-		return nil, err
-	}
-	// global accumulators: cnt 0, sums 0, min/max keys at their identity
-	accs := make([]qAcc, ng*na)
-	for g := int64(0); g < ng; g++ {
-		for k, q := range qa {
-			accs[g*na+int64(k)] = accInit(q)
-		}
-	}
-	accBuf, err := r.s.alloc(int64(len(accs)) * int64(unsafe.Sizeof(qAcc{})))
-	if err != nil {
-		return nil, err
-	}
-	if len(accs) > 0 {
-		if err := r.b.dev.CopyHtoD(accBuf.Ptr(), sliceBytes(accs), nil); err != nil {
-			return nil, err
-		}
-	}
-	a.Acc = uint64(accBuf.Ptr())
-	perGroup := na * 24
-	a.AccGroups = int32(min(ng, sharedAccBytes/max(perGroup, 1)))
-	if r.n > 0 && na > 0 {
-		if err := r.launch("q_agg", r.grid(r.n), uint32(int64(a.AccGroups)*perGroup), &a); err != nil {
-			return nil, err
-		}
-		if err := r.check(prog); err != nil {
-			return nil, err
-		}
-		if err := r.b.dev.CopyDtoH(sliceBytes(accs), accBuf.Ptr(), nil); err != nil {
-			return nil, err
-		}
-	}
 	strs, err := r.bestStrings(qa, accs, int(ng))
 	if err != nil {
 		return nil, err
@@ -110,7 +67,140 @@ func (r *run) aggregate(p *engine.Plan) (*engine.Batch, error) {
 			return nil, err
 		}
 	}
-	return r.aggResult(p, keyCols, argv, accs, int(ng), int(na), strs, fsums)
+	return r.aggResult(p, keyCols, argv, accs, int(ng), int(na), strs, fsums, scales)
+}
+
+// accumulate runs the aggregates' arguments over the rows (filtered, or
+// grouped by gids into ng groups) and returns the accumulators. targets
+// gives the static scale at which the sums of numerics with per-row
+// scales add up (nil: the first pass, which adds hidden aggregates).
+func (r *run) accumulate(p *engine.Plan, gids uint64, ng int64, targets map[int]int32) ([]qAgg, []val, []qAcc, error) {
+	prog := newProgram()
+	c := &compiler{p: prog, cols: r.t.Cols}
+	mask := int32(0)
+	a := qArgs{N: r.n, Gids: gids}
+	if gids == 0 && p.Filter != nil {
+		f, err := c.compile(p.Filter, 0)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if mask, err = prog.emit(opIsTrue, f.reg, 0, 0, 0, 0); err != nil {
+			return nil, nil, nil, err
+		}
+		a.Filter = mask
+	}
+	qa, argv, err := compileAggsAt(c, p, mask, targets)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(qa) > maxAggs {
+		return nil, nil, nil, unsupported("more than %d aggregates", maxAggs)
+	}
+	if err := r.prepare(prog, &a); err != nil {
+		return nil, nil, nil, err
+	}
+	na := int64(len(qa))
+	a.NAgg = int32(na)
+	if a.Aggs, err = r.s.upload(sliceBytes(qa)); err != nil {
+		return nil, nil, nil, err
+	}
+	// global accumulators: cnt 0, sums 0, min/max keys at their identity
+	accs := make([]qAcc, ng*na)
+	for g := int64(0); g < ng; g++ {
+		for k, q := range qa {
+			accs[g*na+int64(k)] = accInit(q)
+		}
+	}
+	accBuf, err := r.s.alloc(int64(len(accs)) * int64(unsafe.Sizeof(qAcc{})))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if len(accs) > 0 {
+		if err := r.b.dev.CopyHtoD(accBuf.Ptr(), sliceBytes(accs), nil); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	a.Acc = uint64(accBuf.Ptr())
+	perGroup := na * 24
+	a.AccGroups = int32(min(ng, sharedAccBytes/max(perGroup, 1)))
+	if r.n > 0 && na > 0 {
+		if err := r.launch("q_agg", r.grid(r.n), uint32(int64(a.AccGroups)*perGroup), &a); err != nil {
+			return nil, nil, nil, err
+		}
+		if err := r.check(prog); err != nil {
+			return nil, nil, nil, err
+		}
+		if err := r.b.dev.CopyDtoH(sliceBytes(accs), accBuf.Ptr(), nil); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return qa, argv, accs, nil
+}
+
+// accumulateScaled is the second pass of sums over numerics whose scale
+// varies by row. The first pass's hidden aggregates (after p.Aggs, in the
+// order of the aggregates they serve) hold each group's largest scale
+// S_g; this pass adds every value rescaled (exactly) to S, the largest of
+// all groups, and the host divides each group's sum by 10^(S - S_g),
+// exactly again, since every term is a multiple of it: the CPU backend's
+// sum at S_g. It returns, by aggregate, each group's scale.
+func (r *run) accumulateScaled(p *engine.Plan, gids uint64, ng int64, qa []qAgg, accs []qAcc) ([]qAgg, []val, []qAcc, map[int][]int32, error) {
+	na := int64(len(qa))
+	scales := map[int][]int32{}
+	targets := map[int]int32{}
+	h := int64(len(p.Aggs))
+	for k, ag := range p.Aggs {
+		if ag.Func != engine.AggSum && ag.Func != engine.AggAvg || qa[k].Pad != 1 {
+			continue
+		}
+		sc := make([]int32, ng)
+		top := int32(0)
+		for g := int64(0); g < ng; g++ {
+			x := accs[g*na+h]
+			if x.Cnt == 0 {
+				continue
+			}
+			sc[g] = int32(int64(x.S0))
+			top = max(top, sc[g])
+		}
+		scales[k], targets[k] = sc, top
+		h++
+	}
+	qa2, argv, accs2, err := r.accumulate(p, gids, ng, targets)
+	if err != nil {
+		if e, ok := err.(*engine.Error); ok && e.Code == engine.CodeNumericValueOutOfRange {
+			for k, sc := range scales {
+				for _, s := range sc {
+					if s != targets[k] {
+						// rescaling to S may overflow where S_g would not
+						return nil, nil, nil, nil, unsupported("sums of numerics of per-row scales past 38 digits at the largest scale")
+					}
+				}
+			}
+		}
+		return nil, nil, nil, nil, err
+	}
+	for k, sc := range scales {
+		na2 := int64(len(qa2))
+		for g := int64(0); g < ng; g++ {
+			x := &accs2[g*na2+int64(k)]
+			if x.Cnt == 0 || sc[g] == targets[k] {
+				continue
+			}
+			b := new(big.Int).Quo(sum192(*x), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(targets[k]-sc[g])), nil))
+			set192(x, b)
+		}
+	}
+	return qa2, argv, accs2, scales, nil
+}
+
+// set192 stores b (|b| < 2^191) in a's 192-bit two's complement sum.
+func set192(a *qAcc, b *big.Int) {
+	m := new(big.Int).And(b, new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 192), big.NewInt(1)))
+	mask := new(big.Int).SetUint64(^uint64(0))
+	a.S0 = new(big.Int).And(m, mask).Uint64()
+	a.S1 = new(big.Int).And(new(big.Int).Rsh(m, 64), mask).Uint64()
+	a.S2 = new(big.Int).Rsh(m, 128).Uint64()
 }
 
 // bestStrings reads the values that string min/max accumulators point
@@ -154,11 +244,25 @@ func (r *run) bestStrings(qa []qAgg, accs []qAcc, ng int) (map[int][]byte, error
 }
 
 // compileAggs compiles the aggregates' arguments under mask and says how
-// each accumulates.
+// each accumulates; it refuses arguments whose scale varies by row.
 func compileAggs(c *compiler, p *engine.Plan, mask int32) ([]qAgg, []val, error) {
+	qa, argv, err := compileAggsAt(c, p, mask, nil)
+	if err == nil && len(qa) > len(p.Aggs) {
+		err = unsupported("sums of numerics whose scale varies by row here")
+	}
+	return qa, argv, err
+}
+
+// compileAggsAt is compileAggs where sum and avg may take numerics whose
+// scale varies by row: with targets nil, such an aggregate has Pad 1 and
+// a hidden max aggregate of the scale of its non-NULL values follows
+// p.Aggs (accumulateScaled's first pass); with targets, its values are
+// rescaled to targets[k].
+func compileAggsAt(c *compiler, p *engine.Plan, mask int32, targets map[int]int32) ([]qAgg, []val, error) {
 	prog := c.p
 	qa := make([]qAgg, len(p.Aggs))
 	argv := make([]val, len(p.Aggs))
+	var hidden []qAgg
 	for k, ag := range p.Aggs {
 		if ag.Func > engine.AggMax { // string_agg and any aggregate added after it
 			return nil, nil, unsupported("the aggregate %s", ag.Func)
@@ -178,6 +282,27 @@ func compileAggs(c *compiler, p *engine.Plan, mask int32) ([]qAgg, []val, error)
 						return nil, nil, err
 					}
 					q.Reg, q.Cls = v.reg, accInt
+				case v.cls == clsDec && v.scaleReg != 0 && targets != nil:
+					if v, err = c.fitScale(v, targets[k], mask); err != nil {
+						return nil, nil, err
+					}
+					q.Reg, q.Cls = v.reg, accInt
+				case v.cls == clsDec && v.scaleReg != 0:
+					// the scale where the value is not NULL, else NULL
+					isn, err := prog.emit(opIsNull, v.reg, 0, 0, mask, 0)
+					if err != nil {
+						return nil, nil, err
+					}
+					nul, err := c.constant(&engine.Const{T: engine.Int64, Null: true})
+					if err != nil {
+						return nil, nil, err
+					}
+					sc, err := prog.emit(opSel, nul.reg, v.scaleReg, isn, mask, 0)
+					if err != nil {
+						return nil, nil, err
+					}
+					q.Cls, q.Pad = accInt, 1
+					hidden = append(hidden, qAgg{Fn: int32(engine.AggMax), Reg: sc, Cls: accMinMaxI})
 				case v.cls == clsDec:
 					q.Cls = accInt
 				case v.t.IsFloat():
@@ -193,6 +318,8 @@ func compileAggs(c *compiler, p *engine.Plan, mask int32) ([]qAgg, []val, error)
 					q.Cls = accMinMaxI
 				case isFloat(v.cls):
 					q.Cls = accMinMaxF
+				case v.cls == clsDec && v.scaleReg != 0:
+					return nil, nil, unsupported("%s over numerics whose scale varies by row", ag.Func)
 				case v.cls == clsDec:
 					q.Cls = accMinMaxD
 				case isStr(v.cls):
@@ -211,18 +338,18 @@ func compileAggs(c *compiler, p *engine.Plan, mask int32) ([]qAgg, []val, error)
 		}
 		qa[k] = q
 	}
-	return qa, argv, nil
+	return append(qa, hidden...), argv, nil
 }
 
 // aggResult finalizes the accumulators of ng groups (na aggregates each)
 // and the exact float sums (by aggregate), beside the groups' key values,
 // then runs HAVING and the projection on the host.
 func (r *run) aggResult(p *engine.Plan, keyCols []*engine.Vec, argv []val, accs []qAcc, ng, na int, strs map[int][]byte,
-	fsums map[int][]engine.FloatSum) (*engine.Batch, error) {
+	fsums map[int][]engine.FloatSum, scales map[int][]int32) (*engine.Batch, error) {
 	res := &engine.Batch{N: ng}
 	res.Cols = append(res.Cols, keyCols...)
 	for k, ag := range p.Aggs {
-		v, err := finalize(ag, argv[k], accs, ng, k, na, strs, fsums[k])
+		v, err := finalize(ag, argv[k], accs, ng, k, na, strs, fsums[k], scales[k])
 		if err != nil {
 			return nil, err
 		}
@@ -359,7 +486,8 @@ func fromKey(k int64) float64 {
 // finalize turns the accumulators of aggregate k into its result vector
 // with PostgreSQL's result type (exact: avg divides on the host with
 // engine.DecDiv; float sums, fsum, round as the CPU backend's).
-func finalize(ag engine.AggCall, arg val, accs []qAcc, ng, k, na int, strs map[int][]byte, fsum []engine.FloatSum) (*engine.Vec, error) {
+// scales, where not nil, gives each group's scale of the sum.
+func finalize(ag engine.AggCall, arg val, accs []qAcc, ng, k, na int, strs map[int][]byte, fsum []engine.FloatSum, scales []int32) (*engine.Vec, error) {
 	v := engine.NewVec(ag.T, ng)
 	overflow := engine.Errorf(engine.CodeNumericValueOutOfRange, "value overflows numeric format")
 	for g := 0; g < ng; g++ {
@@ -403,7 +531,11 @@ func finalize(ag engine.AggCall, arg val, accs []qAcc, ng, k, na int, strs map[i
 				v.F[g] = f
 				continue
 			}
-			d, ok := decOf(sum192(a), arg.scale)
+			sc := arg.scale
+			if scales != nil {
+				sc = scales[g]
+			}
+			d, ok := decOf(sum192(a), sc)
 			if !ok {
 				return nil, overflow
 			}
@@ -451,6 +583,9 @@ func (r *run) group(p *engine.Plan) (uint64, int64, []val, [][4]*cuda.Buffer, er
 		v, err := c.compile(e, mask)
 		if err != nil {
 			return 0, 0, nil, nil, err
+		}
+		if v.scaleReg != 0 {
+			return 0, 0, nil, nil, unsupported("GROUP BY numerics whose scale varies by row")
 		}
 		keyVals[k] = v
 	}

@@ -14,7 +14,7 @@ type val struct {
 	width int   // strings: the most bytes a value can have
 	t     engine.Type
 	// scaleReg, where not 0, holds each row's scale of a numeric whose
-	// scale varies by row (a CASE output over numerics of different
+	// scale varies by row (a quotient, a CASE over numerics of different
 	// scales); the value register holds the unscaled mantissa
 	scaleReg int32
 }
@@ -133,9 +133,6 @@ func isStr(c int32) bool   { return c == clsStr || c == clsChar }
 type compiler struct {
 	p    *program
 	cols []*Column // the table's columns, for string widths
-	// dynTop is the CASE whose numeric results may keep each row's own
-	// scale (an output column: exec.go downloads the scales beside it)
-	dynTop *engine.Case
 }
 
 func (c *compiler) compile(e engine.Expr, mask int32) (val, error) {
@@ -197,9 +194,13 @@ func (c *compiler) constant(e *engine.Const) (val, error) {
 	return v, err
 }
 
-// align brings two numerics to the larger scale.
+// align brings two numerics to the larger scale (each row's, where
+// either has per-row scales).
 func (c *compiler) align(a, b val, mask int32) (val, val, error) {
 	var err error
+	if a.scaleReg != 0 || b.scaleReg != 0 {
+		return c.alignRows(a, b, mask)
+	}
 	if a.scale < b.scale {
 		a.reg, err = c.p.emit(opRescale, a.reg, 0, 0, mask, int64(b.scale-a.scale))
 		a.scale = b.scale
@@ -208,6 +209,97 @@ func (c *compiler) align(a, b val, mask int32) (val, val, error) {
 		b.scale = a.scale
 	}
 	return a, b, err
+}
+
+// scaleOf returns a register holding v's scale in every row.
+func (c *compiler) scaleOf(v val) (int32, error) {
+	if v.scaleReg != 0 {
+		return v.scaleReg, nil
+	}
+	k, err := c.constant(&engine.Const{T: engine.Int64, I: int64(v.scale)})
+	return k.reg, err
+}
+
+// maxScale returns a register holding the larger of two scale registers.
+func (c *compiler) maxScale(sa, sb int32, mask int32) (int32, error) {
+	gt, err := c.p.emit(opCmpI, sa, sb, 0, mask, cmpCode[engine.OpGt])
+	if err != nil {
+		return 0, err
+	}
+	return c.p.emit(opSel, sa, sb, gt, mask, 0)
+}
+
+// alignRows brings two numerics to each row's larger scale.
+func (c *compiler) alignRows(a, b val, mask int32) (val, val, error) {
+	sa, err := c.scaleOf(a)
+	if err != nil {
+		return a, b, err
+	}
+	sb, err := c.scaleOf(b)
+	if err != nil {
+		return a, b, err
+	}
+	s, err := c.maxScale(sa, sb, mask)
+	if err != nil {
+		return a, b, err
+	}
+	if a.reg, err = c.p.emit(opRescaleR, a.reg, s, sa, mask, 0); err != nil {
+		return a, b, err
+	}
+	if b.reg, err = c.p.emit(opRescaleR, b.reg, s, sb, mask, 0); err != nil {
+		return a, b, err
+	}
+	a.scaleReg, b.scaleReg = s, s
+	a.scale, b.scale = 0, 0
+	return a, b, nil
+}
+
+// fitScale rounds or extends a numeric to the static scale s.
+func (c *compiler) fitScale(a val, s int32, mask int32) (val, error) {
+	var err error
+	switch {
+	case a.scaleReg != 0:
+		a.reg, err = c.p.emit(opDFitR, a.reg, a.scaleReg, 0, mask, int64(s))
+		a.scaleReg = 0
+	case a.scale > s:
+		a.reg, err = c.p.emit(opDRound, a.reg, 0, 0, mask, int64(a.scale-s))
+	case a.scale < s:
+		a.reg, err = c.p.emit(opRescale, a.reg, 0, 0, mask, int64(s-a.scale))
+	}
+	a.scale = s
+	return a, err
+}
+
+// divMod compiles numeric / and %: the quotient's scale depends on each
+// row's operands (PostgreSQL's select_div_scale, engine.DivScale); the
+// remainder's is the larger of the operands' scales.
+func (c *compiler) divMod(op engine.Op, a, b val, out val, mask int32) (val, error) {
+	p := c.p
+	sa, err := c.scaleOf(a)
+	if err != nil {
+		return val{}, err
+	}
+	sb, err := c.scaleOf(b)
+	if err != nil {
+		return val{}, err
+	}
+	imm := int64(sa) | int64(sb)<<32
+	if op == engine.OpDiv {
+		sr, err := p.newReg()
+		if err != nil {
+			return val{}, err
+		}
+		out.reg, err = p.emit(opDivD, a.reg, b.reg, sr, mask, imm)
+		out.scale, out.scaleReg = 0, sr
+		return out, err
+	}
+	if a.scaleReg == 0 && b.scaleReg == 0 {
+		out.scale = max(a.scale, b.scale)
+	} else if out.scaleReg, err = c.maxScale(sa, sb, mask); err != nil {
+		return val{}, err
+	}
+	out.reg, err = p.emit(opModD, a.reg, b.reg, 0, mask, imm)
+	return out, err
 }
 
 var cmpCode = map[engine.Op]int64{engine.OpEq: 0, engine.OpNe: 1, engine.OpLt: 2, engine.OpLe: 3, engine.OpGt: 4, engine.OpGe: 5}
@@ -310,14 +402,30 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 			return bin(opAddF+k, f32)
 		case out.cls == clsDec && e.Op == engine.OpMul:
 			out.scale = args[0].scale + args[1].scale
+			if args[0].scaleReg != 0 || args[1].scaleReg != 0 {
+				sa, err := c.scaleOf(args[0])
+				if err != nil {
+					return val{}, err
+				}
+				sb, err := c.scaleOf(args[1])
+				if err != nil {
+					return val{}, err
+				}
+				if out.scaleReg, err = p.emit(opAddI, sa, sb, 0, mask, 2); err != nil {
+					return val{}, err
+				}
+				out.scale = 0
+			}
 			return bin(opMulD, 0)
+		case out.cls == clsDec && (e.Op == engine.OpDiv || e.Op == engine.OpMod):
+			return c.divMod(e.Op, args[0], args[1], out, mask)
 		case out.cls == clsDec && (e.Op == engine.OpAdd || e.Op == engine.OpSub):
 			a, b, err := c.align(args[0], args[1], mask)
 			if err != nil {
 				return val{}, err
 			}
 			args[0], args[1] = a, b
-			out.scale = a.scale
+			out.scale, out.scaleReg = a.scale, a.scaleReg
 			return bin(opAddD+k, 0)
 		}
 		return val{}, unsupported("%s on %s", e.Op, e.T)
@@ -332,7 +440,7 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 		case isFloat(out.cls):
 			out.reg, err = p.emit(base+1, args[0].reg, 0, 0, mask, 0)
 		case out.cls == clsDec:
-			out.scale = args[0].scale
+			out.scale, out.scaleReg = args[0].scale, args[0].scaleReg
 			out.reg, err = p.emit(base+2, args[0].reg, 0, 0, mask, 0)
 		default:
 			return val{}, unsupported("%s on %s", e.Op, e.T)
@@ -407,12 +515,8 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 				}
 				digits = int32(k.I)
 			}
-			out.scale = digits
-			if a.scale > digits {
-				out.reg, err = p.emit(opDRound, a.reg, 0, 0, mask, int64(a.scale-digits))
-			} else {
-				out.reg, err = p.emit(opRescale, a.reg, 0, 0, mask, int64(digits-a.scale))
-			}
+			f, err := c.fitScale(a, digits, mask)
+			out.reg, out.scale = f.reg, digits
 			return out, err
 		case isInt(a.cls):
 			out.reg = a.reg
@@ -422,7 +526,7 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 	case engine.OpCoalesce:
 		r := args[len(args)-1]
 		for i := len(args) - 2; i >= 0; i-- {
-			if args[i].cls == clsDec && args[i].scale != r.scale {
+			if args[i].cls == clsDec && (args[i].scale != r.scale || args[i].scaleReg != 0 || r.scaleReg != 0) {
 				return val{}, unsupported("coalesce() of numerics of different scales")
 			}
 			reg, err := p.emit(opCoalesce, args[i].reg, r.reg, 0, mask, 0)
@@ -530,13 +634,19 @@ func (c *compiler) cast(a val, to engine.Type, mask int32) (val, error) {
 	case a.cls == clsDec && cls == clsDec:
 		return c.fitNumeric(a, to, mask)
 	case a.cls == clsDec && to.IsInteger():
+		if a.scaleReg != 0 {
+			if a, err = c.fitScale(a, 0, mask); err != nil {
+				return val{}, err
+			}
+		}
 		out.reg, err = p.emit(opD2I, a.reg, 0, int32(rangeClass(to.Kind)), mask, int64(a.scale))
 	case a.cls == clsDec && isFloat(cls):
 		f32 := int32(0)
 		if cls == clsF32 {
 			f32 = 1
 		}
-		out.reg, err = p.emit(opD2F, a.reg, 0, f32, mask, int64(a.scale))
+		// b: the per-row scale register, if any
+		out.reg, err = p.emit(opD2F, a.reg, a.scaleReg, f32, mask, int64(a.scale))
 	case from.Kind == engine.KindDate && to.Kind == engine.KindTimestamp:
 		out.reg, err = p.emit(opDate2Ts, a.reg, 0, 0, mask, 0)
 	case from.Kind == engine.KindTimestamp && to.Kind == engine.KindDate:
@@ -556,17 +666,10 @@ func (c *compiler) fitNumeric(a val, to engine.Type, mask int32) (val, error) {
 	}
 	p := c.p
 	s := int32(to.Scale)
-	var err error
-	switch {
-	case a.scale > s:
-		a.reg, err = p.emit(opDRound, a.reg, 0, 0, mask, int64(a.scale-s))
-	case a.scale < s:
-		a.reg, err = p.emit(opRescale, a.reg, 0, 0, mask, int64(s-a.scale))
-	}
+	a, err := c.fitScale(a, s, mask)
 	if err != nil {
 		return val{}, err
 	}
-	a.scale = s
 	p.checks = append(p.checks, to)
 	a.reg, err = p.emit(opDCheck, a.reg, 0, int32(len(p.checks)-1), mask, int64(to.Prec))
 	return a, err
@@ -600,42 +703,49 @@ func (c *compiler) caseExpr(e *engine.Case, mask int32) (val, error) {
 	if err != nil {
 		return val{}, err
 	}
-	nullElse := false
-	if k, ok := e.Else.(*engine.Const); ok && k.Null {
-		nullElse = true
+	// numeric results keep each row's branch's scale (as the CPU's
+	// values do) unless every branch has the same static one; NULL
+	// constants have none
+	isNull := func(x engine.Expr) bool {
+		k, ok := x.(*engine.Const)
+		return ok && k.Null
 	}
-	dyn := false
-	for k, r := range results {
-		if c.dynTop == e && r.cls == clsDec && out.cls == clsDec && r.scale != out.scale && !(nullElse && k == len(takes)-1) {
-			dyn = true
+	dyn, static := false, int32(-1)
+	if rc, _ := clsOf(e.T); rc == clsDec {
+		for k, x := range append(append([]engine.Expr{}, e.Results...), e.Else) {
+			r := out
+			if k < len(results) {
+				r = results[k]
+			}
+			switch {
+			case isNull(x):
+			case r.scaleReg != 0 || static >= 0 && r.scale != static:
+				dyn = true
+			default:
+				static = r.scale
+			}
 		}
 	}
 	if dyn {
-		// each row keeps its branch's scale, as the CPU's values do
-		sc, err := c.constant(&engine.Const{T: engine.Int64, I: int64(out.scale)})
+		sc, err := c.scaleOf(out)
 		if err != nil {
 			return val{}, err
 		}
 		for k := len(takes) - 1; k >= 0; k-- {
-			rs, err := c.constant(&engine.Const{T: engine.Int64, I: int64(results[k].scale)})
+			rs, err := c.scaleOf(results[k])
 			if err != nil {
 				return val{}, err
 			}
-			if sc.reg, err = p.emit(opSel, rs.reg, sc.reg, takes[k], mask, 0); err != nil {
+			if sc, err = p.emit(opSel, rs, sc, takes[k], mask, 0); err != nil {
 				return val{}, err
 			}
 		}
-		out.scaleReg = sc.reg
+		out.scale, out.scaleReg = 0, sc
+	} else if static >= 0 {
+		out.scale = static
 	}
 	for k := len(takes) - 1; k >= 0; k-- {
 		r := results[k]
-		if r.cls == clsDec && out.cls == clsDec && r.scale != out.scale && !dyn {
-			if nullElse && k == len(takes)-1 {
-				out.scale = r.scale
-			} else {
-				return val{}, unsupported("CASE over numerics of different scales")
-			}
-		}
 		reg, err := p.emit(opSel, r.reg, out.reg, takes[k], mask, 0)
 		if err != nil {
 			return val{}, err

@@ -294,9 +294,9 @@ func (r *run) strScratch(p *program, a *qArgs) error {
 // compileOutputs compiles output columns: each output's value moves to a
 // register of its own, reserved first, and the registers that computed it
 // are free for the next output, so the register limit applies to one
-// expression, not to the whole select list. A CASE output over numerics
-// of different scales keeps each row's scale (val.scaleReg): callers that
-// compare or sort such a value must refuse it.
+// expression, not to the whole select list. A numeric whose scale varies
+// by row (a quotient, a CASE over numerics of different scales) keeps
+// each row's scale in a register of its own too (val.scaleReg).
 func (c *compiler) compileOutputs(exprs []engine.Expr, mask int32) ([]val, error) {
 	p := c.p
 	vals := make([]val, len(exprs))
@@ -308,9 +308,7 @@ func (c *compiler) compileOutputs(exprs []engine.Expr, mask int32) ([]val, error
 	}
 	for k, e := range exprs {
 		mark := p.next
-		c.dynTop, _ = e.(*engine.Case)
 		v, err := c.compile(e, mask)
-		c.dynTop = nil
 		if err != nil {
 			return nil, err
 		}

@@ -58,7 +58,7 @@ func (r *run) fusedAggregate(p *engine.Plan) (res *engine.Batch, ok bool, err er
 	keyVals := make([]val, len(p.GroupBy))
 	for k, e := range p.GroupBy {
 		v, err := c.compile(e, mask)
-		if err != nil {
+		if err != nil || v.scaleReg != 0 {
 			return nil, false, nil
 		}
 		keyVals[k] = v
@@ -164,7 +164,7 @@ func (r *run) fusedAggregate(p *engine.Plan) (res *engine.Batch, ok bool, err er
 			keyCols = append(keyCols, kp.decode(packed))
 		}
 	}
-	res, err = r.aggResult(p, keyCols, argv, accs, ng, na, nil, nil)
+	res, err = r.aggResult(p, keyCols, argv, accs, ng, na, nil, nil, nil)
 	return res, err == nil, err
 }
 

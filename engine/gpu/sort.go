@@ -127,21 +127,17 @@ func (r *run) sortProject(p *engine.Plan) (*engine.Batch, error) {
 func (r *run) sortKeys(p *engine.Plan, sel uint64, n int64) ([]sKey, error) {
 	prog := newProgram()
 	c := &compiler{p: prog, cols: r.t.Cols}
-	vals := make([]val, len(p.Project))
-	for k, e := range p.Project {
-		v, err := c.compile(e, 0)
-		if err != nil {
-			return nil, err
-		}
-		if v.t.Kind == engine.KindInterval {
-			return nil, unsupported("interval results")
-		}
-		vals[k] = v
+	vals, err := c.compileOutputs(p.Project, 0)
+	if err != nil {
+		return nil, err
 	}
 	keys := make([]sKey, len(p.OrderBy))
 	outs := make([]qOut, len(p.OrderBy))
 	for k, o := range p.OrderBy {
 		v := vals[o.Col]
+		if v.scaleReg != 0 {
+			return nil, unsupported("ORDER BY numerics whose scale varies by row")
+		}
 		key := sKey{Cls: int32(v.cls)}
 		if o.Desc {
 			key.Desc = 1
@@ -180,7 +176,6 @@ func (r *run) sortKeys(p *engine.Plan, sel uint64, n int64) ([]sKey, error) {
 	if err := r.prepare(prog, &a); err != nil {
 		return nil, err
 	}
-	var err error
 	if a.Outs, err = r.s.upload(sliceBytes(outs)); err != nil {
 		return nil, err
 	}

@@ -89,6 +89,8 @@ func (c *compiler) castToString(a val, to engine.Type, mask int32) (val, error) 
 			kind, width = textInt, 20
 		case from.Kind == engine.KindBool:
 			kind, width = textBool, 5
+		case from.Kind == engine.KindNumeric && a.scaleReg != 0:
+			return val{}, unsupported("numerics whose scale varies by row as text")
 		case from.Kind == engine.KindNumeric:
 			kind, width = textNumeric|int64(a.scale)<<8, 3+max(40, int(a.scale))
 		case from.Kind == engine.KindDate:
