@@ -53,6 +53,14 @@ func AppendFloat(dst []byte, f float64, bitSize int) []byte {
 	case f < 0 && f*0.5 == f:
 		return append(dst, "-Infinity"...)
 	}
+	if bitSize == 32 && (f == 0x1p-12 || f == -0x1p-12) {
+		// the one real whose two shortest candidates tie exactly; Go 1.26's
+		// strconv rounds it up, PostgreSQL (Ryu) to the even digit
+		if f < 0 {
+			dst = append(dst, '-')
+		}
+		return append(dst, "0.00024414062"...)
+	}
 	var tmp [40]byte
 	e := strconv.AppendFloat(tmp[:0], f, 'e', -1, bitSize)
 	exp := 0

@@ -151,6 +151,7 @@ const (
 	clsDec
 	clsStr
 	clsChar
+	clsIntv // lo: microseconds, hi: months << 32 | uint32(days)
 )
 
 // kernel error codes (ERR_*)

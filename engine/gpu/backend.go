@@ -191,7 +191,11 @@ func (r *run) check(p *program) error {
 		}
 		return e
 	case errDateRange:
-		return engine.Errorf(engine.CodeDatetimeFieldOverflow, "date out of range")
+		what := map[int32]string{1: "timestamp", 2: "interval"}[arg]
+		if what == "" {
+			what = "date"
+		}
+		return engine.Errorf(engine.CodeDatetimeFieldOverflow, "%s out of range", what)
 	case errSubstring:
 		return engine.Errorf(engine.CodeSubstringError, "negative substring length not allowed")
 	case errUnsupported:

@@ -133,9 +133,24 @@ func isStr(c int32) bool   { return c == clsStr || c == clsChar }
 type compiler struct {
 	p    *program
 	cols []*Column // the table's columns, for string widths
+	// intvOK lets the next compile return an interval (the operand of an
+	// interval operator, an output column); compile clears it
+	intvOK bool
 }
 
 func (c *compiler) compile(e engine.Expr, mask int32) (val, error) {
+	intvOK := c.intvOK
+	c.intvOK = false
+	v, err := c.compileAny(e, mask)
+	if err == nil && v.cls == clsIntv && !intvOK {
+		// only the interval operators and the select list read interval
+		// registers; keys, aggregates, comparisons and CASE do not
+		return val{}, unsupported("interval values here")
+	}
+	return v, err
+}
+
+func (c *compiler) compileAny(e engine.Expr, mask int32) (val, error) {
 	p := c.p
 	switch e := e.(type) {
 	case *engine.ColRef:
@@ -162,6 +177,15 @@ func (c *compiler) compile(e engine.Expr, mask int32) (val, error) {
 
 func (c *compiler) constant(e *engine.Const) (val, error) {
 	p := c.p
+	if e.T.Kind == engine.KindInterval {
+		k := qConst{Lo: e.V.Micros, Hi: intervalHi(e.V)}
+		if e.Null {
+			k = qConst{Nul: 1}
+		}
+		p.consts = append(p.consts, k)
+		r, err := p.emit(opConst, int32(len(p.consts)-1), 0, 0, 0, 0)
+		return val{reg: r, cls: clsIntv, t: e.T}, err
+	}
 	cls, err := clsOf(e.T)
 	if err != nil {
 		return val{}, err
@@ -374,6 +398,13 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 	}
 	if e.Op == engine.OpIn {
 		return c.in(e, mask)
+	}
+	if e.Op == engine.OpConcat {
+		return c.concat(e, mask)
+	}
+	switch e.Op {
+	case engine.OpTsAddIntv, engine.OpTsSubIntv, engine.OpTsDiff, engine.OpIntvAdd, engine.OpIntvSub, engine.OpIntvNeg:
+		return c.intervalCall(e, mask)
 	}
 	args, err := c.args(e.Args, mask)
 	if err != nil {
@@ -760,4 +791,73 @@ func (c *compiler) caseExpr(e *engine.Case, mask int32) (val, error) {
 	out.cls = cls
 	out.t = e.T
 	return out, nil
+}
+
+// concat compiles a || b into the first register its operands took and
+// frees the others: every register from there on was taken by the
+// operands and is dead once the result is written (opConcat reads both
+// operands before it writes), so a chain of concatenations, concat()
+// of many arguments, needs the registers of one argument and the
+// chain's result rather than the sum over all arguments.
+func (c *compiler) concat(e *engine.Call, mask int32) (val, error) {
+	p := c.p
+	mark := p.next
+	args, err := c.args(e.Args, mask)
+	if err != nil {
+		return val{}, err
+	}
+	v, err := c.strCall(e, args, mask)
+	if err != nil {
+		return val{}, err
+	}
+	last := &p.ins[len(p.ins)-1]
+	if last.Op != opConcat || last.Dst != v.reg || v.reg < mark {
+		return val{}, engine.Errorf(engine.CodeInternalError, "concat compiled to an unexpected instruction")
+	}
+	last.Dst = mark
+	v.reg = mark
+	p.next = mark + 1
+	return v, nil
+}
+
+// intervalHi packs an interval's months and days as an interval
+// register's hi word (its lo word holds the microseconds).
+func intervalHi(v engine.IntervalVal) int64 {
+	return int64(uint64(uint32(v.Months))<<32 | uint64(uint32(v.Days)))
+}
+
+// intervalCall compiles the interval operators as engine/eval's
+// evalDatetime: timestamp ± interval (months, then days, then
+// microseconds, as PostgreSQL), timestamp - timestamp, interval ±
+// interval and -interval, with its range errors.
+func (c *compiler) intervalCall(e *engine.Call, mask int32) (val, error) {
+	args := make([]val, len(e.Args))
+	for i, a := range e.Args {
+		isIntv := a.Type().Kind == engine.KindInterval
+		c.intvOK = isIntv
+		v, err := c.compile(a, mask)
+		c.intvOK = false
+		if err != nil {
+			return val{}, err
+		}
+		if isIntv && v.cls != clsIntv || !isIntv && (v.cls != clsI64 || a.Type().Kind != engine.KindTimestamp) {
+			return val{}, unsupported("%s on %s", e.Op, a.Type())
+		}
+		args[i] = v
+	}
+	out := val{cls: clsIntv, t: e.T}
+	var err error
+	p := c.p
+	switch e.Op {
+	case engine.OpTsAddIntv, engine.OpTsSubIntv:
+		out.cls = clsI64
+		out.reg, err = p.emit(opTsAddIntv, args[0].reg, args[1].reg, 0, mask, boolInt(e.Op == engine.OpTsSubIntv))
+	case engine.OpTsDiff:
+		out.reg, err = p.emit(opTsDiff, args[0].reg, args[1].reg, 0, mask, 0)
+	case engine.OpIntvAdd, engine.OpIntvSub:
+		out.reg, err = p.emit(opIntvAdd, args[0].reg, args[1].reg, 0, mask, boolInt(e.Op == engine.OpIntvSub))
+	case engine.OpIntvNeg:
+		out.reg, err = p.emit(opIntvNeg, args[0].reg, 0, 0, mask, 0)
+	}
+	return out, err
 }

@@ -117,7 +117,7 @@ func (r *run) outputs(exprs []engine.Expr, sel uint64, n int64, filter engine.Ex
 		}
 		o.Lo, o.Nul = uint64(lo.Ptr()), uint64(nul.Ptr())
 		hb[k].lo, hb[k].nul = lo, nul
-		if v.cls == clsDec {
+		if v.cls == clsDec || v.cls == clsIntv {
 			hi, err := r.s.alloc(8 * n)
 			if err != nil {
 				return nil, err
@@ -210,6 +210,8 @@ func toVec(v val, n int, lo, hi []int64, nul []byte, str []byte) *engine.Vec {
 			out.F[i] = bitsF64(lo[i])
 		case engine.PhysDec:
 			out.D[i] = engine.Dec{Lo: uint64(lo[i]), Hi: hi[i], Scale: v.scale}
+		case engine.PhysInterval:
+			out.V[i] = engine.IntervalVal{Months: int32(hi[i] >> 32), Days: int32(uint32(hi[i])), Micros: lo[i]}
 		case engine.PhysStr:
 			if v.width > 0 {
 				out.S[i] = str[i*v.width : i*v.width+int(lo[i])]
@@ -308,12 +310,11 @@ func (c *compiler) compileOutputs(exprs []engine.Expr, mask int32) ([]val, error
 	}
 	for k, e := range exprs {
 		mark := p.next
+		c.intvOK = true // an interval downloads as lo and hi
 		v, err := c.compile(e, mask)
+		c.intvOK = false
 		if err != nil {
 			return nil, err
-		}
-		if v.t.Kind == engine.KindInterval {
-			return nil, unsupported("interval results")
 		}
 		dst := base + int32(k)
 		if err := p.emitTo(dst, opCoalesce, v.reg, v.reg, 0, mask, 0); err != nil {

@@ -138,6 +138,9 @@ func (r *run) sortKeys(p *engine.Plan, sel uint64, n int64) ([]sKey, error) {
 		if v.scaleReg != 0 {
 			return nil, unsupported("ORDER BY numerics whose scale varies by row")
 		}
+		if v.cls == clsIntv {
+			return nil, unsupported("ORDER BY intervals")
+		}
 		key := sKey{Cls: int32(v.cls)}
 		if o.Desc {
 			key.Desc = 1

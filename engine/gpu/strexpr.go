@@ -18,6 +18,8 @@ const (
 	textNumeric
 	textDate
 	textTimestamp
+	textFloat64 // engine.AppendFloat: putFloat, at most 25 bytes
+	textFloat32
 )
 
 func (c *compiler) strCall(e *engine.Call, args []val, mask int32) (val, error) {
@@ -97,6 +99,10 @@ func (c *compiler) castToString(a val, to engine.Type, mask int32) (val, error) 
 			kind, width = textDate, 20
 		case from.Kind == engine.KindTimestamp:
 			kind, width = textTimestamp, 40
+		case from.Kind == engine.KindFloat64:
+			kind, width = textFloat64, 25
+		case from.Kind == engine.KindFloat32:
+			kind, width = textFloat32, 25
 		default:
 			return val{}, unsupported("casting %s to %s", from, to)
 		}
