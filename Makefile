@@ -22,7 +22,7 @@ help:
 	@echo "make run     build, create the demo table if none exists, start the server (data dir $(DATA_DIR))"
 	@echo "make test    go vet, go test -race on core packages, go test ./... (incl. the PostgreSQL differential test)"
 	@echo "make bench   run the benchmarks"
-	@echo "make fuzz    run each fuzz target for FUZZTIME=$(FUZZTIME)"
+	@echo "make fuzz    run each fuzz target (CSV reader, wire decoder, parser, queries) for FUZZTIME=$(FUZZTIME)"
 	@echo "make ptx     compile cuda/*.cu to PTX (needs nvcc)"
 	@echo "make gpu-test build GPU test binaries into .devbin/ for the device machine (docs/gpu.md)"
 	@echo "make clean   remove build outputs"
@@ -67,6 +67,8 @@ bench:
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) ./loader
 	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./wire
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./query/parse
+	$(GO) test -run '^$$' -fuzz '^FuzzQuery$$' -fuzztime $(FUZZTIME) ./query
 
 # Each cuda/X.cu becomes cuda/X.ptx (committed, embedded by the cuda package).
 # compute_80 PTX is JIT-compiled by the driver for A100/H100/H200 (docs/gpu.md).

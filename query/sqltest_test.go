@@ -70,7 +70,7 @@ type sqlCase struct {
 	want                 []string
 }
 
-func readCases(t *testing.T, path string) []sqlCase {
+func readCases(t testing.TB, path string) []sqlCase {
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
