@@ -55,9 +55,8 @@ struct QConst {
 };
 
 struct QErr {
-    int code;  // ERR_*; 0: none
-    int arg;
-    i64 row;
+    u64 word;  // ~(the first error's key, see raiseAt); 0: none
+    i64 pad;
 };
 
 // One aggregate: function, argument register and accumulation class.
@@ -131,6 +130,8 @@ enum {
 enum { OP_DIVD = 100, OP_RESCALER, OP_DFITR };
 // interval values (interval section below), numbered apart too
 enum { OP_TSADDINTV = 200, OP_TSDIFF, OP_INTVADD, OP_INTVNEG };
+// float to numeric and interval spans (f2d ops below), numbered apart too
+enum { OP_F2D = 300, OP_SPANV };
 
 enum { CLS_BOOL = 1, CLS_I16, CLS_I32, CLS_I64, CLS_F32, CLS_F64, CLS_DEC, CLS_STR, CLS_CHAR };
 
@@ -146,15 +147,36 @@ enum {
     ERR_SUBSTRING,      // negative substring length
 };
 
+// float NaN or infinity to numeric (arg: 1 NaN, 2 Infinity, 3 -Infinity),
+// numbered apart from the list above
+enum { ERR_NAN_NUMERIC = 20 };
+
 enum { AGG_COUNTSTAR = 0, AGG_COUNT, AGG_SUM, AGG_AVG, AGG_MIN, AGG_MAX };
 enum { ACC_COUNT = 0, ACC_INT, ACC_FLOAT, ACC_MINMAX_I, ACC_MINMAX_F, ACC_MINMAX_D, ACC_MINMAX_S };
 
-__device__ __forceinline__ void raise(QErr *e, int code, int arg, i64 row) {
-    if (atomicCAS(&e->code, 0, code) == 0) {
-        e->arg = arg;
-        e->row = row;
-    }
+// raiseAt records an error so that, of all the rows and instructions
+// that fail, the one the CPU backend raises wins whatever the threads'
+// order: the CPU evaluates batches of 4096 rows in table order (workers
+// take contiguous ranges, and the lowest failing one's error is
+// returned), each batch operator by operator (the program's instruction
+// order), each operator row by row. So the key is (row / 4096, pc,
+// row % 4096), followed by the code and its argument, and the smallest
+// key wins: its complement goes to e->word by atomicMax (the word starts
+// at 0, no error). Bits: 63..37 batch (27 bits, 2^39 rows), 36..28 pc,
+// 27..16 row in batch, 15..11 code, 10..0 arg (ERR_UNSUPPORTED's opcode
+// arguments 1000 + op become 1024 + op, op < 512; see backend.go's check).
+#define ERR_BATCH_BITS 12 // engine/cpu's batchRows = 4096
+__device__ __forceinline__ void raiseAt(QErr *e, int code, int arg, i64 row, int pc) {
+    u64 batch = (u64)row >> ERR_BATCH_BITS;
+    if (batch >= ((u64)1 << 27)) batch = ((u64)1 << 27) - 1;
+    if (code == ERR_UNSUPPORTED && arg >= 1000) arg = 1024 + (arg - 1000);
+    u64 key = batch << 37 | (u64)(pc & 511) << 28 | ((u64)row & ((1 << ERR_BATCH_BITS) - 1)) << 16 |
+              (u64)(code & 31) << 11 | (u64)(arg & 2047);
+    atomicMax((unsigned long long *)&e->word, (unsigned long long)~key);
 }
+
+// raise is an error outside the program (after every instruction of the row).
+__device__ __forceinline__ void raise(QErr *e, int code, int arg, i64 row) { raiseAt(e, code, arg, row, MAXINS - 1); }
 
 __device__ __forceinline__ bool rangeOK(i64 v, int cls) {
     if (cls == 0) return v >= -32768 && v <= 32767;
@@ -985,6 +1007,153 @@ __device__ int putFloat(unsigned char *p, u64 bits, bool f32) {
 }
 // ---- ftoa end ----
 
+// ---- f2d begin: float to numeric (engine.DecFromFloat on the device) ----
+// PostgreSQL's float8_numeric prints the float with %.15g (real: %.6g)
+// and reads the digits back: the exact binary value rounded to 15 (6)
+// significant decimal digits, ties to even, trailing zeros dropped. The
+// rounding is done exactly with a little big-integer arithmetic on 32-bit
+// limbs: m 2^e is multiplied or divided by the power of ten that leaves
+// one digit more than wanted, and whether anything nonzero was dropped is
+// kept, so the last digit rounds as the exact value says. engine/gpu's
+// f2d_test.go compiles this section with the host's C compiler and
+// compares it with engine.DecFromFloat.
+
+#define F2D_LIMBS 40 // m 10^339 (the smallest subnormal's digits) needs 37
+
+__device__ const u64 f2dPow10[20] = {
+    1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+    100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+    10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+    100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL};
+
+// f2dScaled returns floor(m 2^e / 10^s) (it must fit 64 bits) and sets
+// *inexact when that dropped anything.
+__device__ u64 f2dScaled(u64 m, int e, int s, bool *inexact) {
+    unsigned a[F2D_LIMBS];
+    int n = 2;
+    a[0] = (unsigned)m;
+    a[1] = (unsigned)(m >> 32);
+    bool st = false;
+    if (e > 0) { // shift left by whole limbs, then bits
+        int w = e / 32, bsh = e % 32;
+        for (int i = n - 1; i >= 0; i--) a[i + w] = a[i];
+        for (int i = 0; i < w; i++) a[i] = 0;
+        n += w;
+        if (bsh) {
+            unsigned carry = 0;
+            for (int i = 0; i < n; i++) {
+                unsigned v = a[i];
+                a[i] = (v << bsh) | carry;
+                carry = v >> (32 - bsh);
+            }
+            if (carry) a[n++] = carry;
+        }
+    }
+    for (int r = -s; r > 0; r -= 9) { // times 10^-s
+        unsigned mul = (unsigned)f2dPow10[r >= 9 ? 9 : r];
+        u64 carry = 0;
+        for (int i = 0; i < n; i++) {
+            u64 v = (u64)a[i] * mul + carry;
+            a[i] = (unsigned)v;
+            carry = v >> 32;
+        }
+        if (carry) a[n++] = (unsigned)carry;
+    }
+    for (int r = s; r > 0; r -= 9) { // divided by 10^s
+        unsigned div = (unsigned)f2dPow10[r >= 9 ? 9 : r];
+        u64 rem = 0;
+        for (int i = n - 1; i >= 0; i--) {
+            u64 v = (rem << 32) | a[i];
+            a[i] = (unsigned)(v / div);
+            rem = v % div;
+        }
+        if (rem) st = true;
+        while (n > 1 && a[n - 1] == 0) n--;
+    }
+    if (e < 0) { // shifted right by -e
+        int w = -e / 32, bsh = -e % 32;
+        for (int i = 0; i < w && i < n; i++)
+            if (a[i]) st = true;
+        if (w >= n) {
+            a[0] = 0;
+            n = 1;
+        } else {
+            for (int i = 0; i + w < n; i++) a[i] = a[i + w];
+            n -= w;
+            if (bsh) {
+                if (a[0] << (32 - bsh)) st = true;
+                for (int i = 0; i < n; i++) a[i] = (a[i] >> bsh) | (i + 1 < n ? a[i + 1] << (32 - bsh) : 0);
+            }
+        }
+    }
+    *inexact = st;
+    u64 r = a[0];
+    if (n > 1) r |= (u64)a[1] << 32;
+    return r;
+}
+
+// f2dDigits rounds m 2^e (0 < m < 2^53) to nd significant digits, ties
+// to even: q 10^t with 10^(nd-1) <= q < 10^nd.
+__device__ void f2dDigits(u64 m, int e, int nd, u64 *q, int *t) {
+    int b = e - 1; // m 2^e lies in [2^b, 2^(b+1))
+    for (u64 v = m; v != 0; v >>= 1) b++;
+    // floor(b log10 2): k is it or one more (the first digit's exponent)
+    int k = (int)(((i64)b * 661971961083LL) >> 41);
+    for (;;) {
+        bool inexact;
+        u64 q2 = f2dScaled(m, e, k - nd, &inexact); // nd + 1 digits
+        if (q2 >= f2dPow10[nd + 1]) {
+            k++;
+            continue;
+        }
+        u64 r = q2 / 10;
+        int last = (int)(q2 % 10);
+        if (last > 5 || (last == 5 && (inexact || (r & 1)))) r++;
+        int tt = k - nd + 1;
+        if (r == f2dPow10[nd]) {
+            r = f2dPow10[nd - 1];
+            tt++;
+        }
+        *q = r;
+        *t = tt;
+        return;
+    }
+}
+
+// f2dDecimal converts the float bits (a double; one holding a real when
+// f32) into a numeric mantissa and scale (scale >= 0) as
+// engine.DecFromFloat does. It returns 0, or 1 for NaN, 2 for Infinity,
+// 3 for -Infinity, 4 when the value passes 2^127-1 (value overflows
+// numeric format).
+__device__ int f2dDecimal(u64 bits, bool f32, i128 *mant, int *scale) {
+    int bq = (int)((bits >> 52) & 0x7ff);
+    u64 frac = bits & (((u64)1 << 52) - 1);
+    bool neg = bits >> 63;
+    *mant = 0;
+    *scale = 0;
+    if (bq == 0x7ff) return frac ? 1 : (neg ? 3 : 2);
+    if (bq == 0 && frac == 0) return 0;
+    u64 m = bq ? frac | ((u64)1 << 52) : frac;
+    int e = bq ? bq - 1075 : -1074;
+    u64 q;
+    int t;
+    f2dDigits(m, e, f32 ? 6 : 15, &q, &t);
+    while (q % 10 == 0) {
+        q /= 10;
+        t++;
+    }
+    unsigned __int128 v = q;
+    const unsigned __int128 maxmag = ((unsigned __int128)1 << 127) - 1;
+    for (; t > 0; t--) {
+        if (v > maxmag / 10) return 4;
+        v *= 10;
+    }
+    *scale = -t;
+    *mant = neg ? -(i128)v : (i128)v;
+    return 0;
+}
+// ---- f2d end ----
+
 // putText writes a value in its text output form (engine.AppendText;
 // booleans as a cast says them): kind 0 integer, 1 boolean, 2 numeric
 // (scale sc), 3 date, 4 timestamp, 5 double precision, 6 real (lo holds
@@ -1140,6 +1309,8 @@ __device__ bool ndDiv(u128 a, u128 b, int e, u128 *res) {
 
 // run executes the program for one row. It returns nothing: results are in
 // the registers, errors go to e.
+// Inside run, raise records the instruction too (raiseAt).
+#define raise(e, code, arg, row) raiseAt(e, code, arg, row, pc)
 __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *consts, QErr *e,
                     i64 row, i64 *rl, i64 *rh, unsigned char *rn, unsigned char *scr) {
     for (int pc = 0; pc < nins; pc++) {
@@ -1205,6 +1376,47 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             break;
         }
         // ---- numdiv ops end ----
+        // ---- f2d ops begin ----
+        case OP_F2D: {
+            // float a to numeric (engine.DecFromFloat); imm bit 16: a
+            // real (6 digits); imm & 0xffff: 0 for numeric without a
+            // typmod (the scale goes to register c), else the target
+            // scale + 1 (c: the opDCheck message of the target type)
+            int target = (int)(in.imm & 0xffff) - 1;
+            i128 r = 0;
+            int sc = 0;
+            if (!rn[a]) {
+                int st = f2dDecimal((u64)rl[a], (in.imm >> 16) & 1, &r, &sc);
+                if (st) {
+                    if (on) raise(e, st == 4 ? ERR_NUM_OVERFLOW : ERR_NAN_NUMERIC, st, row);
+                    r = 0;
+                    sc = 0;
+                } else if (target >= 0) {
+                    if (sc > target) r = roundDown(r, sc - target);
+                    else if (sc < target && !rescale(r, target - sc, &r)) {
+                        if (on) raise(e, ERR_NUM_FIELD, in.c, row);
+                        r = 0;
+                    }
+                }
+            }
+            rn[d] = rn[a];
+            rl[d] = (i64)(u64)r;
+            rh[d] = (i64)(u64)((u128)r >> 64);
+            if (target < 0) { rl[in.c] = sc; rh[in.c] = 0; rn[in.c] = 0; }
+            break;
+        }
+        case OP_SPANV: {
+            // interval a's span as a scale-0 numeric: microseconds with
+            // 30-day months and 24-hour days (engine.IntervalVal.Span),
+            // what comparisons, ORDER BY and GROUP BY go by
+            rn[d] = rn[a];
+            i128 r = 0;
+            if (!rn[a]) r = ((i128)ivMonths(rh[a]) * 30 + ivDays(rh[a])) * (i128)US_PER_DAY + rl[a];
+            rl[d] = (i64)(u64)r;
+            rh[d] = (i64)(u64)((u128)r >> 64);
+            break;
+        }
+        // ---- f2d ops end ----
         case OP_COL: {
             const QCol c = cols[a];
             bool ok = validAt(c, row);
@@ -1701,6 +1913,7 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
         }
     }
 }
+#undef raise
 
 #define TPB 128
 

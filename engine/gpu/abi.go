@@ -21,8 +21,8 @@ type qConst struct {
 }
 
 type qErr struct {
-	Code, Arg int32
-	Row       int64
+	Word uint64 // ^(the first error's key: batch, instruction, row, code, argument; raiseAt in query.cu); 0: none
+	Pad  int64
 }
 
 type qAgg struct {
@@ -139,6 +139,17 @@ const (
 	opIntvAdd                // interval a + interval b (imm 1: minus)
 	opIntvNeg                // -interval a
 )
+
+// float to numeric and interval spans (OP_F2D... in query.cu, numbered
+// apart as well)
+const (
+	opF2D  = 300 + iota // float a to numeric: imm bit 16 real; imm&0xffff 0: scale to register c, else target scale+1 (c: check index)
+	opSpanV             // interval a's span in microseconds (30-day months, 24-hour days), a scale-0 numeric
+)
+
+// errNaNNumeric is ERR_NAN_NUMERIC: a float NaN (arg 1), Infinity (2) or
+// -Infinity (3) cast to numeric.
+const errNaNNumeric = 20
 
 // register classes (CLS_* in query.cu)
 const (

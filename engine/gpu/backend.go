@@ -166,8 +166,16 @@ func (r *run) check(p *program) error {
 	if err := r.b.dev.CopyDtoH(buf[:], cuda.DevPtr(r.err), nil); err != nil {
 		return err
 	}
-	code := int32(getI64(buf[0:8]) & 0xffffffff)
-	arg := int32(uint64(getI64(buf[0:8])) >> 32)
+	// the complement of the first error's key (raiseAt in query.cu):
+	// code in bits 15..11, argument in bits 10..0
+	key := ^uint64(getI64(buf[0:8]))
+	code, arg := int32(key>>11&31), int32(key&2047)
+	if uint64(getI64(buf[0:8])) == 0 {
+		code = 0
+	}
+	if code == errUnsupported && arg >= 1024 {
+		arg = 1000 + arg - 1024 // an opcode
+	}
 	switch code {
 	case 0:
 		return nil
@@ -198,6 +206,8 @@ func (r *run) check(p *program) error {
 		return engine.Errorf(engine.CodeDatetimeFieldOverflow, "%s out of range", what)
 	case errSubstring:
 		return engine.Errorf(engine.CodeSubstringError, "negative substring length not allowed")
+	case errNaNNumeric: // eval's float to numeric cast
+		return engine.Errorf(engine.CodeFeatureNotSupported, "cannot convert %s to numeric: gpusql numerics have no NaN or infinity", [...]string{"NaN", "NaN", "Infinity", "-Infinity"}[arg&3])
 	case errUnsupported:
 		what := map[int32]string{1: "numeric to float conversion of values beyond 2^53 or scale 22", 2: "min/max of numerics beyond 64 bits"}[arg]
 		if what == "" {

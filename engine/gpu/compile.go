@@ -406,6 +406,12 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 	case engine.OpTsAddIntv, engine.OpTsSubIntv, engine.OpTsDiff, engine.OpIntvAdd, engine.OpIntvSub, engine.OpIntvNeg:
 		return c.intervalCall(e, mask)
 	}
+	switch e.Op {
+	case engine.OpEq, engine.OpNe, engine.OpLt, engine.OpLe, engine.OpGt, engine.OpGe, engine.OpIsDistinct:
+		if e.Args[0].Type().Kind == engine.KindInterval {
+			return c.intervalCmp(e, mask)
+		}
+	}
 	args, err := c.args(e.Args, mask)
 	if err != nil {
 		return val{}, err
@@ -664,6 +670,8 @@ func (c *compiler) cast(a val, to engine.Type, mask int32) (val, error) {
 		return c.fitNumeric(out, to, mask)
 	case a.cls == clsDec && cls == clsDec:
 		return c.fitNumeric(a, to, mask)
+	case isFloat(a.cls) && cls == clsDec:
+		return c.floatToNumeric(a, to, mask)
 	case a.cls == clsDec && to.IsInteger():
 		if a.scaleReg != 0 {
 			if a, err = c.fitScale(a, 0, mask); err != nil {
@@ -860,4 +868,76 @@ func (c *compiler) intervalCall(e *engine.Call, mask int32) (val, error) {
 		out.reg, err = p.emit(opIntvNeg, args[0].reg, 0, 0, mask, 0)
 	}
 	return out, err
+}
+
+// floatToNumeric is eval's float to numeric cast (engine.DecFromFloat:
+// 15 significant digits, 6 for real, then fitNumeric): OP_F2D rounds
+// straight to a typmod's scale, else gives each row's scale in a scale
+// register.
+func (c *compiler) floatToNumeric(a val, to engine.Type, mask int32) (val, error) {
+	p := c.p
+	imm := int64(0)
+	if a.cls == clsF32 {
+		imm = 1 << 16
+	}
+	out := val{t: to, cls: clsDec}
+	var err error
+	if to.Prec == 0 {
+		if out.scaleReg, err = p.newReg(); err != nil {
+			return val{}, err
+		}
+		out.reg, err = p.emit(opF2D, a.reg, 0, out.scaleReg, mask, imm)
+		return out, err
+	}
+	p.checks = append(p.checks, to)
+	check := int32(len(p.checks) - 1)
+	if out.reg, err = p.emit(opF2D, a.reg, 0, check, mask, imm|int64(to.Scale+1)); err != nil {
+		return val{}, err
+	}
+	out.scale = int32(to.Scale)
+	out.reg, err = p.emit(opDCheck, out.reg, 0, check, mask, int64(to.Prec))
+	return out, err
+}
+
+// cmpOperand compiles a comparison operand; an interval becomes its span
+// (engine.IntervalVal.Span as one number of microseconds, a scale-0
+// numeric), which compares, sorts and groups as eval's cmpInterval.
+func (c *compiler) cmpOperand(e engine.Expr, mask int32) (val, error) {
+	if e.Type().Kind != engine.KindInterval {
+		return c.compile(e, mask)
+	}
+	c.intvOK = true
+	v, err := c.compile(e, mask)
+	if err != nil {
+		return val{}, err
+	}
+	return c.span(v)
+}
+
+// span turns an interval register into its span.
+func (c *compiler) span(v val) (val, error) {
+	r, err := c.p.emit(opSpanV, v.reg, 0, 0, 0, 0)
+	return val{reg: r, cls: clsDec, t: engine.NumericType(38, 0)}, err
+}
+
+// intervalCmp compiles =, <>, <, <=, >, >= and IS [NOT] DISTINCT FROM
+// over intervals by their spans.
+func (c *compiler) intervalCmp(e *engine.Call, mask int32) (val, error) {
+	a, err := c.cmpOperand(e.Args[0], mask)
+	if err != nil {
+		return val{}, err
+	}
+	b, err := c.cmpOperand(e.Args[1], mask)
+	if err != nil {
+		return val{}, err
+	}
+	if e.Op != engine.OpIsDistinct {
+		return c.cmp(e.Op, a, b, mask)
+	}
+	eq, err := c.cmp(engine.OpEq, a, b, mask)
+	if err != nil {
+		return val{}, err
+	}
+	r, err := c.p.emit(opDistinct, a.reg, b.reg, eq.reg, mask, 0)
+	return val{reg: r, cls: clsBool, t: engine.Bool}, err
 }

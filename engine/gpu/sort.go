@@ -138,8 +138,10 @@ func (r *run) sortKeys(p *engine.Plan, sel uint64, n int64) ([]sKey, error) {
 		if v.scaleReg != 0 {
 			return nil, unsupported("ORDER BY numerics whose scale varies by row")
 		}
-		if v.cls == clsIntv {
-			return nil, unsupported("ORDER BY intervals")
+		if v.cls == clsIntv { // sorted by span, ties in row order (eval.SortRows)
+			if v, err = c.span(v); err != nil {
+				return nil, err
+			}
 		}
 		key := sKey{Cls: int32(v.cls)}
 		if o.Desc {

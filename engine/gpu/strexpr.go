@@ -198,14 +198,14 @@ func (c *compiler) hostFunc(e *engine.HostFunc, mask int32) (val, error) {
 // subqueries that fold into one) fit the register file.
 func (c *compiler) in(e *engine.Call, mask int32) (val, error) {
 	p := c.p
-	x, err := c.compile(e.Args[0], mask)
+	x, err := c.cmpOperand(e.Args[0], mask)
 	if err != nil {
 		return val{}, err
 	}
 	var acc val
 	for i, item := range e.Args[1:] {
 		mark := p.next
-		v, err := c.compile(item, mask)
+		v, err := c.cmpOperand(item, mask)
 		if err != nil {
 			return val{}, err
 		}
