@@ -491,6 +491,84 @@ __device__ int prefixBytes(const unsigned char *s, int n, i64 max) {
     return k;
 }
 
+// ---- regex begin: regular expressions and trim by any characters ----
+// (engine/gpu/regex.go compiles a pattern to the automaton OP_REGEX walks;
+// numbered apart from the other opcode lists)
+enum { OP_REGEX = 400, OP_TRIMU };
+
+// reRune is the character at s (n > 0 bytes left) and its width as Go's
+// utf8.DecodeRune reads it: an invalid or cut-off sequence is U+FFFD one
+// byte wide.
+__device__ __forceinline__ unsigned reRune(const unsigned char *s, int n, int *w) {
+    unsigned c = s[0];
+    *w = runeW(s, n);
+    switch (*w) {
+    case 1: return c < 0x80 ? c : 0xFFFD;
+    case 2: return (c & 0x1F) << 6 | (s[1] & 0x3F);
+    case 3: return (c & 0x0F) << 12 | (s[1] & 0x3F) << 6 | (s[2] & 0x3F);
+    }
+    return (c & 0x07) << 18 | (s[1] & 0x3F) << 12 | (s[2] & 0x3F) << 6 | (s[3] & 0x3F);
+}
+
+// reLastRune is utf8.DecodeLastRune of s[:n] (n > 0).
+__device__ unsigned reLastRune(const unsigned char *s, int n, int *w) {
+    if (s[n - 1] < 0x80) { *w = 1; return s[n - 1]; }
+    int lim = n - 4 < 0 ? 0 : n - 4, st = n - 2;
+    for (; st >= lim; st--)
+        if ((s[st] & 0xC0) != 0x80) break;
+    if (st < 0) st = 0;
+    unsigned r = reRune(s + st, n - st, w);
+    if (st + *w != n) { *w = 1; return 0xFFFD; }
+    return r;
+}
+
+// reMatch runs the automaton at blob (regexDFA.blob's layout: header
+// states, columns, start, nr; uint16 ascii[128]; uint32 lo[nr]; uint16
+// cls[nr] padded to even; uint16 next[states][columns]) over s. State 0:
+// no match can follow; 1: matched; the last column is the end of the text.
+__device__ bool reMatch(const unsigned char *blob, const unsigned char *s, int n) {
+    const unsigned *h = (const unsigned *)blob;
+    const int ncol = (int)h[1], nr = (int)h[3];
+    unsigned st = h[2];
+    const unsigned short *ascii = (const unsigned short *)(h + 4);
+    const unsigned *lo = h + 4 + 64;
+    const unsigned short *cls = (const unsigned short *)(lo + nr);
+    const unsigned short *next = cls + nr + (nr & 1);
+    for (int k = 0; k < n && st > 1;) {
+        unsigned c = s[k], x;
+        if (c < 0x80) {
+            x = ascii[c];
+            k++;
+        } else {
+            int w;
+            unsigned r = reRune(s + k, n - k, &w);
+            k += w;
+            int a = 0, b = nr - 1; // the last interval starting at or before r
+            while (a < b) {
+                int m = (a + b + 1) >> 1;
+                if (lo[m] <= r) a = m;
+                else b = m - 1;
+            }
+            x = cls[a];
+        }
+        st = next[st * ncol + x];
+    }
+    if (st > 1) st = next[st * ncol + ncol - 1];
+    return st == 1;
+}
+
+// reInSet is strings.ContainsRune(set, r): r among the characters of set
+// as Go decodes them (U+FFFD stands for every invalid byte).
+__device__ bool reInSet(unsigned r, const unsigned char *set, int m) {
+    for (int k = 0; k < m;) {
+        int w;
+        if (reRune(set + k, m - k, &w) == r) return true;
+        k += w;
+    }
+    return false;
+}
+// ---- regex end ----
+
 // putU writes the decimal digits of v (at least width of them) at p and
 // returns the count.
 __device__ int putU(unsigned char *p, u64 v, int width) {
@@ -1861,6 +1939,31 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             rh[d] = n;
             break;
         }
+        // ---- regex ops begin ----
+        case OP_REGEX: {
+            // a ~ the automaton in constant b
+            rn[d] = nab;
+            rh[d] = 0;
+            rl[d] = nab ? 0 : reMatch((const unsigned char *)rl[b], (const unsigned char *)rl[a], (int)rh[a]);
+            break;
+        }
+        case OP_TRIMU: {
+            // strings.TrimLeft/TrimRight of a by the characters of b (imm
+            // bit 0 left, bit 1 right)
+            rn[d] = nab;
+            const unsigned char *s = (const unsigned char *)rl[a], *set = (const unsigned char *)rl[b];
+            int n = nab ? 0 : (int)rh[a], m = nab ? 0 : (int)rh[b], st = 0, w;
+            if (in.imm & 1) {
+                while (st < n && reInSet(reRune(s + st, n - st, &w), set, m)) st += w;
+            }
+            if (in.imm & 2) {
+                while (n > st && reInSet(reLastRune(s + st, n - st, &w), set, m)) n -= w;
+            }
+            rl[d] = (i64)(u64)(s + st);
+            rh[d] = n - st;
+            break;
+        }
+        // ---- regex ops end ----
         case OP_TSADDINTV: case OP_TSDIFF: case OP_INTVADD: case OP_INTVNEG: {
             // ---- interval section: engine/eval's evalDatetime ----
             bool nul = in.op == OP_INTVNEG ? rn[a] : nab;

@@ -399,6 +399,9 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 	if e.Op == engine.OpIn {
 		return c.in(e, mask)
 	}
+	if e.Op == engine.OpRegexMatch {
+		return c.regex(e, mask) // regex.go
+	}
 	if e.Op == engine.OpConcat {
 		return c.concat(e, mask)
 	}

@@ -127,29 +127,33 @@ func (c *compiler) castToString(a val, to engine.Type, mask int32) (val, error) 
 }
 
 // hostFunc compiles the HostFuncs that have a kernel twin: trim, btrim,
-// ltrim and rtrim by a constant ASCII set, replace by constant strings.
+// ltrim and rtrim, replace.
 func (c *compiler) hostFunc(e *engine.HostFunc, mask int32) (val, error) {
 	out := val{cls: clsStr, t: e.T}
 	switch e.Name {
 	case "trim", "btrim", "ltrim", "rtrim":
-		set := &engine.Const{T: engine.Text, S: " "}
+		var set engine.Expr = &engine.Const{T: engine.Text, S: " "}
 		if len(e.Args) == 2 {
-			k, ok := e.Args[1].(*engine.Const)
-			if !ok {
-				return val{}, unsupported("%s with a non-constant set", e.Name)
-			}
-			set = k
+			set = e.Args[1]
 		}
-		for i := 0; i < len(set.S); i++ {
-			if set.S[i] >= 0x80 {
-				return val{}, unsupported("%s of non-ASCII characters", e.Name)
+		// a constant ASCII set trims bytewise (OP_TRIM); any other set,
+		// a column's too, character by character as Go's strings.Trim*
+		// (OP_TRIMU, regex.go's section of query.cu)
+		op := opTrim
+		if k, ok := set.(*engine.Const); !ok {
+			op = opTrimU
+		} else {
+			for i := 0; i < len(k.S); i++ {
+				if k.S[i] >= 0x80 {
+					op = opTrimU
+				}
 			}
 		}
 		s, err := c.compile(e.Args[0], mask)
 		if err != nil {
 			return val{}, err
 		}
-		k, err := c.constant(set)
+		k, err := c.compile(set, mask)
 		if err != nil {
 			return val{}, err
 		}
@@ -158,16 +162,11 @@ func (c *compiler) hostFunc(e *engine.HostFunc, mask int32) (val, error) {
 		}
 		mode := map[string]int64{"trim": 3, "btrim": 3, "ltrim": 1, "rtrim": 2}[e.Name]
 		out.width = s.width
-		out.reg, err = c.p.emit(opTrim, s.reg, k.reg, 0, mask, mode)
+		out.reg, err = c.p.emit(op, s.reg, k.reg, 0, mask, mode)
 		return out, err
 	case "replace":
 		if len(e.Args) != 3 {
 			break
-		}
-		f, ok1 := e.Args[1].(*engine.Const)
-		t, ok2 := e.Args[2].(*engine.Const)
-		if !ok1 || !ok2 {
-			return val{}, unsupported("replace() of non-constant strings")
 		}
 		args, err := c.args(e.Args, mask)
 		if err != nil {
@@ -178,10 +177,7 @@ func (c *compiler) hostFunc(e *engine.HostFunc, mask int32) (val, error) {
 				return val{}, unsupported("replace() of %s", a.t)
 			}
 		}
-		w := args[0].width
-		if lf, lt := len(f.S), len(t.S); lf > 0 && lt > lf {
-			w += w / lf * (lt - lf)
-		}
+		w := replaceWidth(args[0].width, e.Args[1], args[1].width, e.Args[2], args[2].width)
 		slot, err := c.p.strSlot(w)
 		if err != nil {
 			return val{}, err
@@ -191,6 +187,26 @@ func (c *compiler) hostFunc(e *engine.HostFunc, mask int32) (val, error) {
 		return out, err
 	}
 	return val{}, unsupported("the function %s", e.Name)
+}
+
+// replaceWidth bounds the bytes of replace(s, from, to) when s has at
+// most ws bytes: each of at most ls/lf matches of from (lf >= 1 bytes; an
+// empty from replaces nothing) turns lf bytes into lt, so the result has
+// at most ls + (ls/lf)*(lt-lf) bytes, largest at ls = ws; lf and lt are
+// the constants' lengths or range up to the operands' widths.
+func replaceWidth(ws int, from engine.Expr, wf int, to engine.Expr, wt int) int {
+	lfMin, lfMax, lt := 1, wf, wt
+	if k, ok := from.(*engine.Const); ok {
+		lfMin, lfMax = max(1, len(k.S)), len(k.S)
+	}
+	if k, ok := to.(*engine.Const); ok {
+		lt = len(k.S)
+	}
+	w := ws
+	for lf := lfMin; lf <= lfMax && lf <= ws; lf++ {
+		w = max(w, ws+ws/lf*(lt-lf))
+	}
+	return w
 }
 
 // in compiles x IN (items): one comparison and OR per item, each item's
