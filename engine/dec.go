@@ -189,7 +189,15 @@ func DecCmp(a, b Dec) int {
 	if a.Scale != b.Scale {
 		a2, b2, ok := align(a, b)
 		if !ok {
-			return a.Big().Cmp(b.Big()) // rare: fall back to exact big arithmetic
+			// rare: fall back to exact big arithmetic, both mantissas at
+			// the larger scale
+			x, y := a.Big(), b.Big()
+			if a.Scale < b.Scale {
+				x.Mul(x, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(b.Scale-a.Scale)), nil))
+			} else {
+				y.Mul(y, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(a.Scale-b.Scale)), nil))
+			}
+			return x.Cmp(y)
 		}
 		a, b = a2, b2
 	}
