@@ -67,7 +67,21 @@ func (r *run) aggregate(p *engine.Plan) (*engine.Batch, error) {
 			return nil, err
 		}
 	}
-	return r.aggResult(p, keyCols, argv, accs, int(ng), int(na), strs, fsums, scales)
+	done, err := r.stringAggs(p, gids, ng)
+	if err != nil {
+		return nil, err
+	}
+	best, err := r.scaledMinMax(p, qa, gids, ng)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range best {
+		if done == nil {
+			done = map[int]*engine.Vec{}
+		}
+		done[k] = v
+	}
+	return r.aggResultWith(p, keyCols, argv, accs, int(ng), int(na), strs, fsums, scales, done)
 }
 
 // accumulate runs the aggregates' arguments over the rows (filtered, or
@@ -250,6 +264,14 @@ func compileAggs(c *compiler, p *engine.Plan, mask int32) ([]qAgg, []val, error)
 	if err == nil && len(qa) > len(p.Aggs) {
 		err = unsupported("sums of numerics whose scale varies by row here")
 	}
+	for k, ag := range p.Aggs {
+		if err == nil && ag.Func == engine.AggStringAgg {
+			err = unsupported("string_agg here") // the interpreter path's stringAggs builds it
+		}
+		if err == nil && isScaledMinMax(qa[k]) {
+			err = unsupported("%s over numerics whose scale varies by row here", ag.Func) // scaledMinMax's
+		}
+	}
 	return qa, argv, err
 }
 
@@ -264,7 +286,13 @@ func compileAggsAt(c *compiler, p *engine.Plan, mask int32, targets map[int]int3
 	argv := make([]val, len(p.Aggs))
 	var hidden []qAgg
 	for k, ag := range p.Aggs {
-		if ag.Func > engine.AggMax { // string_agg and any aggregate added after it
+		if ag.Func == engine.AggStringAgg {
+			// a count of the rows in its place: stringAggs builds the
+			// values in a pass of its own (stragg.go)
+			qa[k] = qAgg{Fn: int32(engine.AggCountStar), Reg: -1, Cls: accCount}
+			continue
+		}
+		if ag.Func > engine.AggMax { // any aggregate added after string_agg
 			return nil, nil, unsupported("the aggregate %s", ag.Func)
 		}
 		q := qAgg{Fn: int32(ag.Func), Reg: -1, Cls: accCount}
@@ -319,7 +347,9 @@ func compileAggsAt(c *compiler, p *engine.Plan, mask int32, targets map[int]int3
 				case isFloat(v.cls):
 					q.Cls = accMinMaxF
 				case v.cls == clsDec && v.scaleReg != 0:
-					return nil, nil, unsupported("%s over numerics whose scale varies by row", ag.Func)
+					// a count of the values in its place: scaledMinMax
+					// finds the best value (aggscale.go)
+					q.Cls = accCount
 				case v.cls == clsDec:
 					q.Cls = accMinMaxD
 				case isStr(v.cls):
@@ -346,9 +376,21 @@ func compileAggsAt(c *compiler, p *engine.Plan, mask int32, targets map[int]int3
 // then runs HAVING and the projection on the host.
 func (r *run) aggResult(p *engine.Plan, keyCols []*engine.Vec, argv []val, accs []qAcc, ng, na int, strs map[int][]byte,
 	fsums map[int][]engine.FloatSum, scales map[int][]int32) (*engine.Batch, error) {
+	return r.aggResultWith(p, keyCols, argv, accs, ng, na, strs, fsums, scales, nil)
+}
+
+// aggResultWith is aggResult where done gives, by aggregate, results
+// built by passes of their own (string_agg, min/max over numerics whose
+// scale varies by row).
+func (r *run) aggResultWith(p *engine.Plan, keyCols []*engine.Vec, argv []val, accs []qAcc, ng, na int, strs map[int][]byte,
+	fsums map[int][]engine.FloatSum, scales map[int][]int32, done map[int]*engine.Vec) (*engine.Batch, error) {
 	res := &engine.Batch{N: ng}
 	res.Cols = append(res.Cols, keyCols...)
 	for k, ag := range p.Aggs {
+		if v, ok := done[k]; ok {
+			res.Cols = append(res.Cols, v)
+			continue
+		}
 		v, err := finalize(ag, argv[k], accs, ng, k, na, strs, fsums[k], scales[k])
 		if err != nil {
 			return nil, err
