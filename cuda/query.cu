@@ -132,6 +132,8 @@ enum { OP_DIVD = 100, OP_RESCALER, OP_DFITR };
 enum { OP_TSADDINTV = 200, OP_TSDIFF, OP_INTVADD, OP_INTVNEG };
 // float to numeric and interval spans (f2d ops below), numbered apart too
 enum { OP_F2D = 300, OP_SPANV };
+// GROUP BY keys whose scale varies by row (rowkeys ops below), numbered apart too
+enum { OP_DNORM = 600 };
 
 enum { CLS_BOOL = 1, CLS_I16, CLS_I32, CLS_I64, CLS_F32, CLS_F64, CLS_DEC, CLS_STR, CLS_CHAR };
 
@@ -1454,6 +1456,25 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             break;
         }
         // ---- numdiv ops end ----
+        // ---- rowkeys ops begin ----
+        case OP_DNORM: {
+            // a at the scale in register b without its trailing zero digits
+            // (eval's normDec: 1.50 and 1.5 give 15 at scale 1, 0.00 gives
+            // 0 at scale 0); the scale left goes to register c. Equal values
+            // of any scales give equal (mantissa, scale): a GROUP BY key.
+            i128 x = rn[a] ? 0 : mk128(rl[a], rh[a]);
+            i64 s = (rn[a] || x == 0) ? 0 : rl[b];
+            while (s > 0 && x % 10 == 0) {
+                x /= 10;
+                s--;
+            }
+            rn[d] = rn[a];
+            rl[d] = (i64)(u64)x;
+            rh[d] = (i64)(u64)((u128)x >> 64);
+            rl[in.c] = s; rh[in.c] = 0; rn[in.c] = 0;
+            break;
+        }
+        // ---- rowkeys ops end ----
         // ---- f2d ops begin ----
         case OP_F2D: {
             // float a to numeric (engine.DecFromFloat); imm bit 16: a
@@ -1880,10 +1901,15 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             break;
         }
         case OP_TOTEXT: {
+            // b > 0: a numeric whose scale is in register b (rowkeys), at
+            // most 1000 (the scratch slot's width)
+            int sc = in.b > 0 ? (int)rl[in.b] : (int)(in.imm >> 8);
+            bool big = in.b > 0 && !rn[a] && (sc < 0 || sc > 1000);
+            if (big && on) raise(e, ERR_UNSUPPORTED, 3, row);
             rn[d] = rn[a];
             unsigned char *o = scr + in.c;
             rl[d] = (i64)(u64)o;
-            rh[d] = rn[a] ? 0 : putText(o, (int)(in.imm & 0xff), (int)(in.imm >> 8), rl[a], rh[a]);
+            rh[d] = (rn[a] || big) ? 0 : putText(o, (int)(in.imm & 0xff), sc, rl[a], rh[a]);
             break;
         }
         case OP_LIMITCHARS: {

@@ -63,7 +63,7 @@ func (r *run) aggregate(p *engine.Plan) (*engine.Batch, error) {
 		keyCols[k] = v
 	}
 	if gids != 0 {
-		if err := r.firstRowKeys(p, gids, ng, keyCols); err != nil {
+		if err := r.firstRowKeys(p, gids, ng, keyCols, keyVals); err != nil {
 			return nil, err
 		}
 	}
@@ -268,6 +268,9 @@ func compileAggs(c *compiler, p *engine.Plan, mask int32) ([]qAgg, []val, error)
 		if err == nil && ag.Func == engine.AggStringAgg {
 			err = unsupported("string_agg here") // the interpreter path's stringAggs builds it
 		}
+		if err == nil && ag.Arg != nil && argv[k].cls == clsIntv {
+			err = unsupported("%s over intervals here", ag.Func)
+		}
 		if err == nil && isScaledMinMax(qa[k]) {
 			err = unsupported("%s over numerics whose scale varies by row here", ag.Func) // scaledMinMax's
 		}
@@ -297,9 +300,22 @@ func compileAggsAt(c *compiler, p *engine.Plan, mask int32, targets map[int]int3
 		}
 		q := qAgg{Fn: int32(ag.Func), Reg: -1, Cls: accCount}
 		if ag.Arg != nil {
+			// count, min and max over intervals (min/max: scaledMinMax,
+			// aggscale.go)
+			c.intvOK = (ag.Func == engine.AggCount || ag.Func == engine.AggMin || ag.Func == engine.AggMax) && ag.Arg.Type().Kind == engine.KindInterval
+			mark := prog.next
 			v, err := c.compile(ag.Arg, mask)
 			if err != nil {
 				return nil, nil, err
+			}
+			if v.cls == clsIntv {
+				// only its NULLs count here: the value moves to the first
+				// register it took, the others are free for the next
+				// argument (as compileOutputs does)
+				if err := prog.emitTo(mark, opCoalesce, v.reg, v.reg, 0, mask, 0); err != nil {
+					return nil, nil, err
+				}
+				v.reg, prog.next = mark, mark+1
 			}
 			q.Reg = v.reg
 			switch ag.Func {
@@ -346,7 +362,7 @@ func compileAggsAt(c *compiler, p *engine.Plan, mask int32, targets map[int]int3
 					q.Cls = accMinMaxI
 				case isFloat(v.cls):
 					q.Cls = accMinMaxF
-				case v.cls == clsDec && v.scaleReg != 0:
+				case v.cls == clsDec && v.scaleReg != 0, v.cls == clsIntv:
 					// a count of the values in its place: scaledMinMax
 					// finds the best value (aggscale.go)
 					q.Cls = accCount
@@ -460,7 +476,7 @@ func (r *run) distinctCounts(p *engine.Plan, res *engine.Batch, nk int) error {
 			continue
 		}
 		dp := &engine.Plan{Filter: p.Filter, GroupBy: append(append([]engine.Expr(nil), p.GroupBy...), ag.Arg)}
-		_, ng, keyVals, keyBufs, err := r.group(dp)
+		gids, ng, keyVals, keyBufs, err := r.group(dp)
 		if err != nil {
 			return err
 		}
@@ -469,6 +485,9 @@ func (r *run) distinctCounts(p *engine.Plan, res *engine.Batch, nk int) error {
 			if cols[i], err = r.downloadKey(kv, keyBufs[i], int(ng)); err != nil {
 				return err
 			}
+		}
+		if err := r.firstRowKeys(dp, gids, ng, cols, keyVals); err != nil {
+			return err
 		}
 		x := cols[len(cols)-1]
 		var buf []byte
@@ -621,16 +640,23 @@ func (r *run) group(p *engine.Plan) (uint64, int64, []val, [][4]*cuda.Buffer, er
 		a.Filter = mask
 	}
 	keyVals := make([]val, len(p.GroupBy))
+	var hashVals, extra []val // what the hash table compares (rowkeys.go)
 	for k, e := range p.GroupBy {
+		c.intvOK = e.Type().Kind == engine.KindInterval
 		v, err := c.compile(e, mask)
+		c.intvOK = false
 		if err != nil {
 			return 0, 0, nil, nil, err
 		}
-		if v.scaleReg != 0 {
-			return 0, 0, nil, nil, unsupported("GROUP BY numerics whose scale varies by row")
-		}
 		keyVals[k] = v
+		hv, err := c.groupKeyRegs(v, mask)
+		if err != nil {
+			return 0, 0, nil, nil, err
+		}
+		hashVals = append(hashVals, hv[0])
+		extra = append(extra, hv[1:]...)
 	}
+	hashVals = append(hashVals, extra...) // after the keys, whose buffers come back
 	if err := r.prepare(prog, &a); err != nil {
 		return 0, 0, nil, nil, err
 	}
@@ -639,7 +665,7 @@ func (r *run) group(p *engine.Plan) (uint64, int64, []val, [][4]*cuda.Buffer, er
 		return 0, 0, nil, nil, err
 	}
 	a.Gids = uint64(gidBuf.Ptr())
-	a.NKeys = int32(len(keyVals))
+	a.NKeys = int32(len(hashVals))
 	capGroups := int64(1 << 16)
 	for {
 		maxGroups := min(capGroups, max(r.n, 1))
@@ -655,9 +681,9 @@ func (r *run) group(p *engine.Plan) (uint64, int64, []val, [][4]*cuda.Buffer, er
 		if err != nil {
 			return 0, 0, nil, nil, err
 		}
-		keys := make([]qKey, len(keyVals))
-		bufs := make([][4]*cuda.Buffer, len(keyVals))
-		for k, v := range keyVals {
+		keys := make([]qKey, len(hashVals))
+		bufs := make([][4]*cuda.Buffer, len(hashVals))
+		for k, v := range hashVals {
 			q := qKey{Reg: v.reg, Cls: v.cls}
 			if isStr(v.cls) {
 				q.Cls = clsStr
@@ -708,7 +734,7 @@ func (r *run) group(p *engine.Plan) (uint64, int64, []val, [][4]*cuda.Buffer, er
 		ng := int64(int32(uint32(cnt[0]) | uint32(cnt[1])<<8 | uint32(cnt[2])<<16 | uint32(cnt[3])<<24))
 		overflowed := cnt[4] != 0
 		if !overflowed {
-			return a.Gids, min(ng, maxGroups), keyVals, bufs, nil
+			return a.Gids, min(ng, maxGroups), keyVals, bufs[:len(keyVals)], nil
 		}
 		if capGroups >= r.n || capGroups >= 1<<30 {
 			return 0, 0, nil, nil, engine.Errorf(engine.CodeProgramLimitExceeded, "too many groups for the GPU hash table")

@@ -6,7 +6,8 @@ import (
 )
 
 // min/max over numerics whose scale varies by row (a quotient, a CASE over
-// numerics of different scales). The CPU backend compares such values by
+// numerics of different scales) and over intervals (by span: '1 mon' and
+// '30 days' are equal, the first row's form wins). The CPU backend compares such values by
 // value across scales and keeps the first row holding the best one, with
 // that row's own scale (1.5 and 1.50 are equal: the earlier wins). On the
 // device each value's mantissa and scale are written per row, turned into
@@ -95,9 +96,36 @@ func (r *run) scaledBest(ag engine.AggCall, gids uint64, ng int64, sel uint64, n
 	// each value's mantissa and scale, then its order words (mm_norm)
 	prog := newProgram()
 	c := &compiler{p: prog, cols: r.t.Cols}
+	c.intvOK = ag.Arg.Type().Kind == engine.KindInterval
 	v, err := c.compile(ag.Arg, 0)
 	if err != nil {
 		return nil, err
+	}
+	// an interval sorts by its span (a scale-0 numeric) and gives the
+	// winning row's months, days and microseconds (pk: its lo and hi)
+	var pk sKey
+	var outs []qOut
+	if v.cls == clsIntv {
+		ik, io, err := r.keyArrays(v, n)
+		if err != nil {
+			return nil, err
+		}
+		ik.Hi = 0
+		hi, err := r.s.alloc(8 * n)
+		if err != nil {
+			return nil, err
+		}
+		io.Hi, pk = uint64(hi.Ptr()), ik
+		pk.Hi = io.Hi
+		outs = append(outs, io)
+		zero, err := c.constant(&engine.Const{T: engine.Int64})
+		if err != nil {
+			return nil, err
+		}
+		if v, err = c.span(v); err != nil {
+			return nil, err
+		}
+		v.scaleReg = zero.reg
 	}
 	if v.cls != clsDec || v.scaleReg == 0 {
 		return nil, unsupported("%s over %s", ag.Func, v.t)
@@ -110,7 +138,10 @@ func (r *run) scaledBest(ag engine.AggCall, gids uint64, ng int64, sel uint64, n
 	if err != nil {
 		return nil, err
 	}
-	if err := r.projectOuts(prog, []qOut{vo, so}, sel, n); err != nil {
+	if pk.Lo == 0 {
+		pk = vk
+	}
+	if err := r.projectOuts(prog, append(outs, vo, so), sel, n); err != nil {
 		return nil, err
 	}
 	gnul, err := r.s.zeros(n, 0)
@@ -150,7 +181,7 @@ func (r *run) scaledBest(ag engine.AggCall, gids uint64, ng int64, sel uint64, n
 	if err != nil {
 		return nil, err
 	}
-	if err := r.saLaunch("mm_pick", grid, saTPB, cuda.DevPtr(perm), n, gk, cuda.DevPtr(vk.Lo), cuda.DevPtr(vk.Hi), cuda.DevPtr(sk.Lo),
+	if err := r.saLaunch("mm_pick", grid, saTPB, cuda.DevPtr(perm), n, gk, cuda.DevPtr(pk.Lo), cuda.DevPtr(pk.Hi), cuda.DevPtr(sk.Lo),
 		best.Ptr(), has.Ptr()); err != nil {
 		return nil, err
 	}
@@ -167,6 +198,11 @@ func (r *run) scaledBest(ag engine.AggCall, gids uint64, ng int64, sel uint64, n
 			continue
 		}
 		res.Null[g] = false
+		if ag.T.Kind == engine.KindInterval {
+			hi := bv[3*g+1]
+			res.V[g] = engine.IntervalVal{Months: int32(hi >> 32), Days: int32(uint32(hi)), Micros: bv[3*g]}
+			continue
+		}
 		res.D[g] = engine.Dec{Lo: uint64(bv[3*g]), Hi: bv[3*g+1], Scale: int32(bv[3*g+2])}
 	}
 	return res, nil

@@ -209,7 +209,7 @@ func (r *run) check(p *program) error {
 	case errNaNNumeric: // eval's float to numeric cast
 		return engine.Errorf(engine.CodeFeatureNotSupported, "cannot convert %s to numeric: gpusql numerics have no NaN or infinity", [...]string{"NaN", "NaN", "Infinity", "-Infinity"}[arg&3])
 	case errUnsupported:
-		what := map[int32]string{1: "numeric to float conversion of values beyond 2^53 or scale 22", 2: "min/max of numerics beyond 64 bits"}[arg]
+		what := map[int32]string{1: "numeric to float conversion of values beyond 2^53 or scale 22", 2: "min/max of numerics beyond 64 bits", 3: "numerics at scales over 1000 as text"}[arg]
 		if what == "" {
 			what = fmt.Sprintf("kernel opcode %d", arg-1000)
 		}

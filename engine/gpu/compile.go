@@ -405,6 +405,9 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 	if e.Op == engine.OpConcat {
 		return c.concat(e, mask)
 	}
+	if e.Op == engine.OpCoalesce && e.T.Kind == engine.KindInterval {
+		return c.intervalCoalesce(e, mask) // rowkeys.go
+	}
 	switch e.Op {
 	case engine.OpTsAddIntv, engine.OpTsSubIntv, engine.OpTsDiff, engine.OpIntvAdd, engine.OpIntvSub, engine.OpIntvNeg:
 		return c.intervalCall(e, mask)
@@ -565,10 +568,31 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 		return val{}, unsupported("round() of %s", a.t)
 	case engine.OpCoalesce:
 		r := args[len(args)-1]
-		for i := len(args) - 2; i >= 0; i-- {
-			if args[i].cls == clsDec && (args[i].scale != r.scale || args[i].scaleReg != 0 || r.scaleReg != 0) {
-				return val{}, unsupported("coalesce() of numerics of different scales")
+		dyn := false // numerics of different scales: each row keeps its argument's
+		for _, a := range args {
+			dyn = dyn || a.cls == clsDec && (a.scale != r.scale || a.scaleReg != 0)
+		}
+		if dyn {
+			sc, err := c.scaleOf(r)
+			if err != nil {
+				return val{}, err
 			}
+			for i := len(args) - 2; i >= 0; i-- {
+				si, err := c.scaleOf(args[i])
+				if err != nil {
+					return val{}, err
+				}
+				nn, err := p.emit(opIsNotNull, args[i].reg, 0, 0, mask, 0)
+				if err != nil {
+					return val{}, err
+				}
+				if sc, err = p.emit(opSel, si, sc, nn, mask, 0); err != nil {
+					return val{}, err
+				}
+			}
+			r.scale, r.scaleReg = 0, sc
+		}
+		for i := len(args) - 2; i >= 0; i-- {
 			reg, err := p.emit(opCoalesce, args[i].reg, r.reg, 0, mask, 0)
 			if err != nil {
 				return val{}, err
@@ -720,6 +744,7 @@ func (c *compiler) fitNumeric(a val, to engine.Type, mask int32) (val, error) {
 func (c *compiler) caseExpr(e *engine.Case, mask int32) (val, error) {
 	p := c.p
 	reach := mask
+	isIntv := e.T.Kind == engine.KindInterval
 	var takes []int32
 	var results []val
 	for k := range e.Conds {
@@ -731,6 +756,7 @@ func (c *compiler) caseExpr(e *engine.Case, mask int32) (val, error) {
 		if err != nil {
 			return val{}, err
 		}
+		c.intvOK = isIntv // interval results: rowkeys.go
 		rv, err := c.compile(e.Results[k], take)
 		if err != nil {
 			return val{}, err
@@ -741,6 +767,7 @@ func (c *compiler) caseExpr(e *engine.Case, mask int32) (val, error) {
 		takes = append(takes, take)
 		results = append(results, rv)
 	}
+	c.intvOK = isIntv
 	out, err := c.compile(e.Else, reach)
 	if err != nil {
 		return val{}, err
@@ -795,9 +822,11 @@ func (c *compiler) caseExpr(e *engine.Case, mask int32) (val, error) {
 		out.reg = reg
 		out.width = max(out.width, r.width)
 	}
-	cls, err := clsOf(e.T)
-	if err != nil {
-		return val{}, err
+	cls := int32(clsIntv)
+	if !isIntv {
+		if cls, err = clsOf(e.T); err != nil {
+			return val{}, err
+		}
 	}
 	out.cls = cls
 	out.t = e.T

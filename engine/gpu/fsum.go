@@ -201,16 +201,17 @@ func (r *run) floatSum(vals, nul, flg, flgNul, gids uint64, ng int64) ([]devSum,
 	return out, nil
 }
 
-// firstRowKeys replaces the values of float GROUP BY keys with those of
-// each group's first row. The hash table groups -0 with 0 (and every NaN
+// firstRowKeys replaces the values of float GROUP BY keys (and of the
+// keys of rowkeys.go) with those of each group's first row. The hash
+// table groups -0 with 0 (and every NaN
 // together) and keeps whichever row inserted the group; the CPU backend
 // and PostgreSQL show the first row's value, which for a float key can be
 // -0 where another row of the group has 0.
-func (r *run) firstRowKeys(p *engine.Plan, gids uint64, ng int64, keyCols []*engine.Vec) error {
+func (r *run) firstRowKeys(p *engine.Plan, gids uint64, ng int64, keyCols []*engine.Vec, keyVals []val) error {
 	var idx []int
 	var exprs []engine.Expr
 	for k, e := range p.GroupBy {
-		if e.Type().IsFloat() {
+		if needsFirstRow(e, keyVals[k]) { // rowkeys.go
 			idx = append(idx, k)
 			exprs = append(exprs, e)
 		}

@@ -131,51 +131,36 @@ func (r *run) sortKeys(p *engine.Plan, sel uint64, n int64) ([]sKey, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys := make([]sKey, len(p.OrderBy))
-	outs := make([]qOut, len(p.OrderBy))
-	for k, o := range p.OrderBy {
+	keys := make([]sKey, 0, len(p.OrderBy))
+	outs := make([]qOut, 0, len(p.OrderBy))
+	scaled := map[int]sKey{} // keys[k] of a per-row-scale numeric: its scale
+	for _, o := range p.OrderBy {
 		v := vals[o.Col]
-		if v.scaleReg != 0 {
-			return nil, unsupported("ORDER BY numerics whose scale varies by row")
-		}
 		if v.cls == clsIntv { // sorted by span, ties in row order (eval.SortRows)
 			if v, err = c.span(v); err != nil {
 				return nil, err
 			}
 		}
-		key := sKey{Cls: int32(v.cls)}
+		key, out, err := r.keyArrays(v, n)
+		if err != nil {
+			return nil, err
+		}
 		if o.Desc {
 			key.Desc = 1
 		}
 		if o.NullsFirst {
 			key.NullsFirst = 1
 		}
-		lo, err := r.s.alloc(8 * n)
-		if err != nil {
-			return nil, err
-		}
-		nul, err := r.s.alloc(n)
-		if err != nil {
-			return nil, err
-		}
-		key.Lo, key.Nul = uint64(lo.Ptr()), uint64(nul.Ptr())
-		out := qOut{Reg: v.reg, Cls: v.cls, Lo: key.Lo, Nul: key.Nul}
-		if v.cls == clsDec {
-			hi, err := r.s.alloc(8 * n)
+		if v.scaleReg != 0 {
+			// sorted by value across scales (rowkeys.go)
+			sk, so, err := r.keyArrays(val{reg: v.scaleReg, cls: clsI64}, n)
 			if err != nil {
 				return nil, err
 			}
-			key.Hi, out.Hi = uint64(hi.Ptr()), uint64(hi.Ptr())
+			scaled[len(keys)] = sk
+			outs = append(outs, so)
 		}
-		if isStr(v.cls) {
-			st, err := r.s.alloc(int64(v.width) * n)
-			if err != nil {
-				return nil, err
-			}
-			key.Cls, key.Width, key.Str = clsStr, int32(v.width), uint64(st.Ptr())
-			out.Cls, out.Width, out.Str = clsStr, int32(v.width), key.Str
-		}
-		keys[k], outs[k] = key, out
+		keys, outs = append(keys, key), append(outs, out)
 	}
 	a := qArgs{Sel: sel, N: n}
 	if err := r.prepare(prog, &a); err != nil {
@@ -193,7 +178,23 @@ func (r *run) sortKeys(p *engine.Plan, sel uint64, n int64) ([]sKey, error) {
 			return nil, err
 		}
 	}
-	return keys, nil
+	if len(scaled) == 0 {
+		return keys, nil
+	}
+	var words []sKey
+	for k, key := range keys {
+		sk, ok := scaled[k]
+		if !ok {
+			words = append(words, key)
+			continue
+		}
+		w, err := r.scaledKeyWords(key, sk, n)
+		if err != nil {
+			return nil, err
+		}
+		words = append(words, w...)
+	}
+	return words, nil
 }
 
 // keyWords is the number of 64-bit sort words of a key (sort.cu).

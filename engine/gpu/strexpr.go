@@ -85,14 +85,16 @@ func (c *compiler) castToString(a val, to engine.Type, mask int32) (val, error) 
 	}
 	from := a.t
 	if !isStr(a.cls) {
-		kind, width := int64(0), 0
+		kind, width, sreg := int64(0), 0, int32(0)
 		switch {
 		case from.IsInteger():
 			kind, width = textInt, 20
 		case from.Kind == engine.KindBool:
 			kind, width = textBool, 5
 		case from.Kind == engine.KindNumeric && a.scaleReg != 0:
-			return val{}, unsupported("numerics whose scale varies by row as text")
+			// the row's scale from its register (OP_TOTEXT's b), at most
+			// 1000 (rowkeys.go)
+			kind, width, sreg = textNumeric, 3+1000, a.scaleReg
 		case from.Kind == engine.KindNumeric:
 			kind, width = textNumeric|int64(a.scale)<<8, 3+max(40, int(a.scale))
 		case from.Kind == engine.KindDate:
@@ -106,7 +108,7 @@ func (c *compiler) castToString(a val, to engine.Type, mask int32) (val, error) 
 		default:
 			return val{}, unsupported("casting %s to %s", from, to)
 		}
-		if a, err = c.computed(val{cls: clsStr, t: engine.Text}, width, opToText, a.reg, 0, mask, kind); err != nil {
+		if a, err = c.computed(val{cls: clsStr, t: engine.Text}, width, opToText, a.reg, sreg, mask, kind); err != nil {
 			return val{}, err
 		}
 	}
