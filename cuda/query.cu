@@ -134,6 +134,8 @@ enum { OP_TSADDINTV = 200, OP_TSDIFF, OP_INTVADD, OP_INTVNEG };
 enum { OP_F2D = 300, OP_SPANV };
 // GROUP BY keys whose scale varies by row (rowkeys ops below), numbered apart too
 enum { OP_DNORM = 600 };
+// quote_ident/quote_literal/quote_nullable (tail section below), numbered apart too
+enum { OP_QUOTE = 700 };
 
 enum { CLS_BOOL = 1, CLS_I16, CLS_I32, CLS_I64, CLS_F32, CLS_F64, CLS_DEC, CLS_STR, CLS_CHAR };
 
@@ -1387,6 +1389,78 @@ __device__ bool ndDiv(u128 a, u128 b, int e, u128 *res) {
 }
 // ---- numdiv end ----
 
+// ---- tail begin: quote_ident, quote_literal, quote_nullable ----
+// (engine/gpu/tail.go; query/pgfunc_defs.go's quoteLiteral and
+// query/pgfunc_format.go's pgQuoteIdent are the reference)
+enum { QUOTE_LITERAL = 0, QUOTE_NULLABLE, QUOTE_IDENT, QUOTE_FORMAT_IDENT };
+// format()'s %I of a NULL (null values cannot be formatted as an SQL
+// identifier), numbered apart from the error lists above
+enum { ERR_FORMAT_NULL = 21 };
+
+// tlKeywords: PostgreSQL's keywords that are not unreserved, as
+// query.reservedKeywords lists them (query/quote_keywords_test.go checks
+// that both lists agree), each followed by a blank.
+__device__ __constant__ char tlKeywords[] =
+    "all analyse analyze and any array as asc asymmetric authorization "
+    "between bigint binary bit boolean both case cast char character check coalesce collate collation column "
+    "concurrently constraint create cross current_catalog current_date current_role current_schema "
+    "current_time current_timestamp current_user dec decimal default deferrable desc distinct do else end "
+    "except exists extract false fetch float for foreign freeze from full grant greatest group grouping "
+    "having ilike in initially inner inout int integer intersect interval into is isnull join lateral "
+    "leading least left like limit localtime localtimestamp national natural nchar none normalize not "
+    "notnull null nullif numeric offset on only or order out outer overlaps overlay placing position "
+    "precision primary real references returning right row select session_user setof similar smallint "
+    "some substring symmetric table tablesample then time timestamp to trailing treat trim true union "
+    "unique user using values varchar variadic verbose when where window with xmlattributes xmlconcat "
+    "xmlelement xmlexists xmlforest xmlnamespaces xmlparse xmlpi xmlroot xmlserialize xmltable ";
+
+// tlKeyword reports whether s (n bytes) is one of tlKeywords' words.
+__device__ bool tlKeyword(const unsigned char *s, int n) {
+    int i = 0;
+    while (tlKeywords[i]) {
+        int j = 0;
+        while (j < n && tlKeywords[i + j] == (char)s[j]) j++;
+        if (j == n && tlKeywords[i + j] == ' ') return true;
+        while (tlKeywords[i] != ' ') i++;
+        i++;
+    }
+    return false;
+}
+
+// tlQuote writes s (n bytes) quoted by mode to o and returns its length.
+__device__ int tlQuote(const unsigned char *s, int n, int mode, unsigned char *o) {
+    int k = 0;
+    if (mode == QUOTE_IDENT || mode == QUOTE_FORMAT_IDENT) {
+        bool safe = n > 0 && ((s[0] >= 'a' && s[0] <= 'z') || s[0] == '_');
+        for (int i = 0; safe && i < n; i++) {
+            unsigned char c = s[i];
+            safe = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+        }
+        if (safe && !tlKeyword(s, n)) {
+            for (int i = 0; i < n; i++) o[i] = s[i];
+            return n;
+        }
+        o[k++] = '"';
+        for (int i = 0; i < n; i++) {
+            if (s[i] == '"') o[k++] = '"';
+            o[k++] = s[i];
+        }
+        o[k++] = '"';
+        return k;
+    }
+    bool bs = false;
+    for (int i = 0; i < n; i++) bs = bs || s[i] == '\\';
+    if (bs) o[k++] = 'E';
+    o[k++] = '\'';
+    for (int i = 0; i < n; i++) {
+        if (s[i] == '\'' || (bs && s[i] == '\\')) o[k++] = s[i];
+        o[k++] = s[i];
+    }
+    o[k++] = '\'';
+    return k;
+}
+// ---- tail end ----
+
 // run executes the program for one row. It returns nothing: results are in
 // the registers, errors go to e.
 // Inside run, raise records the instruction too (raiseAt).
@@ -2036,6 +2110,24 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             rh[d] = hi;
             break;
         }
+        // ---- tail ops begin ----
+        case OP_QUOTE: {
+            // a quoted by mode imm into the scratch slot c (tlQuote)
+            unsigned char *o = scr + in.c;
+            int n = 0;
+            if (!rn[a]) n = tlQuote((const unsigned char *)rl[a], (int)rh[a], (int)in.imm, o);
+            else if (in.imm == QUOTE_FORMAT_IDENT) {
+                if (on) raise(e, ERR_FORMAT_NULL, 0, row);
+            } else if (in.imm == QUOTE_NULLABLE) {
+                o[0] = 'N'; o[1] = 'U'; o[2] = 'L'; o[3] = 'L';
+                n = 4;
+            }
+            rn[d] = rn[a] && in.imm != QUOTE_NULLABLE;
+            rl[d] = (i64)(u64)o;
+            rh[d] = n;
+            break;
+        }
+        // ---- tail ops end ----
         default:
             if (on) raise(e, ERR_UNSUPPORTED, 1000 + in.op, row);
             break;

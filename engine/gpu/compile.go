@@ -405,6 +405,9 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 	if e.Op == engine.OpConcat {
 		return c.concat(e, mask)
 	}
+	if e.Op == engine.OpNullIf && e.Args[0].Type().Kind == engine.KindInterval {
+		return c.intervalNullIf(e, mask) // tail.go
+	}
 	if e.Op == engine.OpCoalesce && e.T.Kind == engine.KindInterval {
 		return c.intervalCoalesce(e, mask) // rowkeys.go
 	}

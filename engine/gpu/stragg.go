@@ -89,16 +89,16 @@ func (r *run) stringAgg(ag engine.AggCall, gids uint64, ng int64, sel uint64, n 
 		return nil, err
 	}
 	keys := make([]sKey, len(vals))
-	outs := make([]qOut, len(vals))
+	outs := make([]qOut, 0, len(vals))
+	scaled := map[int]sKey{} // keys[k] of a per-row-scale numeric: its scale
 	for k, v := range vals {
-		if v.scaleReg != 0 {
-			return nil, unsupported("string_agg ORDER BY numerics whose scale varies by row")
-		}
-		if v.cls == clsIntv {
-			return nil, unsupported("string_agg ORDER BY intervals")
-		}
 		if k < 2 && !isStr(v.cls) {
 			return nil, unsupported("string_agg over %s", v.t)
+		}
+		if v.cls == clsIntv { // an ORDER BY interval sorts by its span, as sortKeys
+			if v, err = c.span(v); err != nil {
+				return nil, err
+			}
 		}
 		key, out, err := r.keyArrays(v, n)
 		if err != nil {
@@ -113,10 +113,33 @@ func (r *run) stringAgg(ag engine.AggCall, gids uint64, ng int64, sel uint64, n 
 				key.NullsFirst = 1
 			}
 		}
-		keys[k], outs[k] = key, out
+		if v.scaleReg != 0 {
+			// sorted by value across scales (rowkeys.go), as sortKeys
+			sk, so, err := r.keyArrays(val{reg: v.scaleReg, cls: clsI64}, n)
+			if err != nil {
+				return nil, err
+			}
+			scaled[k] = sk
+			outs = append(outs, so)
+		}
+		keys[k] = key
+		outs = append(outs, out)
 	}
 	if err := r.projectOuts(prog, outs, sel, n); err != nil {
 		return nil, err
+	}
+	orderKeys := make([]sKey, 0, len(keys)-2)
+	for k := 2; k < len(keys); k++ {
+		sk, ok := scaled[k]
+		if !ok {
+			orderKeys = append(orderKeys, keys[k])
+			continue
+		}
+		w, err := r.scaledKeyWords(keys[k], sk, n)
+		if err != nil {
+			return nil, err
+		}
+		orderKeys = append(orderKeys, w...)
 	}
 	val := saStr{Lo: keys[0].Lo, Nul: keys[0].Nul, Str: keys[0].Str, Width: keys[0].Width}
 	sep := saStr{Lo: keys[1].Lo, Nul: keys[1].Nul, Str: keys[1].Str, Width: keys[1].Width}
@@ -135,7 +158,7 @@ func (r *run) stringAgg(ag engine.AggCall, gids uint64, ng int64, sel uint64, n 
 		return nil, err
 	}
 	sortBy := []sKey{{Lo: uint64(gk.Ptr()), Nul: uint64(gnul.Ptr()), Cls: clsI64}}
-	sortBy = append(sortBy, keys[2:]...)
+	sortBy = append(sortBy, orderKeys...)
 	if ag.Distinct {
 		sortBy = append(sortBy, keys[0], keys[1])
 	}

@@ -132,6 +132,9 @@ func (c *compiler) castToString(a val, to engine.Type, mask int32) (val, error) 
 // ltrim and rtrim, replace.
 func (c *compiler) hostFunc(e *engine.HostFunc, mask int32) (val, error) {
 	out := val{cls: clsStr, t: e.T}
+	if v, ok, err := c.quoteFunc(e, mask); ok { // tail.go
+		return v, err
+	}
 	switch e.Name {
 	case "trim", "btrim", "ltrim", "rtrim":
 		var set engine.Expr = &engine.Const{T: engine.Text, S: " "}
