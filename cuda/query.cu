@@ -31,8 +31,9 @@ typedef unsigned long long u64;
 typedef __int128 i128;
 typedef unsigned __int128 u128;
 
-#define MAXR 64
-#define MAXINS 512
+#define MAXR 64     // registers in the thread's own file; longer programs use q.regs
+#define MAXINS 512  // instructions kept in shared memory; longer programs run from q.prog
+#define MAXPC 4095  // the most instructions a program has (the error key's pc field)
 #define MAXAGG 32
 #define MAXKEYS 8
 
@@ -105,6 +106,10 @@ struct QArgs {
     int nins, filter, nagg, nkeys, nouts, htmask, maxgroups, accgroups;
     u64 scratch;  // computed strings: scrstride bytes per thread of the grid
     i64 scrstride;
+    u64 regs;      // programs of more than MAXR registers: nregs*17 bytes (rounded
+                   // up to 8) per thread of the grid, or 0: the thread's own file
+    int nregs;     // registers of the program (with regs)
+    int regblocks; // the most blocks the host launches (regs, a wide scratch), 0: any
 };
 
 enum {
@@ -166,21 +171,21 @@ enum { ACC_COUNT = 0, ACC_INT, ACC_FLOAT, ACC_MINMAX_I, ACC_MINMAX_F, ACC_MINMAX
 // order), each operator row by row. So the key is (row / 4096, pc,
 // row % 4096), followed by the code and its argument, and the smallest
 // key wins: its complement goes to e->word by atomicMax (the word starts
-// at 0, no error). Bits: 63..37 batch (27 bits, 2^39 rows), 36..28 pc,
+// at 0, no error). Bits: 63..40 batch (24 bits, 2^36 rows), 39..28 pc,
 // 27..16 row in batch, 15..11 code, 10..0 arg (ERR_UNSUPPORTED's opcode
 // arguments 1000 + op become 1024 + op, op < 512; see backend.go's check).
 #define ERR_BATCH_BITS 12 // engine/cpu's batchRows = 4096
 __device__ __forceinline__ void raiseAt(QErr *e, int code, int arg, i64 row, int pc) {
     u64 batch = (u64)row >> ERR_BATCH_BITS;
-    if (batch >= ((u64)1 << 27)) batch = ((u64)1 << 27) - 1;
+    if (batch >= ((u64)1 << 24)) batch = ((u64)1 << 24) - 1;
     if (code == ERR_UNSUPPORTED && arg >= 1000) arg = 1024 + (arg - 1000);
-    u64 key = batch << 37 | (u64)(pc & 511) << 28 | ((u64)row & ((1 << ERR_BATCH_BITS) - 1)) << 16 |
+    u64 key = batch << 40 | (u64)(pc & MAXPC) << 28 | ((u64)row & ((1 << ERR_BATCH_BITS) - 1)) << 16 |
               (u64)(code & 31) << 11 | (u64)(arg & 2047);
     atomicMax((unsigned long long *)&e->word, (unsigned long long)~key);
 }
 
 // raise is an error outside the program (after every instruction of the row).
-__device__ __forceinline__ void raise(QErr *e, int code, int arg, i64 row) { raiseAt(e, code, arg, row, MAXINS - 1); }
+__device__ __forceinline__ void raise(QErr *e, int code, int arg, i64 row) { raiseAt(e, code, arg, row, MAXPC); }
 
 __device__ __forceinline__ bool rangeOK(i64 v, int cls) {
     if (cls == 0) return v >= -32768 && v <= 32767;
@@ -2145,10 +2150,27 @@ __device__ __forceinline__ unsigned char *scratchOf(const QArgs &q) {
     return (unsigned char *)q.scratch + ((i64)blockIdx.x * blockDim.x + threadIdx.x) * q.scrstride;
 }
 
-__device__ __forceinline__ void loadProg(const QArgs &q, QIns *sp) {
+// loadProg copies a program of at most MAXINS instructions to shared
+// memory and returns where the threads read it: there, or q.prog for a
+// longer one (read through the caches).
+__device__ __forceinline__ const QIns *loadProg(const QArgs &q, QIns *sp) {
     const QIns *p = (const QIns *)q.prog;
+    if (q.nins > MAXINS) return p;
     for (int i = threadIdx.x; i < q.nins; i += blockDim.x) sp[i] = p[i];
     __syncthreads();
+    return sp;
+}
+
+// regsOf points a program of more than MAXR registers at the calling
+// thread's part of the register slab (lo words, hi words, NULL flags);
+// the others keep the thread's own file.
+__device__ __forceinline__ void regsOf(const QArgs &q, i64 *&rl, i64 *&rh, unsigned char *&rn) {
+    if (!q.regs) return;
+    i64 stride = ((i64)q.nregs * 17 + 7) & ~(i64)7;
+    unsigned char *b = (unsigned char *)q.regs + ((i64)blockIdx.x * blockDim.x + threadIdx.x) * stride;
+    rl = (i64 *)b;
+    rh = (i64 *)(b + (i64)q.nregs * 8);
+    rn = b + (i64)q.nregs * 16;
 }
 
 // q_filter evaluates the filter register over rows [0, n): bit i%32 of
@@ -2156,9 +2178,12 @@ __device__ __forceinline__ void loadProg(const QArgs &q, QIns *sp) {
 // passing rows in 1024-row chunk c (zeroed by the caller).
 extern "C" __global__ void __launch_bounds__(TPB) q_filter(QArgs q) {
     __shared__ QIns sp[MAXINS];
-    loadProg(q, sp);
-    i64 rl[MAXR], rh[MAXR];
-    unsigned char rn[MAXR];
+    const QIns *prog = loadProg(q, sp);
+    i64 rlT[MAXR], rhT[MAXR];
+    unsigned char rnT[MAXR];
+    i64 *rl = rlT, *rh = rhT;
+    unsigned char *rn = rnT;
+    regsOf(q, rl, rh, rn);
     const QCol *cols = (const QCol *)q.cols;
     const QConst *consts = (const QConst *)q.consts;
     QErr *e = (QErr *)q.err;
@@ -2170,7 +2195,7 @@ extern "C" __global__ void __launch_bounds__(TPB) q_filter(QArgs q) {
         bool pass = false;
         if (row < q.n) {
             rl[0] = 1; rh[0] = 0; rn[0] = 0;
-            run(sp, q.nins, cols, consts, e, row, rl, rh, rn, scr);
+            run(prog, q.nins, cols, consts, e, row, rl, rh, rn, scr);
             pass = truthy(rl, rn, q.filter);
         }
         unsigned bal = __ballot_sync(0xffffffffu, pass);
@@ -2247,9 +2272,12 @@ __device__ __forceinline__ i64 rowOf(const QArgs &q, i64 i) {
 // output registers.
 extern "C" __global__ void __launch_bounds__(TPB) q_project(QArgs q) {
     __shared__ QIns sp[MAXINS];
-    loadProg(q, sp);
-    i64 rl[MAXR], rh[MAXR];
-    unsigned char rn[MAXR];
+    const QIns *prog = loadProg(q, sp);
+    i64 rlT[MAXR], rhT[MAXR];
+    unsigned char rnT[MAXR];
+    i64 *rl = rlT, *rh = rhT;
+    unsigned char *rn = rnT;
+    regsOf(q, rl, rh, rn);
     const QCol *cols = (const QCol *)q.cols;
     const QConst *consts = (const QConst *)q.consts;
     QErr *e = (QErr *)q.err;
@@ -2258,7 +2286,7 @@ extern "C" __global__ void __launch_bounds__(TPB) q_project(QArgs q) {
     for (i64 i = (i64)blockIdx.x * TPB + threadIdx.x; i < q.n; i += (i64)gridDim.x * TPB) {
         i64 row = rowOf(q, i);
         rl[0] = 1; rh[0] = 0; rn[0] = 0;
-        run(sp, q.nins, cols, consts, e, row, rl, rh, rn, scr);
+        run(prog, q.nins, cols, consts, e, row, rl, rh, rn, scr);
         for (int k = 0; k < q.nouts; k++) {
             const QOut o = outs[k];
             int r = o.reg;
@@ -2324,9 +2352,12 @@ __device__ bool keyEq(const QKey *keys, int nkeys, int g, const i64 *rl, const i
 // past maxgroups set ngroups[1] (overflow) and the caller retries larger.
 extern "C" __global__ void __launch_bounds__(TPB) q_group(QArgs q) {
     __shared__ QIns sp[MAXINS];
-    loadProg(q, sp);
-    i64 rl[MAXR], rh[MAXR];
-    unsigned char rn[MAXR];
+    const QIns *prog = loadProg(q, sp);
+    i64 rlT[MAXR], rhT[MAXR];
+    unsigned char rnT[MAXR];
+    i64 *rl = rlT, *rh = rhT;
+    unsigned char *rn = rnT;
+    regsOf(q, rl, rh, rn);
     const QCol *cols = (const QCol *)q.cols;
     const QConst *consts = (const QConst *)q.consts;
     QErr *e = (QErr *)q.err;
@@ -2337,7 +2368,7 @@ extern "C" __global__ void __launch_bounds__(TPB) q_group(QArgs q) {
     int *gids = (int *)q.gids;
     for (i64 row = (i64)blockIdx.x * TPB + threadIdx.x; row < q.n; row += (i64)gridDim.x * TPB) {
         rl[0] = 1; rh[0] = 0; rn[0] = 0;
-        run(sp, q.nins, cols, consts, e, row, rl, rh, rn, scr);
+        run(prog, q.nins, cols, consts, e, row, rl, rh, rn, scr);
         if (q.filter > 0 && !truthy(rl, rn, q.filter)) {
             gids[row] = -1;
             continue;
@@ -2480,9 +2511,12 @@ struct SAcc {
 extern "C" __global__ void __launch_bounds__(TPB) q_agg(QArgs q) {
     __shared__ QIns sp[MAXINS];
     extern __shared__ SAcc sacc[];
-    loadProg(q, sp);
-    i64 rl[MAXR], rh[MAXR];
-    unsigned char rn[MAXR];
+    const QIns *prog = loadProg(q, sp);
+    i64 rlT[MAXR], rhT[MAXR];
+    unsigned char rnT[MAXR];
+    i64 *rl = rlT, *rh = rhT;
+    unsigned char *rn = rnT;
+    regsOf(q, rl, rh, rn);
     const QCol *cols = (const QCol *)q.cols;
     const QConst *consts = (const QConst *)q.consts;
     QErr *e = (QErr *)q.err;
@@ -2517,7 +2551,7 @@ extern "C" __global__ void __launch_bounds__(TPB) q_agg(QArgs q) {
             if (g < 0) continue;
         }
         rl[0] = 1; rh[0] = 0; rn[0] = 0;
-        run(sp, q.nins, cols, consts, e, row, rl, rh, rn, scr);
+        run(prog, q.nins, cols, consts, e, row, rl, rh, rn, scr);
         if (!gids && q.filter > 0 && !truthy(rl, rn, q.filter)) continue;
         for (int a = 0; a < na; a++) {
             const QAgg A = aggs[a];

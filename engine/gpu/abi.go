@@ -51,6 +51,8 @@ type qArgs struct {
 	MaxGroups, AccGroups    int32
 	Scratch                 uint64 // computed strings: ScrStride bytes per thread
 	ScrStride               int64
+	Regs                    uint64 // programs of more than inRegs registers: the register slab (regSlab)
+	NRegs, RegBlocks        int32  // the program's registers; the most blocks to launch (slab, wide scratch), 0: any
 }
 
 // opcodes (enum in query.cu)
@@ -143,8 +145,8 @@ const (
 // float to numeric and interval spans (OP_F2D... in query.cu, numbered
 // apart as well)
 const (
-	opF2D  = 300 + iota // float a to numeric: imm bit 16 real; imm&0xffff 0: scale to register c, else target scale+1 (c: check index)
-	opSpanV             // interval a's span in microseconds (30-day months, 24-hour days), a scale-0 numeric
+	opF2D   = 300 + iota // float a to numeric: imm bit 16 real; imm&0xffff 0: scale to register c, else target scale+1 (c: check index)
+	opSpanV              // interval a's span in microseconds (30-day months, 24-hour days), a scale-0 numeric
 )
 
 // errNaNNumeric is ERR_NAN_NUMERIC: a float NaN (arg 1), Infinity (2) or
@@ -190,10 +192,12 @@ const (
 )
 
 const (
-	maxRegs = 64  // MAXR
-	maxIns  = 512 // MAXINS
-	maxAggs = 32  // MAXAGG
-	tpb     = 128 // TPB: threads per block of the interpreter kernels
+	inRegs    = 64   // MAXR: registers in the thread's own file
+	sharedIns = 512  // MAXINS: instructions kept in shared memory
+	maxRegs   = 4096 // registers of one program (past inRegs: a slab in global memory)
+	maxIns    = 4095 // MAXPC: instructions of one program (pc 4095: errors after the program)
+	maxAggs   = 32   // MAXAGG
+	tpb       = 128  // TPB: threads per block of the interpreter kernels
 )
 
 func sliceBytes[T any](s []T) []byte {

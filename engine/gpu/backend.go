@@ -153,10 +153,18 @@ func (r *run) prepare(p *program, a *qArgs) error {
 		return err
 	}
 	a.NIns = int32(len(p.ins))
+	if err := r.regSlab(p, a); err != nil {
+		return err
+	}
 	return r.strScratch(p, a)
 }
 
 func (r *run) launch(name string, grid uint32, shared uint32, args ...any) error {
+	if len(args) == 1 {
+		if a, ok := args[0].(*qArgs); ok && a.RegBlocks != 0 && grid > uint32(a.RegBlocks) {
+			grid = uint32(a.RegBlocks) // the register slab or a wide string scratch covers no more threads
+		}
+	}
 	return r.b.dev.Launch(r.b.fns[name], cuda.Dim3{X: grid, Y: 1, Z: 1}, cuda.Dim3{X: tpb, Y: 1, Z: 1}, shared, nil, args...)
 }
 

@@ -65,7 +65,7 @@ func (p *program) emitTo(d int32, op int, a, b, c, m int32, imm int64) error {
 // allocates it for every thread of the largest grid).
 const (
 	maxStrWidth   = 1 << 16
-	maxStrScratch = 4096
+	maxStrScratch = 1 << 16 // past fullStrScratch the grid shrinks (exec.go's strScratch)
 )
 
 // strSlot reserves a scratch slot of width bytes per thread for one

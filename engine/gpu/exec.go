@@ -278,14 +278,49 @@ func finish(ctx context.Context, p *engine.Plan, res *engine.Batch, sink engine.
 	return nil
 }
 
+// regSlabBytes bounds the register slab of one program: a program of
+// many registers runs on fewer blocks rather than on a larger slab.
+const regSlabBytes = 512 << 20
+
+// fullStrScratch is the string scratch a thread of the largest grid may
+// have; programs needing more run on fewer blocks (strScratch).
+const fullStrScratch = 4096
+
+// regSlab gives a program of more than inRegs registers its register file
+// in global memory (regsOf in query.cu): nreg lo words, nreg hi words and
+// nreg NULL flags per thread, for as many blocks of the largest grid as
+// regSlabBytes holds; launch caps the grid at them.
+func (r *run) regSlab(p *program, a *qArgs) error {
+	a.Regs, a.NRegs, a.RegBlocks = 0, 0, 0
+	if p.nreg <= inRegs {
+		return nil
+	}
+	stride := (int64(p.nreg)*17 + 7) &^ 7
+	blocks := int64(r.b.dev.Props().SMs) * 16
+	blocks = max(1, min(blocks, regSlabBytes/(stride*tpb)))
+	b, err := r.s.alloc(stride * tpb * blocks)
+	if err != nil {
+		return err
+	}
+	a.Regs, a.NRegs, a.RegBlocks = uint64(b.Ptr()), p.nreg, int32(blocks)
+	return nil
+}
+
 // strScratch allocates the string scratch of p (program.strSlot) for
 // every thread of the largest grid run.grid makes.
 func (r *run) strScratch(p *program, a *qArgs) error {
 	if p.scratch == 0 {
 		return nil
 	}
-	threads := int64(r.b.dev.Props().SMs) * 16 * tpb
-	b, err := r.s.alloc(int64(p.scratch) * threads)
+	blocks := int64(r.b.dev.Props().SMs) * 16
+	if p.scratch > fullStrScratch {
+		// a wide program runs on fewer blocks rather than on more memory
+		blocks = max(1, min(blocks, regSlabBytes/(int64(p.scratch)*tpb)))
+		if a.RegBlocks == 0 || int64(a.RegBlocks) > blocks {
+			a.RegBlocks = int32(blocks)
+		}
+	}
+	b, err := r.s.alloc(int64(p.scratch) * tpb * blocks)
 	if err != nil {
 		return err
 	}
