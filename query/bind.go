@@ -236,7 +236,11 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 				rc.TableOID, rc.ColNum = b.colOrigin(it.col)
 			}
 		} else {
-			e, err = b.expr(it.node)
+			// A reg* cast shows as the name, as PostgreSQL prints it.
+			var isReg bool
+			if e, isReg, err = b.regText(it.node); !isReg {
+				e, err = b.expr(it.node)
+			}
 			if c, ok := e.(*engine.ColRef); ok && !aggregate && c.Idx < len(b.src.cols) {
 				rc.TableOID, rc.ColNum = b.colOrigin(c.Idx)
 			}

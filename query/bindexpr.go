@@ -645,15 +645,24 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 		if err := want(2, 2); err != nil {
 			return nil, err
 		}
-		x, err := b.expr(n.Args[0])
-		if err != nil {
-			return nil, err
-		}
 		tn, err := stringArg(n.Args[1])
 		if err != nil {
 			return nil, err
 		}
 		t, err := parse.ParseType(tn)
+		if err != nil {
+			return nil, err
+		}
+		if t.IsString() {
+			// 'pg_class'::regclass::text is the name, not the OID's digits
+			if r, ok, err := b.regText(n.Args[0]); ok {
+				if err != nil {
+					return nil, err
+				}
+				return castTo(r, t)
+			}
+		}
+		x, err := b.expr(n.Args[0])
 		if err != nil {
 			return nil, err
 		}
@@ -1047,30 +1056,61 @@ func (b *binder) regCast(n *ast.FuncCallExpr) (engine.Expr, error) {
 			return out, nil
 		}}, nil
 	case t.IsInteger():
-		if c, ok := x.(*engine.Const); ok {
-			name, err := s.regName(kind, c.I)
+		return b.regNameExpr(kind, x)
+	}
+	return nil, engine.Errorf(engine.CodeCannotCoerce, "cannot cast type %s to %s", t, kind)
+}
+
+// regText binds n as the text a reg* value prints as, when n is a cast to
+// a reg* type: 'pg_class'::regclass shows pg_class, as in PostgreSQL,
+// although gpusql binds a name cast to a reg* type as its OID (a bigint)
+// so that it compares with OID columns. ok is false when n is no such
+// cast.
+func (b *binder) regText(n ast.ExprNode) (e engine.Expr, ok bool, err error) {
+	fc, isCall := n.(*ast.FuncCallExpr)
+	if !isCall || fc.FnName.L != "__gpusql_regcast" || len(fc.Args) != 2 {
+		return nil, false, nil
+	}
+	e, err = b.regCast(fc)
+	if err != nil || !e.Type().IsInteger() {
+		return e, true, err // an error, or already the name
+	}
+	kind, err := stringArg(fc.Args[1])
+	if err != nil {
+		return nil, true, err
+	}
+	e, err = b.regNameExpr(kind, e)
+	return e, true, err
+}
+
+// regNameExpr renders the OIDs x as kind's names (oid::regclass).
+func (b *binder) regNameExpr(kind string, x engine.Expr) (engine.Expr, error) {
+	s := b.s
+	if c, ok := x.(*engine.Const); ok {
+		if c.Null {
+			return &engine.Const{T: engine.Text, Null: true}, nil
+		}
+		name, err := s.regName(kind, c.I)
+		if err != nil {
+			return nil, err
+		}
+		return &engine.Const{T: engine.Text, S: name}, nil
+	}
+	return &engine.HostFunc{Name: kind, Args: []engine.Expr{x}, T: engine.Text, Fn: func(args []*engine.Vec, n int) (*engine.Vec, error) {
+		out := engine.NewVec(engine.Text, n)
+		for i := 0; i < n; i++ {
+			if args[0].IsNull(i) {
+				out.SetNull(i)
+				continue
+			}
+			name, err := s.regName(kind, args[0].I[i])
 			if err != nil {
 				return nil, err
 			}
-			return &engine.Const{T: engine.Text, S: name}, nil
+			out.S[i] = []byte(name)
 		}
-		return &engine.HostFunc{Name: kind, Args: []engine.Expr{x}, T: engine.Text, Fn: func(args []*engine.Vec, n int) (*engine.Vec, error) {
-			out := engine.NewVec(engine.Text, n)
-			for i := 0; i < n; i++ {
-				if args[0].IsNull(i) {
-					out.SetNull(i)
-					continue
-				}
-				name, err := s.regName(kind, args[0].I[i])
-				if err != nil {
-					return nil, err
-				}
-				out.S[i] = []byte(name)
-			}
-			return out, nil
-		}}, nil
-	}
-	return nil, engine.Errorf(engine.CodeCannotCoerce, "cannot cast type %s to %s", t, kind)
+		return out, nil
+	}}, nil
 }
 
 // Arrays: gpusql has no array types; the catalogs' array columns and
