@@ -32,12 +32,9 @@ func indexChunk(data []byte, c *chunk, d *dialect, p *patterns, entries, recStar
 	}
 	b := data[c.start:c.end]
 	base0 := c.start
-	e := c.entryBase
-	r := c.recBase
-	lastTerm := c.start - 1
-	lastQuote := -1
+	x := indexer{entries: entries, recStart: recStart, e: c.entryBase, r: c.recBase, lastTerm: c.start - 1, lastMark: -1}
 	if !fieldStartsAt(data, c, d) {
-		lastQuote = c.start // unknown: assume the first field has quotes
+		x.lastMark = c.start // unknown: assume the first field has quotes
 	}
 	var run uint64
 	if c.state != stOut {
@@ -52,45 +49,70 @@ func indexChunk(data []byte, c *chunk, d *dialect, p *patterns, entries, recStar
 		inside := prefixXor(q) ^ run
 		term := (lf | dl) & valid &^ inside
 		base := base0 + i
-		for term != 0 {
-			t := uint(bits.TrailingZeros64(term))
-			term &= term - 1
-			pos := base + int(t)
-			lq := lastQuote
-			if qb := q & (1<<t - 1); qb != 0 {
-				lq = base + 63 - bits.LeadingZeros64(qb)
-			}
-			ent := uint32(pos)
-			if lq > lastTerm {
-				ent |= flagQ
-			}
-			if lf&(1<<t) != 0 {
-				ent |= flagRec
-				entries[e] = ent
-				e++
-				r++
-				recStart[r] = uint32(e)
-			} else {
-				entries[e] = ent
-				e++
-			}
-			lastTerm = pos
-		}
-		if q != 0 {
-			lastQuote = base + 63 - bits.LeadingZeros64(q)
-		}
+		x.block(term, lf, q, base)
 		if c.hasCR {
-			cr := classifyCR(blk, p) & valid &^ inside
-			for cr != 0 {
-				t := bits.TrailingZeros64(cr)
-				cr &= cr - 1
-				pos := base + t
-				if pos+1 >= len(data) || data[pos+1] != '\n' {
-					c.badCR = append(c.badCR, int32(pos))
-				}
-			}
+			checkCR(data, c, classifyCR(blk, p)&valid&^inside, base)
 		}
 		run ^= parity(q)
+	}
+}
+
+// indexer writes stage 3's output for the CSV and text formats: every
+// terminator of a 64-byte block becomes an entry of the field index,
+// flagged flagRec when it ends a record (and then the records table gets
+// the next record's first entry) and flagQ when a marker (a quote; in
+// text format a backslash) lies in the field it ends.
+type indexer struct {
+	entries, recStart []uint32
+	e, r              int // next entry, current record
+	lastTerm          int // position of the last terminator
+	lastMark          int // position of the last marker
+}
+
+// block emits the terminators term of the block at base; lf holds those
+// that end records, mark the markers.
+func (x *indexer) block(term, lf, mark uint64, base int) {
+	e, r, lastTerm := x.e, x.r, x.lastTerm
+	for term != 0 {
+		t := uint(bits.TrailingZeros64(term))
+		term &= term - 1
+		pos := base + int(t)
+		lm := x.lastMark
+		if mb := mark & (1<<t - 1); mb != 0 {
+			lm = base + 63 - bits.LeadingZeros64(mb)
+		}
+		ent := uint32(pos)
+		if lm > lastTerm {
+			ent |= flagQ
+		}
+		if lf&(1<<t) != 0 {
+			x.entries[e] = ent | flagRec
+			e++
+			r++
+			x.recStart[r] = uint32(e)
+		} else {
+			x.entries[e] = ent
+			e++
+		}
+		lastTerm = pos
+	}
+	if mark != 0 {
+		x.lastMark = base + 63 - bits.LeadingZeros64(mark)
+	}
+	x.e, x.r, x.lastTerm = e, r, lastTerm
+}
+
+// checkCR records the bare CRs among cr (the block at base's CRs that are
+// data, not quoted or escaped): a CR not followed by LF is an error in
+// both formats.
+func checkCR(data []byte, c *chunk, cr uint64, base int) {
+	for cr != 0 {
+		t := bits.TrailingZeros64(cr)
+		cr &= cr - 1
+		pos := base + t
+		if pos+1 >= len(data) || data[pos+1] != '\n' {
+			c.badCR = append(c.badCR, int32(pos))
+		}
 	}
 }
 

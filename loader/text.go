@@ -117,12 +117,9 @@ func countTextFrom(b []byte, carry uint64, p *patterns) (end uint8, recs, terms 
 func indexText(data []byte, c *chunk, d *dialect, p *patterns, entries, recStart []uint32) {
 	c.badCR = c.badCR[:0]
 	b := data[c.start:c.end]
-	e := c.entryBase
-	r := c.recBase
-	lastTerm := c.start - 1
-	lastBS := -1
+	x := indexer{entries: entries, recStart: recStart, e: c.entryBase, r: c.recBase, lastTerm: c.start - 1, lastMark: -1}
 	if c.start > 0 && !(c.state == stOut && (data[c.start-1] == '\n' || data[c.start-1] == d.delim) && !escapedAt(data, c.start-1)) {
-		lastBS = c.start // the first field began earlier: assume it has escapes
+		x.lastMark = c.start // the first field began earlier: assume it has escapes
 	}
 	carry := uint64(c.state & 1)
 	var pad [64]byte
@@ -134,42 +131,9 @@ func indexText(data []byte, c *chunk, d *dialect, p *patterns, entries, recStart
 		esc, carry = escBlock(q, valid, carry)
 		term := (lf | dl) & valid &^ esc
 		base := c.start + i
-		for term != 0 {
-			t := uint(bits.TrailingZeros64(term))
-			term &= term - 1
-			pos := base + int(t)
-			lb := lastBS
-			if qb := q & (1<<t - 1); qb != 0 {
-				lb = base + 63 - bits.LeadingZeros64(qb)
-			}
-			ent := uint32(pos)
-			if lb > lastTerm {
-				ent |= flagQ
-			}
-			if lf&(1<<t) != 0 {
-				entries[e] = ent | flagRec
-				e++
-				r++
-				recStart[r] = uint32(e)
-			} else {
-				entries[e] = ent
-				e++
-			}
-			lastTerm = pos
-		}
-		if q != 0 {
-			lastBS = base + 63 - bits.LeadingZeros64(q)
-		}
+		x.block(term, lf, q, base)
 		if c.hasCR {
-			cr := classifyCR(blk, p) & valid &^ esc
-			for cr != 0 {
-				t := bits.TrailingZeros64(cr)
-				cr &= cr - 1
-				pos := base + t
-				if pos+1 >= len(data) || data[pos+1] != '\n' {
-					c.badCR = append(c.badCR, int32(pos))
-				}
-			}
+			checkCR(data, c, classifyCR(blk, p)&valid&^esc, base)
 		}
 	}
 }
