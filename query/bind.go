@@ -783,6 +783,8 @@ func figureName(n ast.ExprNode) (string, int) {
 			return "?column?", 0
 		case "__gpusql_concat":
 			return "concat", 2
+		case "trim":
+			return "btrim", 2 // PostgreSQL's name for trim(x [, chars])
 		case "__gpusql_is_distinct", "__gpusql_regex", "concat":
 			return "?column?", 0
 		}

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -1325,6 +1326,9 @@ func (b *binder) arrayFunc(name string, args []engine.Expr) (engine.Expr, bool, 
 	var ins []engine.Type
 	var ret engine.Type
 	var fn func(c []*engine.Const) (*engine.Const, error)
+	// vfn, when set, is fn over whole vectors (no value boxed per row),
+	// for the functions that run over user tables.
+	var vfn func(vs []*engine.Vec, n int) (*engine.Vec, error)
 	null := func() (*engine.Const, error) { return &engine.Const{T: ret, Null: true}, nil }
 	switch name {
 	case "string_to_array":
@@ -1400,6 +1404,30 @@ func (b *binder) arrayFunc(name string, args []engine.Expr) (engine.Expr, bool, 
 			}
 			return &engine.Const{T: ret, S: v}, nil
 		}
+		vfn = func(vs []*engine.Vec, n int) (*engine.Vec, error) {
+			out := engine.NewVec(ret, n)
+			var set []byte // the last character set seen, and as a string
+			chars := " "
+			for i := 0; i < n; i++ {
+				if vs[0].IsNull(i) || len(vs) == 2 && vs[1].IsNull(i) {
+					out.SetNull(i)
+					continue
+				}
+				if len(vs) == 2 && (set == nil || !bytes.Equal(set, vs[1].S[i])) {
+					set = append(set[:0:0], vs[1].S[i]...)
+					chars = string(set)
+				}
+				v := vs[0].S[i] // a trimmed value is a part of its input
+				if name != "rtrim" {
+					v = bytes.TrimLeft(v, chars)
+				}
+				if name != "ltrim" {
+					v = bytes.TrimRight(v, chars)
+				}
+				out.S[i] = v
+			}
+			return out, nil
+		}
 	case "replace":
 		ins, ret = []engine.Type{engine.Text, engine.Text, engine.Text}, engine.Text
 		fn = func(c []*engine.Const) (*engine.Const, error) {
@@ -1410,6 +1438,34 @@ func (b *binder) arrayFunc(name string, args []engine.Expr) (engine.Expr, bool, 
 				return &engine.Const{T: ret, S: c[0].S}, nil
 			}
 			return &engine.Const{T: ret, S: strings.ReplaceAll(c[0].S, c[1].S, c[2].S)}, nil
+		}
+		vfn = func(vs []*engine.Vec, n int) (*engine.Vec, error) {
+			out := engine.NewVec(ret, n)
+			var buf []byte // the batch's results, back to back
+			for i := 0; i < n; i++ {
+				if vs[0].IsNull(i) || vs[1].IsNull(i) || vs[2].IsNull(i) {
+					out.SetNull(i)
+					continue
+				}
+				src, from, to := vs[0].S[i], vs[1].S[i], vs[2].S[i]
+				if len(from) == 0 || !bytes.Contains(src, from) {
+					out.S[i] = src
+					continue
+				}
+				start := len(buf)
+				for {
+					k := bytes.Index(src, from)
+					if k < 0 {
+						break
+					}
+					buf = append(append(buf, src[:k]...), to...)
+					src = src[k+len(from):]
+				}
+				buf = append(buf, src...)
+				// earlier results keep the array they were written in
+				out.S[i] = buf[start:len(buf):len(buf)]
+			}
+			return out, nil
 		}
 	default:
 		return nil, false, nil
@@ -1447,6 +1503,9 @@ func (b *binder) arrayFunc(name string, args []engine.Expr) (engine.Expr, bool, 
 		}
 		c, err := fn(cs)
 		return c, true, err
+	}
+	if vfn != nil {
+		return &engine.HostFunc{Name: name, Args: args, T: ret, Fn: vfn}, true, nil
 	}
 	return &engine.HostFunc{Name: name, Args: args, T: ret, Fn: func(vs []*engine.Vec, n int) (*engine.Vec, error) {
 		out := engine.NewVec(ret, n)

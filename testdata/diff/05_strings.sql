@@ -39,3 +39,19 @@ SELECT l_orderkey, l_linenumber, l_returnflag || l_linestatus, l_shipmode || ':'
 -- name: s010_null_arguments
 SELECT length(NULL::text), upper(NULL), substring(NULL::text from 1 for 2), substring('abc', NULL, 1),
        'x' || NULL::text, NULL::text LIKE 'a%';
+
+-- name: s020_replace_trim_columns
+-- ordered
+SELECT id, replace(note, 'a', 'AA'), replace(note, note, '<' || grp || '>'), replace(grp, '', 'x'),
+       replace(note, code, NULL), replace(code || code, code, 'é'),
+       trim(note), btrim(note, 'ae'), ltrim(note, grp), rtrim(note, 'x y'), ltrim('  ' || grp), rtrim(grp || '  ')
+  FROM obs ORDER BY id;
+
+-- name: s021_replace_trim_lineitem
+SELECT l_orderkey, l_linenumber, replace(l_comment, 'the', '-'), replace(l_comment, ' ', ''),
+       btrim(l_comment, 'abcdefgh '), rtrim(l_shipmode), ltrim(l_comment, l_shipmode)
+  FROM lineitem WHERE l_orderkey < 300;
+
+-- name: s022_trim_in_where_group
+SELECT rtrim(l_shipinstruct, 'NOSE') AS k, count(*) FROM lineitem
+  WHERE replace(l_shipmode, 'AIR', 'air') LIKE '%air%' GROUP BY k;
