@@ -171,14 +171,14 @@ func f2dPatterns() [][2]uint64 {
 			[2]uint64{32, uint64(math.Float32bits(math.Nextafter32(f, 0)))}, [2]uint64{32, uint64(math.Float32bits(math.Nextafter32(f, float32(math.Inf(1)))))})
 	}
 	for i := int64(0); i < 2000; i++ {
-		add64(float64(1000000000000000 + 10*i + 5))      // 16 digits, exact ties
-		add64(float64(9999999999999000 + 10*i + 5))      // ties that carry into 10^16
-		add64(float64(100000000000000+i) + 0.5)          // 15 digits and a half
-		add64(float64(1234567890123+i) * 0.0078125)      // binary fractions
-		add32(float32(1000000 + 10*i + 5))               // 7 digits, exact ties for a real
+		add64(float64(1000000000000000 + 10*i + 5)) // 16 digits, exact ties
+		add64(float64(9999999999999000 + 10*i + 5)) // ties that carry into 10^16
+		add64(float64(100000000000000+i) + 0.5)     // 15 digits and a half
+		add64(float64(1234567890123+i) * 0.0078125) // binary fractions
+		add32(float32(1000000 + 10*i + 5))          // 7 digits, exact ties for a real
 		add32(float32(100000+i) + 0.5)
-		add64(math.Ldexp(float64(i+1), 127-11))          // near 2^127
-		add64(math.Ldexp(1, int(i%2100)-1074))           // every power of two
+		add64(math.Ldexp(float64(i+1), 127-11)) // near 2^127
+		add64(math.Ldexp(1, int(i%2100)-1074))  // every power of two
 		add64(9.999999999999995 * math.Pow(10, float64(i%600-300)))
 	}
 	return out

@@ -59,9 +59,9 @@ const (
 // regexDFA is a compiled pattern. Its blob is what the kernel reads; see
 // blob for its layout.
 type regexDFA struct {
-	ncls     int        // character classes; column ncls is the end of the text
+	ncls     int         // character classes; column ncls is the end of the text
 	ascii    [128]uint16 // class of each ASCII byte
-	rangeLo  []uint32   // non-ASCII: intervals of runes from 0x80 on, by first rune
+	rangeLo  []uint32    // non-ASCII: intervals of runes from 0x80 on, by first rune
 	rangeCls []uint16
 	nstates  int
 	start    uint16
