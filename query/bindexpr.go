@@ -1034,28 +1034,10 @@ func (b *binder) regCast(n *ast.FuncCallExpr) (engine.Expr, error) {
 	t := x.Type()
 	switch {
 	case isUnknown(x) || t.IsString():
-		if c, ok := x.(*engine.Const); ok {
-			oid, err := s.regOID(kind, c.S)
-			if err != nil {
-				return nil, err
-			}
-			return &engine.Const{T: engine.Int64, I: oid}, nil
-		}
-		return &engine.HostFunc{Name: kind, Args: []engine.Expr{x}, T: engine.Int64, Fn: func(args []*engine.Vec, n int) (*engine.Vec, error) {
-			out := engine.NewVec(engine.Int64, n)
-			for i := 0; i < n; i++ {
-				if args[0].IsNull(i) {
-					out.SetNull(i)
-					continue
-				}
-				oid, err := s.regOID(kind, string(args[0].S[i]))
-				if err != nil {
-					return nil, err
-				}
-				out.I[i] = oid
-			}
-			return out, nil
-		}}, nil
+		return regMap(kind, x, engine.Int64, func(v *engine.Vec, i int, out *engine.Vec) (err error) {
+			out.I[i], err = s.regOID(kind, string(v.S[i]))
+			return err
+		})
 	case t.IsInteger():
 		return b.regNameExpr(kind, x)
 	}
@@ -1087,31 +1069,37 @@ func (b *binder) regText(n ast.ExprNode) (e engine.Expr, ok bool, err error) {
 // regNameExpr renders the OIDs x as kind's names (oid::regclass).
 func (b *binder) regNameExpr(kind string, x engine.Expr) (engine.Expr, error) {
 	s := b.s
-	if c, ok := x.(*engine.Const); ok {
-		if c.Null {
-			return &engine.Const{T: engine.Text, Null: true}, nil
-		}
-		name, err := s.regName(kind, c.I)
-		if err != nil {
-			return nil, err
-		}
-		return &engine.Const{T: engine.Text, S: name}, nil
-	}
-	return &engine.HostFunc{Name: kind, Args: []engine.Expr{x}, T: engine.Text, Fn: func(args []*engine.Vec, n int) (*engine.Vec, error) {
-		out := engine.NewVec(engine.Text, n)
+	return regMap(kind, x, engine.Text, func(v *engine.Vec, i int, out *engine.Vec) error {
+		name, err := s.regName(kind, v.I[i])
+		out.S[i] = []byte(name)
+		return err
+	})
+}
+
+// regMap converts each non-NULL value of x to type t with conv (one
+// direction of a reg* cast); a constant x folds to a constant.
+func regMap(kind string, x engine.Expr, t engine.Type, conv func(v *engine.Vec, i int, out *engine.Vec) error) (engine.Expr, error) {
+	fn := func(args []*engine.Vec, n int) (*engine.Vec, error) {
+		out := engine.NewVec(t, n)
 		for i := 0; i < n; i++ {
 			if args[0].IsNull(i) {
 				out.SetNull(i)
 				continue
 			}
-			name, err := s.regName(kind, args[0].I[i])
-			if err != nil {
+			if err := conv(args[0], i, out); err != nil {
 				return nil, err
 			}
-			out.S[i] = []byte(name)
 		}
 		return out, nil
-	}}, nil
+	}
+	if c, ok := x.(*engine.Const); ok {
+		v, err := fn([]*engine.Vec{eval.Broadcast(c, 1)}, 1)
+		if err != nil {
+			return nil, err
+		}
+		return constOf(v, 0), nil
+	}
+	return &engine.HostFunc{Name: kind, Args: []engine.Expr{x}, T: t, Fn: fn}, nil
 }
 
 // Arrays: gpusql has no array types; the catalogs' array columns and
