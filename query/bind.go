@@ -57,6 +57,11 @@ type stmtState struct {
 	sources map[string]source
 	// ctes are the WITH queries in scope, materialised (join.go).
 	ctes map[string]source
+	// describe: the statement is bound only to learn its result columns
+	// and parameter types (Parse, Describe). Uncorrelated subqueries,
+	// derived tables and set-operation sides then bind as empty results
+	// instead of running: they run when the statement executes, once.
+	describe bool
 }
 
 type aggScope struct {
@@ -80,6 +85,13 @@ func (s *Session) bindSelect(ctx context.Context, stmt ast.StmtNode) (*engine.Pl
 // bindSelectParams binds a SELECT whose $n are described by params.
 func (s *Session) bindSelectParams(ctx context.Context, stmt ast.StmtNode, params *paramEnv) (*engine.Plan, []engine.ResultColumn, error) {
 	b := &binder{s: s, params: params, st: &stmtState{ctx: ctx, sources: map[string]source{}}}
+	return b.bindStmt(stmt)
+}
+
+// describeSelect binds a SELECT only to describe it (stmtState.describe):
+// nothing it contains runs.
+func (s *Session) describeSelect(ctx context.Context, stmt ast.StmtNode, params *paramEnv) (*engine.Plan, []engine.ResultColumn, error) {
+	b := &binder{s: s, params: params, st: &stmtState{ctx: ctx, sources: map[string]source{}, describe: true}}
 	return b.bindStmt(stmt)
 }
 

@@ -154,7 +154,7 @@ func (s *Session) prepare(ctx context.Context, st parse.Stmt, given []engine.Typ
 	}
 	if q != nil {
 		env.limits = q.LimitParams
-		plan, cols, err := s.bindSelectParams(ctx, q.AST, env)
+		plan, cols, err := s.describeSelect(ctx, q.AST, env)
 		if err != nil {
 			return nil, err
 		}

@@ -93,7 +93,7 @@ func (s *Session) DescribeQuery(ctx context.Context, sql string) ([]engine.Resul
 	}
 	switch st := stmts[0].(type) {
 	case *parse.Select:
-		_, cols, err := s.bindSelect(ctx, st.AST)
+		_, cols, err := s.describeSelect(ctx, st.AST, nil)
 		return cols, err
 	case *parse.Show:
 		return s.showColumns(st.Name), nil

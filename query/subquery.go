@@ -359,12 +359,17 @@ func setSlot(v *engine.Vec, i int, c *engine.Const) {
 
 // collect runs a plan whose rows binding needs (a subquery folded into a
 // constant, a derived table, a set operation's side). While a statement
-// is being prepared its parameters have no values yet: a plan that reads
-// one is not run but taken as returning no rows (only its types matter
-// then), and the types it gives open parameters are recorded.
+// is only being described (Parse, Describe: stmtState.describe) nothing
+// runs: the plan is taken as returning no rows, since only its types
+// matter then, and it runs once when the statement executes. While a
+// statement is being prepared its parameters have no values yet, and the
+// types a plan that reads one gives them are recorded.
 func (b *binder) collect(plan *engine.Plan, what string) (*engine.Batch, error) {
-	if b.params != nil && b.params.values == nil && planReadsParam(plan) {
+	reads := b.params != nil && b.params.values == nil && planReadsParam(plan)
+	if reads {
 		b.params.inferExprs(plan)
+	}
+	if reads || b.st.describe {
 		out := &engine.Batch{Cols: make([]*engine.Vec, plan.Visible)}
 		for k := range out.Cols {
 			out.Cols[k] = &engine.Vec{T: plan.Project[k].Type()}
