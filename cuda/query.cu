@@ -1466,6 +1466,127 @@ __device__ int tlQuote(const unsigned char *s, int n, int mode, unsigned char *o
 }
 // ---- tail end ----
 
+// ---- tail3 begin: format() in general, intervals as text ----
+// (engine/gpu/fmtexpr.go). OP_FORMAT is the CPU's formatText over one
+// row: a is the format (a string register), b the first of imm
+// consecutive registers holding the arguments' text forms, c the scratch
+// slot. OP_INTVTEXT writes an interval's text form (engine.AppendInterval)
+// into the slot c.
+enum { OP_FORMAT = 900, OP_INTVTEXT };
+// ERR_FORMAT_NULL's arguments for format()'s other errors (fmtexpr.go's
+// formatError): unterminated specifier, too few arguments, and
+// FMT_BADSPEC + the byte of an unrecognized conversion
+enum { FMT_UNTERMINATED = 1, FMT_TOOFEW = 2, FMT_BADSPEC = 256 };
+
+// t3Format writes format f (n bytes) over the arguments in registers
+// b.. b+nargs-1 to o and returns the length; *err gets ERR_FORMAT_NULL's
+// argument + 1 of the first error (the CPU stops there), else stays 0.
+__device__ int t3Format(const unsigned char *f, int n, int nargs, int b, const i64 *rl, const i64 *rh,
+                        const unsigned char *rn, unsigned char *o, int *err) {
+    int k = 0;
+    i64 next = 0;
+    for (int i = 0; i < n; i++) {
+        unsigned char c = f[i];
+        if (c != '%') { o[k++] = c; continue; }
+        i++;
+        if (i >= n) { *err = FMT_UNTERMINATED + 1; return k; }
+        if (f[i] == '%') { o[k++] = '%'; continue; }
+        // %n$ picks argument n (Go's Atoi: a huge n is out of range
+        // either way, so the value saturates)
+        int j = i;
+        i64 v = 0;
+        while (j < n && f[j] >= '0' && f[j] <= '9') {
+            if (v < ((i64)1 << 40)) v = v * 10 + (f[j] - '0');
+            j++;
+        }
+        if (j > i && j < n && f[j] == '$') { next = v - 1; i = j + 1; }
+        if (i >= n) { *err = FMT_UNTERMINATED + 1; return k; }
+        if (next < 0 || next >= nargs) { *err = FMT_TOOFEW + 1; return k; }
+        int r = b + (int)next;
+        next++;
+        const unsigned char *s = (const unsigned char *)rl[r];
+        int sn = rn[r] ? 0 : (int)rh[r];
+        switch (f[i]) {
+        case 's':
+            for (int q = 0; q < sn; q++) o[k++] = s[q];
+            break;
+        case 'I':
+            if (rn[r]) { *err = 0 + 1; return k; }
+            k += tlQuote(s, sn, QUOTE_IDENT, o + k);
+            break;
+        case 'L':
+            if (rn[r]) { o[k++] = 'N'; o[k++] = 'U'; o[k++] = 'L'; o[k++] = 'L'; }
+            else k += tlQuote(s, sn, QUOTE_LITERAL, o + k);
+            break;
+        default:
+            *err = FMT_BADSPEC + f[i] + 1;
+            return k;
+        }
+    }
+    return k;
+}
+
+// t3Pad is engine's appendPad: v's decimal digits (with its sign) after
+// zeros up to width characters.
+__device__ int t3Pad(unsigned char *p, i64 v, int width) {
+    unsigned char t[21];
+    int n = 0;
+    u64 m = v < 0 ? (u64)0 - (u64)v : (u64)v;
+    do { t[n++] = '0' + (int)(m % 10); m /= 10; } while (m != 0);
+    if (v < 0) t[n++] = '-';
+    int o = 0;
+    for (int k = n; k < width; k++) p[o++] = '0';
+    for (int k = n - 1; k >= 0; k--) p[o++] = t[k];
+    return o;
+}
+
+// t3Unit is AppendInterval's unit: " " between fields, "+" after a
+// negative field, the count and the unit's name, plural unless 1.
+__device__ int t3Unit(unsigned char *p, int o, int start, i64 v, const char *name, bool *before) {
+    if (v == 0) return o;
+    if (o > start) p[o++] = ' ';
+    if (*before && v > 0) p[o++] = '+';
+    o += t3Pad(p + o, v, 0);
+    p[o++] = ' ';
+    for (int k = 0; name[k]; k++) p[o++] = name[k];
+    if (v != 1) p[o++] = 's';
+    *before = v < 0;
+    return o;
+}
+
+// t3Interval writes an interval in the "postgres" style exactly as
+// engine.AppendInterval does (its arithmetic wraps as Go's does) and
+// returns the length: at most 96 bytes (fmtexpr.go's intvTextWidth).
+__device__ int t3Interval(unsigned char *p, int months, int days, i64 us) {
+    int o = 0;
+    bool before = false;
+    o = t3Unit(p, o, 0, (i64)(months / 12), "year", &before);
+    o = t3Unit(p, o, 0, (i64)(months % 12), "mon", &before);
+    o = t3Unit(p, o, 0, (i64)days, "day", &before);
+    if (us != 0 || o == 0) {
+        if (o > 0) p[o++] = ' ';
+        i64 t = us;
+        if (t < 0) { p[o++] = '-'; t = (i64)((u64)0 - (u64)t); }
+        else if (before) p[o++] = '+';
+        i64 sec = t / 1000000, frac = t % 1000000;
+        o += t3Pad(p + o, sec / 3600, 2);
+        p[o++] = ':';
+        o += t3Pad(p + o, sec / 60 % 60, 2);
+        p[o++] = ':';
+        o += t3Pad(p + o, sec % 60, 2);
+        if (frac != 0) {
+            p[o++] = '.';
+            unsigned char f[6];
+            for (int k = 5; k >= 0; k--) { f[k] = (unsigned char)('0' + frac % 10); frac /= 10; }
+            int n = 6;
+            while (n > 0 && f[n - 1] == '0') n--;
+            for (int k = 0; k < n; k++) p[o++] = f[k];
+        }
+    }
+    return o;
+}
+// ---- tail3 end ----
+
 // run executes the program for one row. It returns nothing: results are in
 // the registers, errors go to e.
 // Inside run, raise records the instruction too (raiseAt).
@@ -1981,9 +2102,10 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
         }
         case OP_TOTEXT: {
             // b > 0: a numeric whose scale is in register b (rowkeys), at
-            // most 1000 (the scratch slot's width)
+            // most imm >> 8 (the scratch slot's width; numtext.go's
+            // scaleBound proves no row passes it)
             int sc = in.b > 0 ? (int)rl[in.b] : (int)(in.imm >> 8);
-            bool big = in.b > 0 && !rn[a] && (sc < 0 || sc > 1000);
+            bool big = in.b > 0 && !rn[a] && (sc < 0 || sc > (int)(in.imm >> 8));
             if (big && on) raise(e, ERR_UNSUPPORTED, 3, row);
             rn[d] = rn[a];
             unsigned char *o = scr + in.c;
@@ -2133,6 +2255,28 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             break;
         }
         // ---- tail ops end ----
+        // ---- tail3 ops begin ----
+        case OP_FORMAT: {
+            // format(a, b.. b+imm-1) into the slot c (t3Format); NULL
+            // when the format is NULL
+            unsigned char *o = scr + in.c;
+            int n = 0, err = 0;
+            if (!rn[a]) n = t3Format((const unsigned char *)rl[a], (int)rh[a], (int)in.imm, b, rl, rh, rn, o, &err);
+            if (err && on) raise(e, ERR_FORMAT_NULL, err - 1, row);
+            rn[d] = rn[a];
+            rl[d] = (i64)(u64)o;
+            rh[d] = n;
+            break;
+        }
+        case OP_INTVTEXT: {
+            // interval a as text into the slot c (t3Interval)
+            unsigned char *o = scr + in.c;
+            rn[d] = rn[a];
+            rl[d] = (i64)(u64)o;
+            rh[d] = rn[a] ? 0 : t3Interval(o, ivMonths(rh[a]), ivDays(rh[a]), rl[a]);
+            break;
+        }
+        // ---- tail3 ops end ----
         default:
             if (on) raise(e, ERR_UNSUPPORTED, 1000 + in.op, row);
             break;

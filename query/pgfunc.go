@@ -71,9 +71,11 @@ func (b *binder) catalogFunc(name string, args []engine.Expr) (e engine.Expr, ok
 	kinds := make([]argKind, len(args))
 	for i := range args {
 		kinds[i] = f.args[min(i, len(f.args)-1)]
-		if args[i], err = coerceArg(args[i], kinds[i]); err != nil {
+		a, err := coerceArg(args[i], kinds[i])
+		if err != nil {
 			return nil, true, noFunction(name, args)
 		}
+		args[i] = a
 	}
 	s := b.s
 	body := func(a []fval) (fval, error) {

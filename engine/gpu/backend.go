@@ -214,8 +214,8 @@ func (r *run) check(p *program) error {
 		return engine.Errorf(engine.CodeDatetimeFieldOverflow, "%s out of range", what)
 	case errSubstring:
 		return engine.Errorf(engine.CodeSubstringError, "negative substring length not allowed")
-	case errFormatNull: // format()'s %I (tail.go)
-		return engine.Errorf(engine.CodeNullValueNotAllowed, "null values cannot be formatted as an SQL identifier")
+	case errFormatNull: // format()'s errors (fmtexpr.go)
+		return formatError(arg)
 	case errNaNNumeric: // eval's float to numeric cast
 		return engine.Errorf(engine.CodeFeatureNotSupported, "cannot convert %s to numeric: gpusql numerics have no NaN or infinity", [...]string{"NaN", "NaN", "Infinity", "-Infinity"}[arg&3])
 	case errUnsupported:

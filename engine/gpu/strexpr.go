@@ -93,8 +93,9 @@ func (c *compiler) castToString(a val, to engine.Type, mask int32) (val, error) 
 			kind, width = textBool, 5
 		case from.Kind == engine.KindNumeric && a.scaleReg != 0:
 			// the row's scale from its register (OP_TOTEXT's b), at most
-			// 1000 (rowkeys.go)
-			kind, width, sreg = textNumeric, 3+1000, a.scaleReg
+			// the bound numtext.go proves (imm >> 8)
+			sb := c.p.scaleBound(a.scaleReg)
+			kind, width, sreg = textNumeric|int64(sb)<<8, 3+max(40, sb), a.scaleReg
 		case from.Kind == engine.KindNumeric:
 			kind, width = textNumeric|int64(a.scale)<<8, 3+max(40, int(a.scale))
 		case from.Kind == engine.KindDate:
