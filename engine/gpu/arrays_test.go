@@ -140,6 +140,7 @@ func TestArraysMatchCPU(t *testing.T) {
 	dev := openDev(t)
 	for si, su := range setups {
 		gs := mk(dirs[si], gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
+		same, errs := 0, 0
 		for k, q := range arrayQueries {
 			poisonPool(t, dev)
 			w := want[si][k]
@@ -163,9 +164,15 @@ func TestArraysMatchCPU(t *testing.T) {
 						g = got[r]
 					}
 					t.Errorf("%d rows (bad %v): %s\n row %d (of %d/%d)\n cpu %q\n gpu %q", su.n, su.bad, q, r, len(wr), len(got), x, g)
+					same--
 					break
 				}
 			}
+			same++
+			if gerr != nil {
+				errs++
+			}
 		}
+		t.Logf("%d rows (malformed rows: %v): %d of %d queries identical to the CPU backend, %d of them the same error", su.n, su.bad, same, len(arrayQueries), errs)
 	}
 }
