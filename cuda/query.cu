@@ -1241,6 +1241,270 @@ __device__ int f2dDecimal(u64 bits, bool f32, i128 *mant, int *scale) {
 }
 // ---- f2d end ----
 
+// ---- arrays begin: text-form arrays (engine/gpu/arrays.go) ----
+// gpusql's arrays are PostgreSQL's text form ('{a,"b c",NULL}'). The
+// reference is the CPU backend: query/pgfunc_defs.go's parseTextArray
+// (parsing, its error), query/bindexpr.go's appendArrayElem (quoting),
+// string_to_array, array_length/array_upper/array_lower, a[i], x = ANY
+// (a), array_cat and array_to_string. Numbered apart from the other
+// opcode lists.
+enum { OP_STR2ARR = 800, OP_ARRLEN, OP_ARRSUB, OP_ARRHAS, OP_ARRCAT, OP_ARR2STR };
+// malformed array literal (the array's text goes to the instruction's
+// error record, arBad), numbered apart from the other error lists
+enum { ERR_ARRAY_MALFORMED = 28 };
+
+// arSpace is Go's unicode.IsSpace.
+__device__ __forceinline__ bool arSpace(unsigned r) {
+    if (r < 0x80) return r == ' ' || (r >= '\t' && r <= '\r');
+    return r == 0x85 || r == 0xA0 || r == 0x1680 || (r >= 0x2000 && r <= 0x200A) || r == 0x2028 ||
+           r == 0x2029 || r == 0x202F || r == 0x205F || r == 0x3000;
+}
+
+// arTrim is strings.TrimSpace of s[0, n): the bounds [*st, *en) left.
+__device__ void arTrim(const unsigned char *s, int n, int *st, int *en) {
+    int a = 0, b = n, w;
+    while (a < b && arSpace(reRune(s + a, b - a, &w))) a += w;
+    while (b > a && arSpace(reLastRune(s + a, b - a, &w))) b -= w;
+    *st = a;
+    *en = b;
+}
+
+// arIsNull is strings.EqualFold(s, "null") (no other characters fold to
+// these letters).
+__device__ __forceinline__ bool arIsNull(const unsigned char *s, int n) {
+    return n == 4 && (s[0] | 0x20) == 'n' && (s[1] | 0x20) == 'u' && (s[2] | 0x20) == 'l' && (s[3] | 0x20) == 'l';
+}
+
+// ArP walks the elements of an array's text form.
+typedef struct ArP {
+    const unsigned char *b; // the body between the braces
+    int n, i;
+    bool done;
+} ArP;
+
+// arOpen starts a walk over s[0, n) and returns false where
+// parseTextArray reports a malformed literal (no braces).
+__device__ bool arOpen(const unsigned char *s, int n, ArP *p) {
+    int st, en;
+    arTrim(s, n, &st, &en);
+    if (en - st < 2 || s[st] != '{' || s[en - 1] != '}') return false;
+    p->b = s + st + 1;
+    p->n = en - st - 2;
+    p->i = 0;
+    int a, z;
+    arTrim(p->b, p->n, &a, &z);
+    p->done = a == z; // no elements
+    return true;
+}
+
+// arNext reads the next element as parseTextArray does: blanks, then a
+// quoted part (backslash escapes), then the rest up to a comma
+// (backslash escapes where unquoted); unquoted, it is trimmed
+// (strings.TrimSpace) and NULL in any case is a NULL. With o, the
+// unescaped bytes go to o and the element is o[*st, *st + *len); without,
+// only the walk advances. It returns false for an unterminated quote.
+__device__ bool arNext(ArP *p, unsigned char *o, int *st, int *len, bool *nul) {
+    const unsigned char *b = p->b;
+    int n = p->n, i = p->i, k = 0;
+    bool q = false;
+    while (i < n && b[i] == ' ') i++;
+    if (i < n && b[i] == '"') {
+        q = true;
+        i++;
+        while (i < n && b[i] != '"') {
+            if (b[i] == '\\' && i + 1 < n) i++;
+            if (o) o[k] = b[i];
+            k++;
+            i++;
+        }
+        if (i >= n) return false;
+        i++;
+    }
+    while (i < n && b[i] != ',') {
+        if (!q && b[i] == '\\' && i + 1 < n) i++;
+        if (o) o[k] = b[i];
+        k++;
+        i++;
+    }
+    int a = 0, z = k;
+    if (!q && o) arTrim(o, k, &a, &z);
+    *st = a;
+    *len = z - a;
+    *nul = !q && o && arIsNull(o + a, z - a);
+    i++; // the comma
+    if (i == n + 1) p->done = true;
+    p->i = i;
+    return true;
+}
+
+// arBad raises ERR_ARRAY_MALFORMED and keeps the failing text s[0, n) in
+// rec, the instruction's error record in the constant pool (u64 key,
+// int lock, int length, the bytes), when its key is the smallest so far:
+// the host then words the message as the CPU does. The key is raiseAt's.
+__device__ void arBad(QErr *e, unsigned char *rec, const unsigned char *s, int n, i64 row, int pc) {
+    raiseAt(e, ERR_ARRAY_MALFORMED, 0, row, pc);
+    u64 batch = (u64)row >> ERR_BATCH_BITS;
+    if (batch >= ((u64)1 << 24)) batch = ((u64)1 << 24) - 1;
+    u64 key = batch << 40 | (u64)(pc & MAXPC) << 28 | ((u64)row & ((1 << ERR_BATCH_BITS) - 1)) << 16 |
+              (u64)(ERR_ARRAY_MALFORMED & 31) << 11;
+    volatile u64 *rk = (volatile u64 *)rec;
+    int *lock = (int *)(rec + 8);
+    while (atomicCAS(lock, 0, 1) != 0) {
+    }
+    __threadfence();
+    if (*rk == 0 || key < *rk) {
+        for (int j = 0; j < n; j++) rec[16 + j] = s[j];
+        *(volatile int *)(rec + 12) = n;
+        *rk = key;
+    }
+    __threadfence();
+    atomicExch(lock, 0);
+}
+
+// arMove is memmove.
+__device__ __forceinline__ void arMove(unsigned char *dst, const unsigned char *src, int n) {
+    if (dst < src)
+        for (int j = 0; j < n; j++) dst[j] = src[j];
+    else
+        for (int j = n - 1; j >= 0; j--) dst[j] = src[j];
+}
+
+// arQuote is appendArrayElem: e[0, n) to o, quoted (with a backslash
+// before each " and backslash) when empty, NULL in any case, or holding
+// { } , " \ or a blank, tab or newline; returns the bytes written.
+__device__ int arQuote(unsigned char *o, const unsigned char *e, int n) {
+    bool q = n == 0 || arIsNull(e, n);
+    for (int j = 0; j < n && !q; j++) {
+        unsigned char c = e[j];
+        q = c == '{' || c == '}' || c == ',' || c == '"' || c == '\\' || c == ' ' || c == '\t' || c == '\n';
+    }
+    if (!q) {
+        for (int j = 0; j < n; j++) o[j] = e[j];
+        return n;
+    }
+    int k = 0;
+    o[k++] = '"';
+    for (int j = 0; j < n; j++) {
+        if (e[j] == '"' || e[j] == '\\') o[k++] = '\\';
+        o[k++] = e[j];
+    }
+    o[k++] = '"';
+    return k;
+}
+
+// arSplit is string_to_array(s, d) for non-NULL s: {} for an empty s;
+// with no delimiter (dn < 0, a NULL) each character as Go's range reads
+// it (an invalid byte is U+FFFD); with an empty one s whole; else the
+// parts strings.Split gives. Returns the bytes written to o.
+__device__ int arSplit(unsigned char *o, const unsigned char *s, int n, const unsigned char *d, int dn) {
+    int k = 0;
+    o[k++] = '{';
+    if (n > 0 && dn < 0) {
+        for (int j = 0, w; j < n; j += w) {
+            unsigned r = reRune(s + j, n - j, &w);
+            if (j > 0) o[k++] = ',';
+            if (w == 1 && r == 0xFFFD) {
+                o[k++] = 0xEF; o[k++] = 0xBF; o[k++] = 0xBD;
+            } else k += arQuote(o + k, s + j, w);
+        }
+    } else if (n > 0 && dn == 0) {
+        k += arQuote(o + k, s, n);
+    } else if (n > 0) {
+        int st = 0;
+        for (int j = 0; j + dn <= n;) {
+            bool hit = true;
+            for (int t = 0; hit && t < dn; t++) hit = s[j + t] == d[t];
+            if (!hit) {
+                j++;
+                continue;
+            }
+            k += arQuote(o + k, s + st, j - st);
+            o[k++] = ',';
+            j += dn;
+            st = j;
+        }
+        k += arQuote(o + k, s + st, n - st);
+    }
+    o[k++] = '}';
+    return k;
+}
+// arWalk runs OP_ARRLEN (mode 1: array_lower), OP_ARRSUB, OP_ARRHAS and
+// OP_ARR2STR over the elements of the non-NULL array s[0, n), with b
+// (NULL bn; the integer bi, or the text at address bi of bl bytes) and
+// c (likewise; OP_ARR2STR's NULL text). Element bytes go to o (as wide
+// as s; OP_ARR2STR writes its result there). The result is *lo (and
+// *len bytes at address *lo for OP_ARRSUB and OP_ARR2STR), NULL where
+// *nul is set; false where the array is malformed.
+__device__ bool arWalk(int op, int mode, const unsigned char *s, int n, bool bn, i64 bi, i64 bl, bool cn, i64 ci, i64 cl,
+                       unsigned char *o, i64 *lo, int *len, bool *nul) {
+    const unsigned char *bs = (const unsigned char *)bi;
+    ArP p;
+    if (!arOpen(s, n, &p)) return false;
+    i64 cnt = 0;
+    int k = 0;                     // OP_ARR2STR: bytes written
+    bool found = false, seen = false; // a match (ANY: a NULL element seen; ARR2STR: a piece written)
+    *lo = 0;
+    *len = 0;
+    while (!p.done) {
+        unsigned char *w = 0;
+        if (op == OP_ARRHAS) w = o;
+        else if (op == OP_ARR2STR) w = o + k;
+        else if (op == OP_ARRSUB && !bn && bi == cnt + 1) w = o;
+        int st, el;
+        bool en;
+        if (!arNext(&p, w, &st, &el, &en)) return false;
+        cnt++;
+        if (op == OP_ARRHAS) {
+            if (en) seen = true;
+            else if (!bn && el == (int)bl) {
+                bool eq = true;
+                for (int j = 0; eq && j < el; j++) eq = o[st + j] == bs[j];
+                found = found || eq;
+            }
+        } else if (op == OP_ARRSUB && w) {
+            found = !en;
+            *lo = (i64)(o + st);
+            *len = el;
+        } else if (op == OP_ARR2STR) {
+            // the element is at w + st; a NULL is skipped, or the text c
+            // where c is not NULL; pieces are joined by b
+            const unsigned char *src = w + st;
+            if (en) {
+                if (cn) continue;
+                src = (const unsigned char *)ci;
+                el = (int)cl;
+            }
+            if (seen) {
+                int sl = (int)bl;
+                if (!en) arMove(o + k + sl, src, el);
+                for (int j = 0; j < sl; j++) o[k + j] = bs[j];
+                k += sl;
+                if (en) arMove(o + k, src, el);
+            } else arMove(o + k, src, el);
+            k += el;
+            seen = true;
+        }
+    }
+    switch (op) {
+    case OP_ARRLEN:
+        *lo = mode ? 1 : cnt;
+        *nul = cnt == 0;
+        break;
+    case OP_ARRHAS:
+        *lo = found;
+        *nul = !found && (seen || bn);
+        break;
+    case OP_ARRSUB:
+        *nul = !found;
+        break;
+    default:
+        *lo = (i64)o;
+        *len = k;
+    }
+    return true;
+}
+// ---- arrays end ----
+
 // putText writes a value in its text output form (engine.AppendText;
 // booleans as a cast says them): kind 0 integer, 1 boolean, 2 numeric
 // (scale sc), 3 date, 4 timestamp, 5 double precision, 6 real (lo holds
@@ -2166,6 +2430,63 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             rh[d] = n;
             break;
         }
+        // ---- arrays ops begin ----
+        case OP_STR2ARR: {
+            // string_to_array(a, b) into the scratch slot imm (arSplit)
+            unsigned char *o = scr + (in.imm & 0xffffffff);
+            int n = 0;
+            if (!rn[a]) n = arSplit(o, (const unsigned char *)rl[a], (int)rh[a], (const unsigned char *)rl[b], rn[b] ? -1 : (int)rh[b]);
+            rn[d] = rn[a];
+            rl[d] = (i64)(u64)o;
+            rh[d] = n;
+            break;
+        }
+        case OP_ARRLEN: case OP_ARRSUB: case OP_ARRHAS: case OP_ARR2STR: {
+            // array a's elements (arWalk) with b (and c); imm >> 32: the
+            // register of the error record; imm's low word: the scratch
+            // slot (OP_ARRLEN: bit 0, array_lower)
+            const unsigned char *s = (const unsigned char *)rl[a];
+            unsigned char *o = scr + (in.imm & 0xffffffff);
+            int n = (int)rh[a], len = 0;
+            bool nul = rn[a] || (in.op == OP_ARRLEN && (rn[b] || rl[b] != 1)) || (in.op == OP_ARR2STR && rn[b]);
+            i64 lo = 0;
+            if (!nul && !arWalk(in.op, (int)(in.imm & 1), s, n, rn[b], rl[b], rh[b], rn[in.c], rl[in.c], rh[in.c], o, &lo, &len, &nul)) {
+                if (on) arBad(e, (unsigned char *)rl[(int)(in.imm >> 32)], s, n, row, pc);
+                nul = true;
+            }
+            rn[d] = nul;
+            rl[d] = nul ? 0 : lo;
+            rh[d] = nul ? 0 : len;
+            break;
+        }
+        case OP_ARRCAT: {
+            // array_cat: a NULL or {} side gives the other; two arrays
+            // join inside one pair of braces; other texts are concatenated
+            const unsigned char *x = (const unsigned char *)rl[a], *y = (const unsigned char *)rl[b];
+            int xn = (int)rh[a], yn = (int)rh[b];
+            bool xe = !rn[a] && xn == 2 && x[0] == '{' && x[1] == '}', ye = !rn[b] && yn == 2 && y[0] == '{' && y[1] == '}';
+            unsigned char *o = scr + (in.imm & 0xffffffff);
+            if (rn[a] || xe) {
+                rn[d] = rn[b];
+                rl[d] = (i64)(u64)y;
+                rh[d] = yn;
+            } else if (rn[b] || ye) {
+                rn[d] = 0;
+                rl[d] = (i64)(u64)x;
+                rh[d] = xn;
+            } else {
+                bool arr = xn >= 2 && yn >= 2 && x[xn - 1] == '}' && y[0] == '{';
+                int k = 0;
+                for (int j = 0; j < (arr ? xn - 1 : xn); j++) o[k++] = x[j];
+                if (arr) o[k++] = ',';
+                for (int j = arr ? 1 : 0; j < yn; j++) o[k++] = y[j];
+                rn[d] = 0;
+                rl[d] = (i64)(u64)o;
+                rh[d] = k;
+            }
+            break;
+        }
+        // ---- arrays ops end ----
         // ---- regex ops begin ----
         case OP_REGEX: {
             // a ~ the automaton in constant b

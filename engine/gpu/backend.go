@@ -141,6 +141,7 @@ func (r *run) prepare(p *program, a *qArgs) error {
 	if err != nil {
 		return err
 	}
+	p.poolAddr = pool
 	consts := append([]qConst(nil), p.consts...)
 	for _, k := range p.strConst {
 		consts[k].Lo += int64(pool)
@@ -216,6 +217,8 @@ func (r *run) check(p *program) error {
 		return engine.Errorf(engine.CodeSubstringError, "negative substring length not allowed")
 	case errFormatNull: // format()'s errors (fmtexpr.go)
 		return formatError(arg)
+	case errArrayMalformed: // arrays.go
+		return r.malformedArray(p, key)
 	case errNaNNumeric: // eval's float to numeric cast
 		return engine.Errorf(engine.CodeFeatureNotSupported, "cannot convert %s to numeric: gpusql numerics have no NaN or infinity", [...]string{"NaN", "NaN", "Infinity", "-Infinity"}[arg&3])
 	case errUnsupported:

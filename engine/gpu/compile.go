@@ -31,6 +31,7 @@ type program struct {
 	next     int32         // the next free register
 	nreg     int32         // registers used: the most next has been
 	scratch  int           // bytes of string scratch per thread (strSlot)
+	poolAddr uint64        // the device address of strPool's latest upload (prepare), for error records (arrays.go)
 }
 
 func unsupported(what string, args ...any) error {

@@ -136,6 +136,9 @@ func (c *compiler) hostFunc(e *engine.HostFunc, mask int32) (val, error) {
 	if v, ok, err := c.quoteFunc(e, mask); ok { // tail.go
 		return v, err
 	}
+	if v, ok, err := c.arrayFunc(e, mask); ok { // arrays.go
+		return v, err
+	}
 	switch e.Name {
 	case "trim", "btrim", "ltrim", "rtrim":
 		var set engine.Expr = &engine.Const{T: engine.Text, S: " "}
