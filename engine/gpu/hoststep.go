@@ -323,11 +323,7 @@ func (r *run) hostStep(ctx context.Context, h *engine.HostFunc, filter engine.Ex
 	switch {
 	case r.n == 0:
 	case limit < 0:
-		cond := guard
-		if filter != nil {
-			cond = andGuard(boolCall(engine.OpIsTrue, filter), guard)
-		}
-		if cond == nil {
+		if cond := stepRows(filter, guard); cond == nil {
 			n = r.n
 		} else if sel, n, err = r.selection(cond, -1); err != nil {
 			return nil, st, err
@@ -375,6 +371,20 @@ func (r *run) hostStep(ctx context.Context, h *engine.HostFunc, filter engine.Ex
 		return nil, st, err
 	}
 	return r.stepColumn(ctx, h, args, ids, st)
+}
+
+// stepRows is the condition selecting the rows a step runs on when
+// there is no LIMIT to respect: filter IS TRUE (guard runs only there, as
+// the plan's expressions do), then guard; nil for every row.
+func stepRows(filter, guard engine.Expr) engine.Expr {
+	if filter == nil {
+		return guard
+	}
+	cond := boolCall(engine.OpIsTrue, filter)
+	if guard != nil {
+		cond = andGuard(cond, guard)
+	}
+	return cond
 }
 
 func gather32(v []int32, rows []int32) []int32 {

@@ -155,7 +155,7 @@ func TestHostStepsMatchCPU(t *testing.T) {
 	gs := mk(dirs[2], gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
 	for q, want := range map[string][]string{
 		`EXPLAIN SELECT pg_get_userbyid(u), upper(format_type(o, NULL)) FROM hs`: {
-			"Host Step: pg_get_userbyid(#3(u))", "Host Step: format_type(#1(o), NULL::integer)"},
+			"Host Step: pg_get_userbyid(#3(u))", "Host Step: format_type(#1(o), NULL::bigint)"},
 		`EXPLAIN ANALYZE SELECT pg_get_userbyid(u) FROM hs WHERE id < 100`: {
 			"Host Step: pg_get_userbyid(#3(u)) (rows=100 distinct=5)"},
 		`EXPLAIN SELECT quote_ident(r) FROM hs`: nil,

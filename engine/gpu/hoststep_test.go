@@ -150,6 +150,23 @@ func TestHostStepRewrite(t *testing.T) {
 	}
 }
 
+func TestStepRows(t *testing.T) {
+	f := stepCall(engine.OpGt, engine.Bool, cO, i32(0))
+	for _, c := range []struct {
+		filter, guard engine.Expr
+		want          string
+	}{
+		{nil, nil, "<nil>"},
+		{f, nil, "is_true(gt(#0(o), '0'::integer))"},
+		{nil, cB, "#2(b)"},
+		{f, cB, "and(is_true(gt(#0(o), '0'::integer)), #2(b))"},
+	} {
+		if got := fmt.Sprint(stepRows(c.filter, c.guard)); got != c.want {
+			t.Errorf("stepRows(%v, %v) = %s, want %s", c.filter, c.guard, got, c.want)
+		}
+	}
+}
+
 func TestHostStepExplain(t *testing.T) {
 	p := &engine.Plan{Data: &Table{Cols: stepCols}, Project: []engine.Expr{
 		&engine.Case{Conds: []engine.Expr{cB}, Results: []engine.Expr{hf("f", cO)}, Else: i32(0), T: engine.Int32}}, Limit: -1}
