@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
@@ -62,6 +63,11 @@ type stmtState struct {
 	// derived tables and set-operation sides then bind as empty results
 	// instead of running: they run when the statement executes, once.
 	describe bool
+	// perRow serialises the host functions of correlated subqueries over
+	// a user table: the CPU backend's workers call them concurrently, and
+	// each rebinds through this state (hoststep.go); over host data the
+	// host executor's one worker calls them, nested ones included
+	perRow sync.Mutex
 }
 
 type aggScope struct {

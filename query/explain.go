@@ -41,11 +41,21 @@ func (s *Session) explain(ctx context.Context, st *parse.Explain, w engine.Resul
 		}
 		lines = append(lines, "Output: "+strings.Join(names, ", "), "Backend: "+s.srv.backend.Name())
 	}
+	// a device backend's host steps (engine.Explainer): named here, with
+	// what each sent to the host under ANALYZE
+	x, steps := s.srv.executor(plan).(engine.Explainer)
+	if steps && !st.Analyze {
+		lines = append(lines, x.Explain(plan)...)
+	}
 	if st.Analyze {
 		t0 := time.Now()
-		rows, err := s.runPlan(ctx, plan, cols, countWriter{}, false)
+		actx, log := engine.WithStepLog(ctx)
+		rows, err := s.runPlan(actx, plan, cols, countWriter{}, false)
 		if err != nil {
 			return err
+		}
+		for _, h := range log.Steps() {
+			lines = append(lines, h.String())
 		}
 		lines = append(lines, "Actual Rows: "+strconv.FormatInt(rows, 10),
 			"Planning Time: "+elapsedMS(planned), "Execution Time: "+elapsedMS(time.Since(t0)))

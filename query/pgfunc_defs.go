@@ -356,12 +356,14 @@ func sizePretty(size int64) string {
 		}
 		return (x + 1) / 2
 	}
-	size >>= 9 // one extra bit for rounding
+	// dividing (not shifting) truncates toward zero, as PostgreSQL, so
+	// negative sizes mirror positive ones
+	size /= 1 << 9 // one extra bit for rounding
 	for _, unit := range []string{"kB", "MB", "GB", "TB"} {
 		if abs(size) < 20*1024-1 {
 			return strconv.FormatInt(half(size), 10) + " " + unit
 		}
-		size >>= 10
+		size /= 1 << 10
 	}
 	return strconv.FormatInt(half(size), 10) + " PB"
 }

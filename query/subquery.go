@@ -286,7 +286,7 @@ func (b *binder) anyAll(op opcode.Op, all bool, x engine.Expr, vals []*engine.Co
 // constants (the left operand of IN). Equal outer values share a result.
 func (b *binder) correlated(name string, q ast.ResultSetNode, refs []*engine.ColRef, extra []engine.Expr, t engine.Type,
 	per func(rows *engine.Batch, extra []*engine.Const) (*engine.Const, error)) (engine.Expr, error) {
-	if !b.src.host {
+	if !b.src.host && !b.readsHostOnly(q) { // hoststep.go
 		return nil, engine.Errorf(engine.CodeFeatureNotSupported, "correlated subqueries are supported over the system catalogs only; %q is a user table", b.src.name).
 			WithHint("gpusql runs an uncorrelated subquery first and folds its result; see docs/sql.md.")
 	}
@@ -299,6 +299,10 @@ func (b *binder) correlated(name string, q ast.ResultSetNode, refs []*engine.Col
 	args = append(args, extra...)
 	cache := map[string]*engine.Const{}
 	fn := func(vs []*engine.Vec, n int) (*engine.Vec, error) {
+		if !outer.src.host {
+			st.perRow.Lock()
+			defer st.perRow.Unlock()
+		}
 		out := engine.NewVec(t, n)
 		var key []byte
 		for i := 0; i < n; i++ {

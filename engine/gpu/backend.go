@@ -263,22 +263,8 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 	s := &scratch{dev: b.dev}
 	defer s.free()
 	r := &run{b: b, s: s, t: t, n: n}
-	qc := make([]qCol, len(t.Cols))
-	for k, c := range t.Cols {
-		cls, err := clsOf(c.Type)
-		if err != nil {
-			cls = 0 // unreadable columns fail when a ColRef compiles
-		}
-		qc[k] = qCol{Cls: cls, Width: int32(c.Width)}
-		if c.Data != nil {
-			qc[k].Data = uint64(c.Data.Ptr())
-		}
-		if c.Valid != nil {
-			qc[k].Valid = uint64(c.Valid.Ptr())
-		}
-	}
 	var err error
-	if r.cols, err = s.upload(sliceBytes(qc)); err != nil {
+	if r.cols, err = s.upload(sliceBytes(qCols(t.Cols))); err != nil {
 		return err
 	}
 	eb, err := s.zeros(16, 0)
@@ -286,6 +272,9 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 		return err
 	}
 	r.err = uint64(eb.Ptr())
+	if p, err = r.hostSteps(ctx, p); err != nil { // hoststep.go
+		return err
+	}
 	var res *engine.Batch
 	if p.Aggregate {
 		var ok bool
