@@ -13,7 +13,6 @@ import (
 	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
 	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // Nasty inputs of the array functions. arrGood are arrays' text forms
@@ -97,18 +96,7 @@ var arrayQueries = []string{
 func TestArraysMatchCPU(t *testing.T) {
 	host := loader.NewCPU(loader.Config{})
 	mk := func(dir string, b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runSQL(t, s, `CREATE TABLE ar (id bigint, a text, g boolean, s text, d varchar(4), x text, i integer) FROM CSV 'ar.csv'`); err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return newSession(t, dir, b, `CREATE TABLE ar (id bigint, a text, g boolean, s text, d varchar(4), x text, i integer) FROM CSV 'ar.csv'`)
 	}
 	type result struct {
 		rows []string
@@ -154,19 +142,8 @@ func TestArraysMatchCPU(t *testing.T) {
 				sort.Strings(wr)
 				sort.Strings(got)
 			}
-			for r := 0; r < max(len(wr), len(got)); r++ {
-				if r >= len(wr) || r >= len(got) || wr[r] != got[r] {
-					g, x := "", ""
-					if r < len(wr) {
-						x = wr[r]
-					}
-					if r < len(got) {
-						g = got[r]
-					}
-					t.Errorf("%d rows (bad %v): %s\n row %d (of %d/%d)\n cpu %q\n gpu %q", su.n, su.bad, q, r, len(wr), len(got), x, g)
-					same--
-					break
-				}
+			if d := rowDiff(wr, got); d != "" {
+				t.Errorf("%d rows (bad %v): %s\n %s", su.n, su.bad, q, d)
 			}
 			same++
 			if gerr != nil {

@@ -13,7 +13,6 @@ import (
 	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
 	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // fmtGood are formats the CPU accepts with three arguments; fmtBad adds
@@ -94,18 +93,7 @@ var fmtQueries = []string{
 func TestFormatMatchesCPU(t *testing.T) {
 	host := loader.NewCPU(loader.Config{})
 	mk := func(dir string, b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runSQL(t, s, `CREATE TABLE t3 (id bigint, f text, g text, s text, v varchar(12), a numeric(10,2), c integer, t0 timestamp, t1 timestamp, fl boolean, d double precision, ch char(4)) FROM CSV 't3.csv'`); err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return newSession(t, dir, b, `CREATE TABLE t3 (id bigint, f text, g text, s text, v varchar(12), a numeric(10,2), c integer, t0 timestamp, t1 timestamp, fl boolean, d double precision, ch char(4)) FROM CSV 't3.csv'`)
 	}
 	type result struct {
 		rows []string
@@ -150,18 +138,8 @@ func TestFormatMatchesCPU(t *testing.T) {
 				sort.Strings(wr)
 				sort.Strings(got)
 			}
-			for r := 0; r < max(len(wr), len(got)); r++ {
-				if r >= len(wr) || r >= len(got) || wr[r] != got[r] {
-					g, x := "", ""
-					if r < len(wr) {
-						x = wr[r]
-					}
-					if r < len(got) {
-						g = got[r]
-					}
-					t.Errorf("%d rows: %s\n row %d (of %d/%d)\n cpu %q\n gpu %q", n, q, r, len(wr), len(got), x, g)
-					break
-				}
+			if d := rowDiff(wr, got); d != "" {
+				t.Errorf("%d rows: %s\n %s", n, q, d)
 			}
 		}
 	}

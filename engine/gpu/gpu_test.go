@@ -107,6 +107,44 @@ func (r *textRows) Complete(tag string) error    { return nil }
 func (r *textRows) Notice(n engine.Notice) error { return nil }
 func (r *textRows) EmptyQuery() error            { return nil }
 
+// newSession starts a server over the files in dir on backend b and
+// returns a session in which the statements ddl have run.
+func newSession(t *testing.T, dir string, b engine.Backend, ddl ...string) engine.Session {
+	t.Helper()
+	srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range ddl {
+		if _, err := runSQL(t, s, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+// rowDiff describes the first row where got differs from want ("" when
+// they are equal).
+func rowDiff(want, got []string) string {
+	for k := 0; k < max(len(want), len(got)); k++ {
+		if k >= len(want) || k >= len(got) || want[k] != got[k] {
+			w, g := "", ""
+			if k < len(want) {
+				w = want[k]
+			}
+			if k < len(got) {
+				g = got[k]
+			}
+			return fmt.Sprintf("row %d (of %d/%d)\n cpu %q\n gpu %q", k, len(want), len(got), w, g)
+		}
+	}
+	return ""
+}
+
 func runSQL(t *testing.T, s engine.Session, sql string) ([]string, error) {
 	var w textRows
 	err := s.Query(context.Background(), sql, &w)
@@ -203,18 +241,7 @@ func TestQueriesMatchCPU(t *testing.T) {
 	writeCSV(t, filepath.Join(dir, "li.csv"), n, rand.New(rand.NewSource(7)))
 	host := loader.NewCPU(loader.Config{})
 	mk := func(b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runSQL(t, s, `CREATE TABLE li (id bigint, qty integer, price numeric(12,2), disc numeric(4,2), flag char(1), ship date, f double precision, name text) FROM CSV 'li.csv'`); err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return newSession(t, dir, b, `CREATE TABLE li (id bigint, qty integer, price numeric(12,2), disc numeric(4,2), flag char(1), ship date, f double precision, name text) FROM CSV 'li.csv'`)
 	}
 	cs := mk(cpu.New(host, 0))
 	gs := mk(gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))

@@ -13,7 +13,6 @@ import (
 	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
 	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // writeStepCSV writes hs: type OIDs (known, unknown, NULL), relation
@@ -81,18 +80,7 @@ var stepErrors = map[int]bool{3: true}
 func TestHostStepsMatchCPU(t *testing.T) {
 	host := loader.NewCPU(loader.Config{})
 	mk := func(dir string, b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runSQL(t, s, `CREATE TABLE hs (id bigint, o integer, r text, u integer, sz bigint) FROM CSV 'hs.csv'`); err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return newSession(t, dir, b, `CREATE TABLE hs (id bigint, o integer, r text, u integer, sz bigint) FROM CSV 'hs.csv'`)
 	}
 	type result struct {
 		rows []string
@@ -134,18 +122,8 @@ func TestHostStepsMatchCPU(t *testing.T) {
 				sort.Strings(got)
 			}
 			if strings.Join(wr, "\n") != strings.Join(got, "\n") {
-				for r := 0; r < max(len(wr), len(got)); r++ {
-					if r >= len(wr) || r >= len(got) || wr[r] != got[r] {
-						g, x := "", ""
-						if r < len(wr) {
-							x = wr[r]
-						}
-						if r < len(got) {
-							g = got[r]
-						}
-						t.Errorf("%d rows: %s\n row %d (of %d/%d)\n cpu %q\n gpu %q", n, q, r, len(wr), len(got), x, g)
-						break
-					}
+				if d := rowDiff(wr, got); d != "" {
+					t.Errorf("%d rows: %s\n %s", n, q, d)
 				}
 			}
 		}

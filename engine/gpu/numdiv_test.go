@@ -13,7 +13,6 @@ import (
 	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
 	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // writeNumCSV writes rows of numerics of every magnitude for the division
@@ -99,18 +98,7 @@ func TestNumericDivisionMatchesCPU(t *testing.T) {
 	writeNumCSV(t, filepath.Join(dir, "nd.csv"), 20000, rand.New(rand.NewSource(11)))
 	host := loader.NewCPU(loader.Config{})
 	mk := func(b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runSQL(t, s, `CREATE TABLE nd (id bigint, h numeric(18,0), t numeric(18,17), m numeric(10,2), i integer) FROM CSV 'nd.csv'`); err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return newSession(t, dir, b, `CREATE TABLE nd (id bigint, h numeric(18,0), t numeric(18,17), m numeric(10,2), i integer) FROM CSV 'nd.csv'`)
 	}
 	cs := mk(cpu.New(host, 0))
 	gs := mk(gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
@@ -134,18 +122,8 @@ func TestNumericDivisionMatchesCPU(t *testing.T) {
 			sort.Strings(want)
 			sort.Strings(got)
 		}
-		for k := 0; k < max(len(want), len(got)); k++ {
-			if k >= len(want) || k >= len(got) || want[k] != got[k] {
-				w, g := "", ""
-				if k < len(want) {
-					w = want[k]
-				}
-				if k < len(got) {
-					g = got[k]
-				}
-				t.Errorf("%s\n row %d (of %d/%d)\n cpu %q\n gpu %q", q, k, len(want), len(got), w, g)
-				break
-			}
+		if d := rowDiff(want, got); d != "" {
+			t.Errorf("%s\n %s", q, d)
 		}
 	}
 	t.Logf("%d of %d queries matched the CPU backend; %d refused", len(numDivQueries)-refused, len(numDivQueries), refused)

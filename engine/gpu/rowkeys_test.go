@@ -14,7 +14,6 @@ import (
 	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
 	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // writeRowKeysCSV writes few distinct values, so that ties are common:
@@ -104,18 +103,7 @@ func poisonPool(t *testing.T, dev *cuda.Device) {
 func TestRowKeysMatchCPU(t *testing.T) {
 	host := loader.NewCPU(loader.Config{})
 	mk := func(dir string, b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runSQL(t, s, `CREATE TABLE rk (id bigint, a numeric(10,2), b numeric(12,4), f double precision, c integer, t0 timestamp, t1 timestamp) FROM CSV 'rk.csv'`); err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return newSession(t, dir, b, `CREATE TABLE rk (id bigint, a numeric(10,2), b numeric(12,4), f double precision, c integer, t0 timestamp, t1 timestamp) FROM CSV 'rk.csv'`)
 	}
 	type result struct {
 		rows []string
@@ -156,18 +144,8 @@ func TestRowKeysMatchCPU(t *testing.T) {
 				sort.Strings(wr)
 				sort.Strings(got)
 			}
-			for r := 0; r < max(len(wr), len(got)); r++ {
-				if r >= len(wr) || r >= len(got) || wr[r] != got[r] {
-					g, x := "", ""
-					if r < len(wr) {
-						x = wr[r]
-					}
-					if r < len(got) {
-						g = got[r]
-					}
-					t.Errorf("%d rows: %s\n row %d (of %d/%d)\n cpu %q\n gpu %q", n, q, r, len(wr), len(got), x, g)
-					break
-				}
+			if d := rowDiff(wr, got); d != "" {
+				t.Errorf("%d rows: %s\n %s", n, q, d)
 			}
 		}
 	}

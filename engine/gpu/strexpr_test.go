@@ -13,7 +13,6 @@ import (
 	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
 	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // nasty values for the string-result tests: multibyte characters, blanks
@@ -102,18 +101,7 @@ func TestStringsMatchCPU(t *testing.T) {
 	writeNastyCSV(t, filepath.Join(dir, "st.csv"), 5000, rand.New(rand.NewSource(3)))
 	host := loader.NewCPU(loader.Config{})
 	mk := func(b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runSQL(t, s, `CREATE TABLE st (id bigint, s text, c varchar(20), i bigint, n numeric(18,3), d date, ts timestamp, b boolean, f double precision) FROM CSV 'st.csv'`); err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return newSession(t, dir, b, `CREATE TABLE st (id bigint, s text, c varchar(20), i bigint, n numeric(18,3), d date, ts timestamp, b boolean, f double precision) FROM CSV 'st.csv'`)
 	}
 	cs := mk(cpu.New(host, 0))
 	gs := mk(gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
@@ -134,18 +122,8 @@ func TestStringsMatchCPU(t *testing.T) {
 			sort.Strings(want)
 			sort.Strings(got)
 		}
-		for k := 0; k < max(len(want), len(got)); k++ {
-			if k >= len(want) || k >= len(got) || want[k] != got[k] {
-				w, g := "", ""
-				if k < len(want) {
-					w = want[k]
-				}
-				if k < len(got) {
-					g = got[k]
-				}
-				t.Errorf("%s\n row %d (of %d/%d)\n cpu %q\n gpu %q", q, k, len(want), len(got), w, g)
-				break
-			}
+		if d := rowDiff(want, got); d != "" {
+			t.Errorf("%s\n %s", q, d)
 		}
 	}
 	t.Logf("%d of %d queries matched; %d refused", len(stringQueries)-refused, len(stringQueries), refused)

@@ -13,7 +13,6 @@ import (
 	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
 	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // tailStrings are nasty inputs of the quote functions: plain identifiers,
@@ -81,18 +80,7 @@ var tailQueries = []string{
 func TestTailMatchesCPU(t *testing.T) {
 	host := loader.NewCPU(loader.Config{})
 	mk := func(dir string, b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runSQL(t, s, `CREATE TABLE tl (id bigint, a numeric(10,2), b numeric(12,4), c integer, t0 timestamp, t1 timestamp, s text, v varchar(12)) FROM CSV 'tl.csv'`); err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return newSession(t, dir, b, `CREATE TABLE tl (id bigint, a numeric(10,2), b numeric(12,4), c integer, t0 timestamp, t1 timestamp, s text, v varchar(12)) FROM CSV 'tl.csv'`)
 	}
 	type result struct {
 		rows []string
@@ -133,18 +121,8 @@ func TestTailMatchesCPU(t *testing.T) {
 				sort.Strings(wr)
 				sort.Strings(got)
 			}
-			for r := 0; r < max(len(wr), len(got)); r++ {
-				if r >= len(wr) || r >= len(got) || wr[r] != got[r] {
-					g, x := "", ""
-					if r < len(wr) {
-						x = wr[r]
-					}
-					if r < len(got) {
-						g = got[r]
-					}
-					t.Errorf("%d rows: %s\n row %d (of %d/%d)\n cpu %q\n gpu %q", n, q, r, len(wr), len(got), x, g)
-					break
-				}
+			if d := rowDiff(wr, got); d != "" {
+				t.Errorf("%d rows: %s\n %s", n, q, d)
 			}
 		}
 	}

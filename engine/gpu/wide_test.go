@@ -13,7 +13,6 @@ import (
 	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
 	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // writeWideCSV writes table tw's columns (gpu.WideDDL): ids, integers
@@ -45,18 +44,7 @@ func writeWideCSV(t *testing.T, path string, n int, rng *rand.Rand) {
 func TestWideMatchesCPU(t *testing.T) {
 	host := loader.NewCPU(loader.Config{})
 	mk := func(dir string, b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runSQL(t, s, gpu.WideDDL+` FROM CSV 'tw.csv'`); err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return newSession(t, dir, b, gpu.WideDDL+` FROM CSV 'tw.csv'`)
 	}
 	type result struct {
 		rows []string
