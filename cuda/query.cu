@@ -2638,21 +2638,29 @@ __device__ __forceinline__ void regsOf(const QArgs &q, i64 *&rl, i64 *&rh, unsig
     rn = b + (i64)q.nregs * 16;
 }
 
+// INTERP_STATE declares the interpreter's per-thread state at the top of
+// each kernel that runs a program: the register file (the thread's own
+// arrays, or its part of the global slab for programs of more than MAXR
+// registers: regsOf), the columns, the constants, the error slot and the
+// string scratch.
+#define INTERP_STATE(q)                                 \
+    i64 rlT[MAXR], rhT[MAXR];                           \
+    unsigned char rnT[MAXR];                            \
+    i64 *rl = rlT, *rh = rhT;                           \
+    unsigned char *rn = rnT;                            \
+    regsOf(q, rl, rh, rn);                              \
+    const QCol *cols = (const QCol *)(q).cols;          \
+    const QConst *consts = (const QConst *)(q).consts;  \
+    QErr *e = (QErr *)(q).err;                          \
+    unsigned char *scr = scratchOf(q)
+
 // q_filter evaluates the filter register over rows [0, n): bit i%32 of
 // word i/32 of bitmap is set when row i passes; counts[c] is the number of
 // passing rows in 1024-row chunk c (zeroed by the caller).
 extern "C" __global__ void __launch_bounds__(TPB) q_filter(QArgs q) {
     __shared__ QIns sp[MAXINS];
     const QIns *prog = loadProg(q, sp);
-    i64 rlT[MAXR], rhT[MAXR];
-    unsigned char rnT[MAXR];
-    i64 *rl = rlT, *rh = rhT;
-    unsigned char *rn = rnT;
-    regsOf(q, rl, rh, rn);
-    const QCol *cols = (const QCol *)q.cols;
-    const QConst *consts = (const QConst *)q.consts;
-    QErr *e = (QErr *)q.err;
-    unsigned char *scr = scratchOf(q);
+    INTERP_STATE(q);
     unsigned *bm = (unsigned *)q.bitmap;
     unsigned *counts = (unsigned *)q.counts;
     for (i64 base = (i64)blockIdx.x * TPB; base < q.n; base += (i64)gridDim.x * TPB) {
@@ -2738,15 +2746,7 @@ __device__ __forceinline__ i64 rowOf(const QArgs &q, i64 i) {
 extern "C" __global__ void __launch_bounds__(TPB) q_project(QArgs q) {
     __shared__ QIns sp[MAXINS];
     const QIns *prog = loadProg(q, sp);
-    i64 rlT[MAXR], rhT[MAXR];
-    unsigned char rnT[MAXR];
-    i64 *rl = rlT, *rh = rhT;
-    unsigned char *rn = rnT;
-    regsOf(q, rl, rh, rn);
-    const QCol *cols = (const QCol *)q.cols;
-    const QConst *consts = (const QConst *)q.consts;
-    QErr *e = (QErr *)q.err;
-    unsigned char *scr = scratchOf(q);
+    INTERP_STATE(q);
     const QOut *outs = (const QOut *)q.outs;
     for (i64 i = (i64)blockIdx.x * TPB + threadIdx.x; i < q.n; i += (i64)gridDim.x * TPB) {
         i64 row = rowOf(q, i);
@@ -2818,15 +2818,7 @@ __device__ bool keyEq(const QKey *keys, int nkeys, int g, const i64 *rl, const i
 extern "C" __global__ void __launch_bounds__(TPB) q_group(QArgs q) {
     __shared__ QIns sp[MAXINS];
     const QIns *prog = loadProg(q, sp);
-    i64 rlT[MAXR], rhT[MAXR];
-    unsigned char rnT[MAXR];
-    i64 *rl = rlT, *rh = rhT;
-    unsigned char *rn = rnT;
-    regsOf(q, rl, rh, rn);
-    const QCol *cols = (const QCol *)q.cols;
-    const QConst *consts = (const QConst *)q.consts;
-    QErr *e = (QErr *)q.err;
-    unsigned char *scr = scratchOf(q);
+    INTERP_STATE(q);
     const QKey *keys = (const QKey *)q.keys;
     int *ht = (int *)q.ht;
     int *ng = (int *)q.ngroups;
@@ -2977,15 +2969,7 @@ extern "C" __global__ void __launch_bounds__(TPB) q_agg(QArgs q) {
     __shared__ QIns sp[MAXINS];
     extern __shared__ SAcc sacc[];
     const QIns *prog = loadProg(q, sp);
-    i64 rlT[MAXR], rhT[MAXR];
-    unsigned char rnT[MAXR];
-    i64 *rl = rlT, *rh = rhT;
-    unsigned char *rn = rnT;
-    regsOf(q, rl, rh, rn);
-    const QCol *cols = (const QCol *)q.cols;
-    const QConst *consts = (const QConst *)q.consts;
-    QErr *e = (QErr *)q.err;
-    unsigned char *scr = scratchOf(q);
+    INTERP_STATE(q);
     const QAgg *aggs = (const QAgg *)q.aggs;
     QAcc *acc = (QAcc *)q.acc;
     const int *gids = (const int *)q.gids;
