@@ -141,6 +141,9 @@ enum { OP_F2D = 300, OP_SPANV };
 enum { OP_DNORM = 600 };
 // quote_ident/quote_literal/quote_nullable (tail section below), numbered apart too
 enum { OP_QUOTE = 700 };
+// an interval's field as a scale-0 numeric, for sum/avg over intervals
+// (tail4 section below), numbered apart too
+enum { OP_INTVFIELD = 1100 };
 
 enum { CLS_BOOL = 1, CLS_I16, CLS_I32, CLS_I64, CLS_F32, CLS_F64, CLS_DEC, CLS_STR, CLS_CHAR };
 
@@ -2598,6 +2601,19 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             break;
         }
         // ---- tail3 ops end ----
+        // ---- tail4 ops begin ----
+        case OP_INTVFIELD: {
+            // interval a's microseconds (imm 0), days (1) or months (2),
+            // sign-extended to 128 bits: what ACC_INT adds (engine/gpu's
+            // intervalSums: sum/avg over intervals add field by field)
+            rn[d] = rn[a];
+            i64 v = 0;
+            if (!rn[a]) v = in.imm == 0 ? rl[a] : in.imm == 1 ? (i64)ivDays(rh[a]) : (i64)ivMonths(rh[a]);
+            rl[d] = v;
+            rh[d] = v >> 63;
+            break;
+        }
+        // ---- tail4 ops end ----
         default:
             if (on) raise(e, ERR_UNSUPPORTED, 1000 + in.op, row);
             break;

@@ -626,7 +626,7 @@ func (b *binder) aggCall(a *ast.AggregateFuncExpr) (engine.Expr, error) {
 		}
 	case "sum", "avg":
 		t := arg.Type()
-		if !t.IsNumber() {
+		if !t.IsNumber() && t.Kind != engine.KindInterval {
 			return nil, engine.Errorf(engine.CodeUndefinedFunction, "function %s(%s) does not exist", fn, t)
 		}
 		call.Func = engine.AggSum
@@ -640,6 +640,8 @@ func (b *binder) aggCall(a *ast.AggregateFuncExpr) (engine.Expr, error) {
 			call.T = engine.Float32
 		case t.IsFloat():
 			call.T = engine.Float64
+		case t.Kind == engine.KindInterval:
+			call.T = engine.Interval // field by field (eval.IntervalSum)
 		default:
 			call.T = engine.Numeric
 		}

@@ -21,6 +21,7 @@ const (
 	argBool                // boolean; an unknown literal is read as boolean
 	argObj                 // an object by name (text) or by OID (integer)
 	argAny                 // any type, rendered as text where needed
+	argOut                 // any type, rendered by its output function (format: char(n) keeps its padding)
 )
 
 // fval is one argument or result value.
@@ -149,14 +150,17 @@ func coerceArg(e engine.Expr, k argKind) (engine.Expr, error) {
 		if !t.IsInteger() {
 			return nil, engine.Errorf(engine.CodeUndefinedFunction, "not an integer")
 		}
-	case argText, argObj, argAny:
+	case argText, argObj, argAny, argOut:
 		if k == argObj && t.IsInteger() {
 			return e, nil
+		}
+		if k == argOut && t.Kind == engine.KindChar && t.Len > 0 {
+			return fold(&engine.Call{Op: engine.OpPadChar, Args: []engine.Expr{e}, T: engine.Text})
 		}
 		if t.IsString() && t.Kind != engine.KindText {
 			return castTo(e, engine.Text)
 		}
-		if k != argAny && !t.IsString() {
+		if k != argAny && k != argOut && !t.IsString() {
 			return nil, engine.Errorf(engine.CodeUndefinedFunction, "not text")
 		}
 	case argBool:
@@ -197,7 +201,7 @@ func vecVal(v *engine.Vec, i int, k argKind) fval {
 	switch {
 	case engine.PhysOf(v.T.Kind) == engine.PhysStr:
 		return ftext(string(v.S[i]))
-	case k == argAny:
+	case k == argAny || k == argOut:
 		return fval{s: string(engine.AppendText(nil, v, i)), isText: true, kind: v.T.Kind}
 	case engine.PhysOf(v.T.Kind) == engine.PhysInt:
 		return fint(v.I[i])

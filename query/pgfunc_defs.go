@@ -159,13 +159,13 @@ var pgFuncs = map[string]pgFunc{
 		return ftext(pgQuoteIdent(a[0].s)), nil
 	}},
 	"quote_literal": {args: []argKind{argAny}, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
-		return ftext(quoteLiteral(a[0].s)), nil
+		return ftext(quoteLiteral(castText(a[0]))), nil
 	}},
 	"quote_nullable": {args: []argKind{argAny}, min: 1, ret: engine.Text, fn: func(_ *Session, a []fval) (fval, error) {
 		if a[0].null {
 			return ftext("NULL"), nil
 		}
-		return ftext(quoteLiteral(a[0].s)), nil
+		return ftext(quoteLiteral(castText(a[0]))), nil
 	}},
 	"pg_is_other_temp_schema": {args: kInt, min: 1, ret: engine.Bool, strict: true, fn: func(*Session, []fval) (fval, error) {
 		return fbool(false), nil
@@ -249,7 +249,7 @@ var pgFuncs = map[string]pgFunc{
 	"pg_tablespace_location": {args: kInt, min: 1, ret: engine.Text, strict: true, fn: func(*Session, []fval) (fval, error) {
 		return ftext(""), nil
 	}},
-	"format": {args: []argKind{argText, argAny}, min: 1, variadic: true, ret: engine.Text, fn: func(_ *Session, a []fval) (fval, error) {
+	"format": {args: []argKind{argText, argOut}, min: 1, variadic: true, ret: engine.Text, fn: func(_ *Session, a []fval) (fval, error) {
 		if a[0].null {
 			return fnull(), nil
 		}
@@ -366,6 +366,20 @@ func sizePretty(size int64) string {
 		size /= 1 << 10
 	}
 	return strconv.FormatInt(half(size), 10) + " PB"
+}
+
+// castText is an argAny value as a cast to text gives it, which is what
+// PostgreSQL's quote_literal(anyelement) quotes: the output form but for
+// booleans, true and false where the output says t and f (char(n) has
+// already lost its padding in coerceArg's cast).
+func castText(v fval) string {
+	if v.kind == engine.KindBool {
+		if v.s == "t" {
+			return "true"
+		}
+		return "false"
+	}
+	return v.s
 }
 
 func quoteLiteral(s string) string {

@@ -26,7 +26,8 @@ type aggState struct {
 	count []int64
 	isum  []int64 // sum of int2/int4 as int8
 	dsum  []engine.Dec
-	fsum  []engine.FloatSum // exact: the result does not depend on the order of rows
+	fsum  []engine.FloatSum  // exact: the result does not depend on the order of rows
+	vsum  []eval.IntervalSum // sum/avg of intervals, exact
 	has   []bool
 	best  *engine.Vec // min/max
 	seen  map[string]struct{}
@@ -89,6 +90,7 @@ func (a *aggregator) newGroup(keys []*engine.Vec, row int) int32 {
 			s.isum = append(s.isum, 0)
 			s.dsum = append(s.dsum, engine.Dec{})
 			s.fsum = append(s.fsum, engine.FloatSum{})
+			s.vsum = append(s.vsum, eval.IntervalSum{})
 		}
 	}
 	return id
@@ -304,7 +306,7 @@ func (s *aggState) accumulate(g int32, arg *engine.Vec, i int) error {
 	case t.IsFloat():
 		s.fsum[g].Add(arg.F[i])
 	case t.Kind == engine.KindInterval:
-		return engine.Errorf(engine.CodeFeatureNotSupported, "sum/avg of interval is not supported")
+		s.vsum[g].Add(arg.V[i])
 	}
 	return nil
 }
@@ -384,6 +386,7 @@ func (s *aggState) mergeSlot(id int32, o *aggState, g int32) error {
 		}
 		s.dsum[id] = d
 		s.fsum[id].Merge(&o.fsum[g])
+		s.vsum[id].Merge(&o.vsum[g])
 	}
 	return nil
 }
@@ -417,6 +420,18 @@ func (a *aggregator) result() (*engine.Batch, error) {
 				continue
 			}
 			argT := s.call.Arg.Type()
+			if argT.Kind == engine.KindInterval {
+				var err error
+				if s.call.Func == engine.AggAvg {
+					v.V[g], err = s.vsum[g].Avg(s.count[g])
+				} else {
+					v.V[g], err = s.vsum[g].Interval()
+				}
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
 			switch s.call.Func {
 			case engine.AggSum:
 				switch {

@@ -75,6 +75,16 @@ func (r *run) aggregate(p *engine.Plan) (*engine.Batch, error) {
 	if err != nil {
 		return nil, err
 	}
+	sums, err := r.intervalSums(p, gids, ng) // intvagg.go
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range sums {
+		if best == nil {
+			best = map[int]*engine.Vec{}
+		}
+		best[k] = v
+	}
 	for k, v := range best {
 		if done == nil {
 			done = map[int]*engine.Vec{}
@@ -302,7 +312,8 @@ func compileAggsAt(c *compiler, p *engine.Plan, mask int32, targets map[int]int3
 		if ag.Arg != nil {
 			// count, min and max over intervals (min/max: scaledMinMax,
 			// aggscale.go)
-			c.intvOK = (ag.Func == engine.AggCount || ag.Func == engine.AggMin || ag.Func == engine.AggMax) && ag.Arg.Type().Kind == engine.KindInterval
+			// (sum/avg: intervalSums, intvagg.go)
+			c.intvOK = (ag.Func == engine.AggCount || ag.Func == engine.AggMin || ag.Func == engine.AggMax || isIntervalSum(ag)) && ag.Arg.Type().Kind == engine.KindInterval
 			mark := prog.next
 			v, err := c.compile(ag.Arg, mask)
 			if err != nil {
@@ -349,6 +360,8 @@ func compileAggsAt(c *compiler, p *engine.Plan, mask int32, targets map[int]int3
 					hidden = append(hidden, qAgg{Fn: int32(engine.AggMax), Reg: sc, Cls: accMinMaxI})
 				case v.cls == clsDec:
 					q.Cls = accInt
+				case v.cls == clsIntv:
+					q.Cls = accCount // a count of the values in its place: intervalSums adds them
 				case v.t.IsFloat():
 					// q_agg counts the values; their exact sum is a pass of
 					// its own (fsum.go), and the fused kernels refuse it

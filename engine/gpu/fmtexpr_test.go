@@ -84,6 +84,7 @@ var fmtQueries = []string{
 	`SELECT id, ((c * 1e-300::float8)::numeric * (c * 1e-300::float8)::numeric * (c * 1e-300::float8)::numeric * (3e-300::float8)::numeric)::text FROM t3 ORDER BY id`,
 	`SELECT id, (a / nullif(c, 0) * (d * 1e-300::float8)::numeric * (d * 1e-300::float8)::numeric)::text, quote_literal((d * 1e-300::float8)::numeric * (c * 1e-300::float8)::numeric * (c * 1e-300::float8)::numeric * (c * 1e-300::float8)::numeric) FROM t3 ORDER BY id`,
 	`SELECT id, CASE WHEN c > 0 THEN (c * 1e-300::float8)::numeric * (c * 1e-300::float8)::numeric * (c * 1e-300::float8)::numeric * (c * 1e-300::float8)::numeric ELSE a END::text FROM t3 ORDER BY id`,
+	`SELECT id, quote_literal(fl), quote_nullable(fl), format('%s|%L|%s|%L|%s', ch, ch, fl, fl, ch::varchar(2)), quote_literal(ch::char(6)), format('%s', 'ab'::char(3)) FROM t3 ORDER BY id`,
 }
 
 // TestFormatMatchesCPU compares fmtQueries on the device with the CPU

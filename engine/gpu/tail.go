@@ -78,8 +78,13 @@ func (c *compiler) quoteFunc(e *engine.HostFunc, mask int32) (v val, ok bool, er
 	if len(e.Args) != 1 {
 		return val{}, true, unsupported("%s with %d arguments", e.Name, len(e.Args))
 	}
-	// the CPU quotes other types' text forms, char(n) values as stored
-	a, err := c.textArg(e.Args[0], mask) // fmtexpr.go
+	// the CPU quotes other types' text forms (booleans as true/false),
+	// char(n) values as stored
+	textArg := c.textArg // fmtexpr.go
+	if m != quoteIdent {
+		textArg = c.castTextArg // quotearg.go
+	}
+	a, err := textArg(e.Args[0], mask)
 	if err != nil {
 		return val{}, true, err
 	}
