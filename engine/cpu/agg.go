@@ -24,10 +24,7 @@ type aggregator struct {
 type aggState struct {
 	call  engine.AggCall
 	count []int64
-	isum  []int64 // sum of int2/int4 as int8
-	dsum  []engine.Dec
-	fsum  []engine.FloatSum  // exact: the result does not depend on the order of rows
-	vsum  []eval.IntervalSum // sum/avg of intervals, exact
+	sums  []eval.SumAcc // sum/avg
 	has   []bool
 	best  *engine.Vec // min/max
 	seen  map[string]struct{}
@@ -87,10 +84,7 @@ func (a *aggregator) newGroup(keys []*engine.Vec, row int) int32 {
 		case s.best != nil:
 			s.best.AppendRow(zeroOf(s.best.T), 0)
 		case s.call.Func == engine.AggSum || s.call.Func == engine.AggAvg:
-			s.isum = append(s.isum, 0)
-			s.dsum = append(s.dsum, engine.Dec{})
-			s.fsum = append(s.fsum, engine.FloatSum{})
-			s.vsum = append(s.vsum, eval.IntervalSum{})
+			s.sums = append(s.sums, eval.SumAcc{})
 		}
 	}
 	return id
@@ -244,7 +238,7 @@ func (s *aggState) add(ids []int32, arg *engine.Vec, n int) error {
 		s.count[g]++
 		switch s.call.Func {
 		case engine.AggSum, engine.AggAvg:
-			if err := s.accumulate(g, arg, i); err != nil {
+			if err := s.sums[g].Add(s.call.Func, arg, i); err != nil {
 				return err
 			}
 		case engine.AggMin, engine.AggMax:
@@ -275,40 +269,6 @@ func setSlot(dst *engine.Vec, g int, src *engine.Vec, i int) {
 	case engine.PhysInterval:
 		dst.V[g] = src.V[i]
 	}
-}
-
-func (s *aggState) accumulate(g int32, arg *engine.Vec, i int) error {
-	t := arg.T
-	switch {
-	case t.Kind == engine.KindInt16 || t.Kind == engine.KindInt32:
-		if s.call.Func == engine.AggSum {
-			x := arg.I[i]
-			r := s.isum[g] + x
-			if (x >= 0) == (s.isum[g] >= 0) && (r >= 0) != (x >= 0) {
-				return engine.Errorf(engine.CodeNumericValueOutOfRange, "bigint out of range")
-			}
-			s.isum[g] = r
-			return nil
-		}
-		fallthrough
-	case t.Kind == engine.KindInt64:
-		r, ok := engine.DecAdd(s.dsum[g], engine.DecFromInt(arg.I[i]))
-		if !ok {
-			return engine.Errorf(engine.CodeNumericValueOutOfRange, "value overflows numeric format")
-		}
-		s.dsum[g] = r
-	case t.Kind == engine.KindNumeric:
-		r, ok := engine.DecAdd(s.dsum[g], arg.D[i])
-		if !ok {
-			return engine.Errorf(engine.CodeNumericValueOutOfRange, "value overflows numeric format")
-		}
-		s.dsum[g] = r
-	case t.IsFloat():
-		s.fsum[g].Add(arg.F[i])
-	case t.Kind == engine.KindInterval:
-		s.vsum[g].Add(arg.V[i])
-	}
-	return nil
 }
 
 // hasDistinct reports whether any aggregate is DISTINCT; those keep
@@ -374,19 +334,7 @@ func (s *aggState) mergeSlot(id int32, o *aggState, g int32) error {
 			setSlot(s.best, int(id), o.best, int(g))
 		}
 	case engine.AggSum, engine.AggAvg:
-		x := o.isum[g]
-		r := s.isum[id] + x
-		if (x >= 0) == (s.isum[id] >= 0) && (r >= 0) != (x >= 0) {
-			return engine.Errorf(engine.CodeNumericValueOutOfRange, "bigint out of range")
-		}
-		s.isum[id] = r
-		d, ok := engine.DecAdd(s.dsum[id], o.dsum[g])
-		if !ok {
-			return engine.Errorf(engine.CodeNumericValueOutOfRange, "value overflows numeric format")
-		}
-		s.dsum[id] = d
-		s.fsum[id].Merge(&o.fsum[g])
-		s.vsum[id].Merge(&o.vsum[g])
+		return s.sums[id].Merge(&o.sums[g])
 	}
 	return nil
 }
@@ -419,48 +367,8 @@ func (a *aggregator) result() (*engine.Batch, error) {
 				v.SetNull(g)
 				continue
 			}
-			argT := s.call.Arg.Type()
-			if argT.Kind == engine.KindInterval {
-				var err error
-				if s.call.Func == engine.AggAvg {
-					v.V[g], err = s.vsum[g].Avg(s.count[g])
-				} else {
-					v.V[g], err = s.vsum[g].Interval()
-				}
-				if err != nil {
-					return nil, err
-				}
-				continue
-			}
-			switch s.call.Func {
-			case engine.AggSum:
-				switch {
-				case argT.Kind == engine.KindInt16 || argT.Kind == engine.KindInt32:
-					v.I[g] = s.isum[g]
-				case argT.IsFloat():
-					f, err := s.fsum[g].SumResult(argT.Kind == engine.KindFloat32)
-					if err != nil {
-						return nil, err
-					}
-					v.F[g] = f
-				default:
-					v.D[g] = s.dsum[g]
-				}
-			case engine.AggAvg:
-				if argT.IsFloat() {
-					f, err := s.fsum[g].AvgResult(s.count[g])
-					if err != nil {
-						return nil, err
-					}
-					v.F[g] = f
-					continue
-				}
-				sum := s.dsum[g]
-				q, ok := engine.DecDiv(sum, engine.DecFromInt(s.count[g]))
-				if !ok {
-					return nil, engine.Errorf(engine.CodeNumericValueOutOfRange, "value overflows numeric format")
-				}
-				v.D[g] = q
+			if err := s.sums[g].Put(s.call.Func, s.call.Arg.Type(), s.count[g], v, g); err != nil {
+				return nil, err
 			}
 		}
 		out.Cols = append(out.Cols, v)
