@@ -299,9 +299,10 @@ func compileAggsAt(c *compiler, p *engine.Plan, mask int32, targets map[int]int3
 	argv := make([]val, len(p.Aggs))
 	var hidden []qAgg
 	for k, ag := range p.Aggs {
-		if ag.Func == engine.AggStringAgg {
+		if ag.Func == engine.AggStringAgg || ag.Distinct && (ag.Func == engine.AggSum || ag.Func == engine.AggAvg) {
 			// a count of the rows in its place: stringAggs builds the
-			// values in a pass of its own (stragg.go)
+			// values in a pass of its own (stragg.go), distinctAggs the
+			// sums and averages of distinct values
 			qa[k] = qAgg{Fn: int32(engine.AggCountStar), Reg: -1, Cls: accCount}
 			continue
 		}
@@ -420,13 +421,17 @@ func (r *run) aggResultWith(p *engine.Plan, keyCols []*engine.Vec, argv []val, a
 			res.Cols = append(res.Cols, v)
 			continue
 		}
+		if isDistinctPass(ag) {
+			res.Cols = append(res.Cols, engine.NewVec(ag.T, ng)) // distinctAggs fills it
+			continue
+		}
 		v, err := finalize(ag, argv[k], accs, ng, k, na, strs, fsums[k], scales[k])
 		if err != nil {
 			return nil, err
 		}
 		res.Cols = append(res.Cols, v)
 	}
-	if err := r.distinctCounts(p, res, len(keyCols)); err != nil {
+	if err := r.distinctAggs(p, res, len(keyCols)); err != nil {
 		return nil, err
 	}
 	ctx := context.Background()
@@ -460,14 +465,21 @@ func (r *run) aggResultWith(p *engine.Plan, keyCols []*engine.Vec, argv []val, a
 	return out, nil
 }
 
-// distinctCounts fills in count(DISTINCT x) (the main pass counted
-// placeholders): a second grouping pass over the GROUP BY keys and x finds
-// the distinct (keys, x) pairs on the device; the host counts the non-NULL
-// x of each group's pairs. res holds nk key columns, then the aggregates.
-func (r *run) distinctCounts(p *engine.Plan, res *engine.Batch, nk int) error {
+// isDistinctPass reports whether ag is count, sum or avg over DISTINCT
+// values, which distinctAggs computes.
+func isDistinctPass(ag engine.AggCall) bool {
+	return ag.Distinct && (ag.Func == engine.AggCount || ag.Func == engine.AggSum || ag.Func == engine.AggAvg)
+}
+
+// distinctAggs fills in count, sum and avg over DISTINCT x (the main pass
+// counted placeholders): a second grouping pass over the GROUP BY keys and
+// x finds the distinct (keys, x) pairs on the device; the host counts the
+// non-NULL x of each group's pairs, or adds them up as the CPU backend
+// does (eval.SumAcc). res holds nk key columns, then the aggregates.
+func (r *run) distinctAggs(p *engine.Plan, res *engine.Batch, nk int) error {
 	var index map[string]int
 	for k, ag := range p.Aggs {
-		if !ag.Distinct || ag.Func != engine.AggCount {
+		if !isDistinctPass(ag) {
 			continue
 		}
 		if index == nil {
@@ -482,8 +494,18 @@ func (r *run) distinctCounts(p *engine.Plan, res *engine.Batch, nk int) error {
 			}
 		}
 		out := res.Cols[nk+k]
-		for g := range out.I {
-			out.I[g] = 0
+		count := ag.Func == engine.AggCount
+		cnt := make([]int64, res.N)
+		var sums []eval.SumAcc
+		if !count {
+			sums = make([]eval.SumAcc, res.N)
+			for g := 0; g < res.N; g++ {
+				out.SetNull(g)
+			}
+		} else {
+			for g := range out.I {
+				out.I[g] = 0
+			}
 		}
 		if r.n == 0 {
 			continue
@@ -512,8 +534,27 @@ func (r *run) distinctCounts(p *engine.Plan, res *engine.Batch, nk int) error {
 			for _, v := range cols[:nk] {
 				buf = eval.AppendKey(buf, v, c)
 			}
-			if g, ok := index[string(buf)]; ok {
+			g, ok := index[string(buf)]
+			switch {
+			case !ok:
+			case count:
 				out.I[g]++
+			default:
+				cnt[g]++
+				if err := sums[g].Add(ag.Func, x, c); err != nil {
+					return err
+				}
+			}
+		}
+		for g := 0; g < res.N && !count; g++ {
+			if cnt[g] == 0 {
+				continue
+			}
+			if out.Null != nil {
+				out.Null[g] = false
+			}
+			if err := sums[g].Put(ag.Func, ag.Arg.Type(), cnt[g], out, g); err != nil {
+				return err
 			}
 		}
 	}

@@ -253,7 +253,7 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 		t = &Table{}
 	}
 	for _, a := range p.Aggs {
-		if a.Distinct && a.Func != engine.AggCount && a.Func != engine.AggMin && a.Func != engine.AggMax && a.Func != engine.AggStringAgg {
+		if a.Distinct && !isDistinctPass(a) && a.Func != engine.AggMin && a.Func != engine.AggMax && a.Func != engine.AggStringAgg {
 			return unsupported("%s(DISTINCT ...)", a.Func)
 		}
 	}

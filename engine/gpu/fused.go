@@ -38,8 +38,8 @@ func (r *run) fusedAggregate(p *engine.Plan) (res *engine.Batch, ok bool, err er
 		return nil, false, nil
 	}
 	for _, ag := range p.Aggs {
-		if ag.Distinct && ag.Func == engine.AggCount {
-			return nil, false, nil // the interpreter path counts distinct values
+		if isDistinctPass(ag) {
+			return nil, false, nil // the interpreter path's distinctAggs
 		}
 	}
 	prog := newProgram()

@@ -225,6 +225,11 @@ var diffQueries = []string{
 	`SELECT flag, count(DISTINCT qty), count(DISTINCT ship), sum(price) FROM li WHERE id % 2 = 0 GROUP BY flag ORDER BY flag`,
 	`SELECT count(DISTINCT qty) FROM li WHERE qty < 0`,
 	`SELECT qty % 3, count(DISTINCT flag) FROM li GROUP BY 1 HAVING count(DISTINCT flag) > 1 ORDER BY 1`,
+	// sum and avg over DISTINCT values (distinctAggs)
+	`SELECT sum(DISTINCT qty), avg(DISTINCT qty), sum(DISTINCT price), avg(DISTINCT disc), sum(DISTINCT f), avg(DISTINCT f), count(DISTINCT qty) FROM li`,
+	`SELECT flag, sum(DISTINCT qty), avg(DISTINCT price), sum(DISTINCT id % 7), sum(qty) FROM li WHERE id % 3 <> 0 GROUP BY flag ORDER BY flag`,
+	`SELECT sum(DISTINCT qty), avg(DISTINCT price) FROM li WHERE qty < -1000000`,
+	`SELECT qty % 4, sum(DISTINCT price * 2), avg(DISTINCT ship - date '2000-01-01') FROM li GROUP BY 1 HAVING sum(DISTINCT qty) > 0 ORDER BY 1`,
 }
 
 // TestQueriesMatchCPU runs the same SQL on a CPU-backed and a GPU-backed

@@ -24,7 +24,7 @@ const opIntvField = 1100
 
 // isIntervalSum reports whether ag is sum or avg over intervals.
 func isIntervalSum(ag engine.AggCall) bool {
-	return (ag.Func == engine.AggSum || ag.Func == engine.AggAvg) && ag.Arg != nil && ag.Arg.Type().Kind == engine.KindInterval
+	return (ag.Func == engine.AggSum || ag.Func == engine.AggAvg) && !ag.Distinct && ag.Arg != nil && ag.Arg.Type().Kind == engine.KindInterval
 }
 
 // intervalSums returns the results of p's sums and averages over

@@ -64,6 +64,8 @@ var rowKeyQueries = []string{
 	`SELECT coalesce(a, b), count(*) FROM rk GROUP BY 1 HAVING count(*) > 1`,
 	`SELECT ` + sq + `, count(DISTINCT c), count(DISTINCT ` + sq + `) FROM rk GROUP BY 1`,
 	`SELECT count(DISTINCT f::numeric), count(DISTINCT a / NULLIF(c, 0)) FROM rk`,
+	`SELECT sum(DISTINCT a), avg(DISTINCT a / NULLIF(c, 0)), sum(DISTINCT t1 - t0), avg(DISTINCT t1 - t0) FROM rk`,
+	`SELECT c % 5, sum(DISTINCT a / NULLIF(c, 0)), avg(DISTINCT b) FROM rk GROUP BY 1`,
 	`SELECT id, (a / NULLIF(c, 0))::text, (f::numeric)::text, (` + sq + `)::text, coalesce(a, b)::varchar(6) FROM rk ORDER BY id`,
 	`SELECT count(*) FROM rk WHERE (a / NULLIF(c, 0))::text LIKE '%5%'`,
 	`SELECT ` + iv + `, count(*) FROM rk GROUP BY 1`,
