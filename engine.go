@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
@@ -36,6 +37,12 @@ type Options struct {
 	// MaxTextWidth bounds the stored byte width of text values; 0 means
 	// the default (engine.DefaultCSVOptions().MaxTextWidth).
 	MaxTextWidth int
+	// ClientCheckInterval is the default of the sessions'
+	// client_connection_check_interval: how often the wire server checks,
+	// while a statement runs, that its client is still connected, and
+	// cancels the statement of one that has gone. 0 means the default
+	// (query.DefaultClientCheckInterval); negative turns the check off.
+	ClientCheckInterval time.Duration
 	// Logger receives the engine's log; nil discards it.
 	Logger *slog.Logger
 	// OnNotice, if set, receives the NOTICE and WARNING messages of
@@ -133,6 +140,8 @@ func newEngine(o Options) (srv *query.Server, backendName string, err error) {
 		MaxTextWidth: o.MaxTextWidth,
 		Backend:      backend,
 		Logger:       o.Logger,
+
+		ClientCheckInterval: o.ClientCheckInterval,
 	})
 	if err != nil {
 		return nil, "", err

@@ -70,6 +70,16 @@ func (db *DB) FileRoot() string { return db.fileRoot }
 // Backend names the backend that runs queries (as SHOW gpusql.device does).
 func (db *DB) Backend() string { return db.backend }
 
+// DeviceMemoryInUse is the GPU memory the engine holds now (the columns
+// of every table version still in use, and running statements' scratch);
+// 0 on the CPU backend.
+func (db *DB) DeviceMemoryInUse() int64 {
+	if m, ok := db.srv.Backend().(engine.MemoryReporter); ok {
+		return m.DeviceMemoryInUse()
+	}
+	return 0
+}
+
 // Catalog is the engine's catalog of tables.
 func (db *DB) Catalog() *engine.Catalog { return db.srv.Catalog() }
 

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // ColumnDef is one column of a table's schema.
@@ -13,30 +14,105 @@ type ColumnDef struct {
 	NotNull bool
 }
 
-// Table is a named table: its schema and its current data. Data is
-// replaced whole when a load succeeds, so readers that took a snapshot
-// keep a consistent view.
+// Table is a named table: its schema and its current version of data.
+//
+// Data is versioned. A load, an append or a replacement builds new data
+// and publishes it as a new version in one step; nothing changes a
+// published version in place. A reader pins the version it reads (Pin)
+// and releases it when done; a version's memory, host or device, is freed
+// when the table no longer points to it and its last pin is released.
 type Table struct {
 	Name    string
 	Columns []ColumnDef
 	OID     uint32
-	mu      sync.RWMutex
-	data    TableData
+
+	// writeMu serialises writers (Write, Drop), so that an append
+	// reads the version it extends and publishes its successor with no
+	// other writer in between.
+	writeMu sync.Mutex
+	// mu guards cur and dropped for readers.
+	mu      sync.Mutex
+	cur     *version // nil: never loaded
+	dropped bool
+	// live counts the catalog's versions not yet freed.
+	live *atomic.Int64
 }
 
-// Data returns the table's current data (nil if never loaded).
-func (t *Table) Data() TableData {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return t.data
+// version is one committed state of a table's data. refs counts the
+// table's own reference (while it is current) and every Snapshot.
+type version struct {
+	data TableData
+	refs atomic.Int64
+	live *atomic.Int64
+}
+
+func newVersion(d TableData, live *atomic.Int64) *version {
+	v := &version{data: d, live: live}
+	v.refs.Store(1)
+	live.Add(1)
+	return v
+}
+
+func (v *version) unpin() {
+	switch n := v.refs.Add(-1); {
+	case n == 0:
+		v.data.Release()
+		v.live.Add(-1)
+	case n < 0:
+		panic("engine: table version released more often than pinned")
+	}
+}
+
+// Snapshot is a pinned version of a table's data: it stays valid, and
+// unchanged, until Release, whatever loads, appends and drops happen
+// meanwhile.
+type Snapshot struct {
+	v    *version
+	done atomic.Bool
+}
+
+// Data is the pinned data; nil if the table had never been loaded.
+func (s *Snapshot) Data() TableData {
+	if s == nil || s.v == nil {
+		return nil
+	}
+	return s.v.data
+}
+
+// Release unpins the version. It is idempotent; Data must not be used
+// afterwards.
+func (s *Snapshot) Release() {
+	if s == nil || s.v == nil || !s.done.CompareAndSwap(false, true) {
+		return
+	}
+	s.v.unpin()
+}
+
+// Pin pins the table's current version. The caller releases it.
+func (t *Table) Pin() *Snapshot {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.cur == nil {
+		return &Snapshot{}
+	}
+	t.cur.refs.Add(1)
+	return &Snapshot{v: t.cur}
+}
+
+// Stats reports the current version's row count and storage size.
+func (t *Table) Stats() (rows, bytes int64) {
+	s := t.Pin()
+	defer s.Release()
+	if d := s.Data(); d != nil {
+		return d.Rows(), d.DeviceBytes()
+	}
+	return 0, 0
 }
 
 // Rows is the number of rows now visible.
 func (t *Table) Rows() int64 {
-	if d := t.Data(); d != nil {
-		return d.Rows()
-	}
-	return 0
+	n, _ := t.Stats()
+	return n
 }
 
 // Column finds a column by name (names are stored folded as given).
@@ -49,7 +125,65 @@ func (t *Table) Column(name string) (int, bool) {
 	return -1, false
 }
 
-// LoadError rows of the gpusql_load_errors system table.
+// publish makes data the current version and unpins the old one. The
+// caller holds writeMu.
+func (t *Table) publish(data TableData) {
+	t.mu.Lock()
+	old := t.cur
+	t.cur = newVersion(data, t.live)
+	t.mu.Unlock()
+	if old != nil {
+		old.unpin()
+	}
+}
+
+// Write is the commit point of a load or an append: it publishes add,
+// or with merge set what merge builds from the current data and add, as
+// the table's new version (merge may return cur itself to keep the
+// current version). It holds the table's writer lock, so the
+// current data merge sees (nil if none; valid only during the call) is
+// the version it replaces. Write owns add: it is released if anything
+// fails, and after a merge (whose result must not share add's storage).
+// If the table was dropped, nothing is published and Write fails with
+// 42P01. If merge fails, nothing changes.
+func (t *Table) Write(add TableData, merge func(cur, add TableData) (TableData, error)) error {
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
+	t.mu.Lock()
+	dropped := t.dropped
+	var cur TableData
+	if t.cur != nil {
+		cur = t.cur.data
+	}
+	t.mu.Unlock()
+	release := func() {
+		if add != nil {
+			add.Release()
+		}
+	}
+	if dropped {
+		release()
+		return Errorf(CodeUndefinedTable, "relation %q was dropped during the load", t.Name)
+	}
+	data := add
+	if merge != nil {
+		var err error
+		if data, err = merge(cur, add); err != nil {
+			release()
+			return err
+		}
+		if data != add {
+			defer release()
+		}
+		if cur != nil && data == cur {
+			return nil // nothing to add: the current version stays
+		}
+	}
+	t.publish(data)
+	return nil
+}
+
+// LoadErrorRow is one row of the gpusql_load_errors system table.
 type LoadErrorRow struct {
 	Table string
 	LoadError
@@ -63,6 +197,7 @@ type Catalog struct {
 	errors  []LoadErrorRow
 	// MaxLoadErrors caps the rows kept in gpusql_load_errors.
 	MaxLoadErrors int
+	live          atomic.Int64 // versions not yet freed, of all tables
 }
 
 // NewCatalog returns an empty catalog.
@@ -80,25 +215,41 @@ func (c *Catalog) Lookup(name string) (*Table, bool) {
 
 // Create adds a new empty table.
 func (c *Catalog) Create(name string, cols []ColumnDef) (*Table, error) {
+	return c.CreateWith(name, cols, nil)
+}
+
+// CreateWith adds a new table whose first version is data (nil: none),
+// in one step: no reader sees the table without its data. On failure
+// data is released.
+func (c *Catalog) CreateWith(name string, cols []ColumnDef, data TableData) (*Table, error) {
+	fail := func(err error) (*Table, error) {
+		if data != nil {
+			data.Release()
+		}
+		return nil, err
+	}
 	seen := map[string]bool{}
 	for _, col := range cols {
 		if seen[col.Name] {
-			return nil, Errorf(CodeDuplicateColumn, "column %q specified more than once", col.Name)
+			return fail(Errorf(CodeDuplicateColumn, "column %q specified more than once", col.Name))
 		}
 		seen[col.Name] = true
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.tables[name]; ok {
-		return nil, Errorf(CodeDuplicateTable, "relation %q already exists", name)
+		return fail(Errorf(CodeDuplicateTable, "relation %q already exists", name))
 	}
-	t := &Table{Name: name, Columns: cols, OID: c.nextOID}
+	t := &Table{Name: name, Columns: cols, OID: c.nextOID, live: &c.live}
+	if data != nil {
+		t.cur = newVersion(data, t.live)
+	}
 	c.nextOID++
 	c.tables[name] = t
 	return t, nil
 }
 
-// Drop removes a table and releases its data.
+// Drop removes a table. Its data is freed once no query holds it.
 func (c *Catalog) Drop(name string) error {
 	c.mu.Lock()
 	t, ok := c.tables[name]
@@ -109,27 +260,22 @@ func (c *Catalog) Drop(name string) error {
 	if !ok {
 		return Errorf(CodeUndefinedTable, "table %q does not exist", name)
 	}
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
 	t.mu.Lock()
-	if t.data != nil {
-		t.data.Release()
-		t.data = nil
-	}
+	old := t.cur
+	t.cur, t.dropped = nil, true
 	t.mu.Unlock()
+	if old != nil {
+		old.unpin()
+	}
 	return nil
 }
 
-// Replace installs data as the table's contents and releases the old
-// contents. It is the commit point of a load: before it, readers see the
-// old data; after it, the new.
-func (c *Catalog) Replace(t *Table, data TableData) {
-	t.mu.Lock()
-	old := t.data
-	t.data = data
-	t.mu.Unlock()
-	if old != nil {
-		old.Release()
-	}
-}
+// LiveVersions is the number of table versions whose data is not yet
+// freed: each loaded table's current one, and older ones that running
+// statements still pin.
+func (c *Catalog) LiveVersions() int64 { return c.live.Load() }
 
 // Tables lists tables sorted by name.
 func (c *Catalog) Tables() []*Table {

@@ -68,6 +68,7 @@ const (
 	CodeUndefinedFile           = "58P01"
 	CodeProtocolViolation       = "08P01"
 	CodeConnectionDoesNotExist  = "08003"
+	CodeConnectionFailure       = "08006"
 	CodeObjectNotInPrereqState  = "55000"
 	CodeInternalError           = "XX000"
 )

@@ -115,4 +115,19 @@ func (h *HostTable) Release() { h.Cols = nil; h.N = 0 }
 // Loader parses CSV into table data. Each backend provides one.
 type Loader interface {
 	Load(ctx context.Context, req *LoadRequest) (*LoadResult, error)
+	// Concat builds new data holding a's rows and then b's (what a COPY
+	// into a loaded table publishes), with a's and b's columns in the
+	// same order and types; a and b do not change. Device memory is
+	// accounted to table.
+	Concat(table string, a, b TableData) (TableData, error)
+}
+
+// ConcatHostData is Concat for host tables.
+func ConcatHostData(a, b TableData) (TableData, error) {
+	ha, ok1 := a.(*HostTable)
+	hb, ok2 := b.(*HostTable)
+	if !ok1 || !ok2 || len(ha.Cols) != len(hb.Cols) {
+		return nil, Errorf(CodeInternalError, "cannot append %T to %T", b, a)
+	}
+	return ConcatHost(ha, hb), nil
 }

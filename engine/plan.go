@@ -96,6 +96,13 @@ func (p *Plan) String() string {
 // is valid only during the call.
 type BatchSink func(b *Batch) error
 
+// MemoryReporter is implemented by backends that hold device memory.
+type MemoryReporter interface {
+	// DeviceMemoryInUse is the device memory allocated now: every
+	// table version's columns and every running statement's scratch.
+	DeviceMemoryInUse() int64
+}
+
 // Backend runs loads and plans. Code above this interface never knows
 // which backend it is talking to.
 type Backend interface {

@@ -51,6 +51,11 @@ func (l *CPU) Load(ctx context.Context, req *engine.LoadRequest) (*engine.LoadRe
 	}, nil
 }
 
+// Concat appends host tables (COPY into a loaded table).
+func (l *CPU) Concat(_ string, a, b engine.TableData) (engine.TableData, error) {
+	return engine.ConcatHostData(a, b)
+}
+
 func newLoad(cfg Config, req *engine.LoadRequest) (*load, error) {
 	o := req.Options
 	d := dialect{delim: o.Delimiter, quote: o.Quote, esc: o.Escape, null: []byte(o.Null)}
@@ -107,17 +112,18 @@ func canceled(err error) error {
 // input ended.
 func readFull(r io.Reader, buf []byte) (int, bool, error) {
 	n, err := io.ReadFull(r, buf)
+	// A source that already says what went wrong in SQL terms (a
+	// cancelled COPY FROM STDIN, a CopyFail, a connection lost in the
+	// middle of the data) keeps its SQLSTATE, whatever it wraps: only a
+	// bare end of input ends the input.
+	var pe *engine.Error
 	switch {
 	case err == nil:
 		return n, false, nil
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return n, true, nil
-	}
-	// A source that already says what went wrong in SQL terms (a
-	// cancelled COPY FROM STDIN, a CopyFail) keeps its SQLSTATE.
-	var pe *engine.Error
-	if errors.As(err, &pe) {
+	case errors.As(err, &pe):
 		return n, false, pe
+	case err == io.EOF, err == io.ErrUnexpectedEOF:
+		return n, true, nil
 	}
 	return n, false, &engine.Error{Code: engine.CodeIOError, Message: "could not read CSV input: " + err.Error(), Err: err}
 }

@@ -72,21 +72,27 @@ func (s *Session) copyFrom(ctx context.Context, st *parse.Copy, w engine.ResultW
 			return err
 		}
 	}
-	// COPY appends: the new contents are the old rows then the new ones,
-	// swapped in whole.
-	if old := t.Data(); old != nil && old.Rows() > 0 {
-		merged, err := concat(old, data)
-		if err != nil {
-			data.Release()
-			return err
-		}
-		data = merged
-	}
-	if cur, ok := s.srv.cat.Lookup(st.Table); !ok || cur != t {
+	// The load is committed only now, and only if the statement was
+	// neither cancelled nor timed out meanwhile.
+	if err := ctx.Err(); err != nil {
 		data.Release()
-		return engine.Errorf(engine.CodeUndefinedTable, "relation %q was dropped during the load", st.Table)
+		return canceledStatement(ctx)
 	}
-	s.srv.cat.Replace(t, data)
+	// COPY appends: the new contents are the old rows then the new ones,
+	// published whole as the table's next version. Write serialises
+	// appends, so two COPYs into one table both land.
+	if err := t.Write(data, func(cur, add engine.TableData) (engine.TableData, error) {
+		if cur == nil || cur.Rows() == 0 {
+			return add, nil
+		}
+		if add.Rows() == 0 {
+			return cur, nil
+		}
+		return s.srv.backend.Concat(st.Table, cur, add)
+	}); err != nil {
+		return err
+	}
+	s.srv.cat.RecordLoadErrors(st.Table, res.Skipped)
 	s.srv.log.Debug("copy", "table", st.Table, "seconds", time.Since(start).Seconds())
 	return w.Complete(fmt.Sprintf("COPY %d", res.Rows))
 }
@@ -112,16 +118,6 @@ func widen(d engine.TableData, cols []engine.ColumnDef, idx []int) (engine.Table
 		}
 	}
 	return out, nil
-}
-
-// concat appends b's rows to a's into new storage.
-func concat(a, b engine.TableData) (engine.TableData, error) {
-	ha, ok1 := a.(*engine.HostTable)
-	hb, ok2 := b.(*engine.HostTable)
-	if !ok1 || !ok2 {
-		return nil, engine.Errorf(engine.CodeInternalError, "cannot append %T to %T", b, a)
-	}
-	return engine.ConcatHost(ha, hb), nil
 }
 
 // copyOutFlush is how many bytes of rows go into one CopyData message.

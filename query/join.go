@@ -235,7 +235,7 @@ func (b *binder) table(schema, name string) (source, error) {
 	if ok {
 		src.host = true
 	} else {
-		if src, err = b.s.lookupSource(schema, name); err != nil {
+		if src, err = b.s.lookupSource(b.st.ctx, schema, name); err != nil {
 			return source{}, err
 		}
 		src.host = isSystemTable(src.name)

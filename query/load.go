@@ -72,6 +72,11 @@ func (s *Session) loadFile(ctx context.Context, table, path string, cols []engin
 	if st.IsDir() {
 		return nil, engine.Errorf(engine.CodeWrongObjectType, "%q is a directory", path)
 	}
+	if !st.Mode().IsRegular() {
+		// A named pipe or a device streams: its size is unknown, and
+		// the loaders must read it as a stream, never map it.
+		return s.runLoad(ctx, table, path, struct{ io.Reader }{f}, -1, cols, opts, w)
+	}
 	return s.runLoad(ctx, table, path, f, st.Size(), cols, opts, w)
 }
 
@@ -107,7 +112,6 @@ func (s *Session) runLoad(ctx context.Context, table, from string, src io.Reader
 		_ = w.Notice(engine.Notice{Severity: "NOTICE", Code: engine.CodeSuccessfulCompletion, Message: n})
 	}
 	if res.SkippedCount > 0 {
-		s.srv.cat.RecordLoadErrors(table, res.Skipped)
 		rows := "rows were"
 		if res.SkippedCount == 1 {
 			rows = "row was"
@@ -146,14 +150,18 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 	if err != nil {
 		return err
 	}
-	// The table appears only now, with its data: a failed load leaves
-	// nothing behind.
-	t, err := s.srv.cat.Create(st.Name, st.Columns)
-	if err != nil {
+	// The table appears only now, with its data: a failed or cancelled
+	// load leaves nothing behind.
+	if err := ctx.Err(); err != nil {
 		res.Data.Release()
+		return canceledStatement(ctx)
+	}
+	if _, err := s.srv.cat.CreateWith(st.Name, st.Columns, res.Data); err != nil {
 		return err
 	}
-	s.srv.cat.Replace(t, res.Data)
+	// The skipped rows become visible in gpusql_load_errors with the
+	// load they belong to: a load that commits nothing records nothing.
+	s.srv.cat.RecordLoadErrors(st.Name, res.Skipped)
 	s.loadedNotice(w, st.Name, res, time.Since(start))
 	return w.Complete("CREATE TABLE")
 }

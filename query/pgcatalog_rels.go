@@ -358,10 +358,8 @@ func nspOID(schema string) int64 {
 
 // tableBytes is the device bytes a table's data takes.
 func tableBytes(t *engine.Table) int64 {
-	if d := t.Data(); d != nil {
-		return d.DeviceBytes()
-	}
-	return 0
+	_, b := t.Stats()
+	return b
 }
 
 func (s *Session) pgClassRows() []row {

@@ -109,6 +109,8 @@ func (s *Session) Prepare(ctx context.Context, sql string, paramOIDs []uint32) (
 			return nil, errFailedTx()
 		}
 	}
+	ctx, unpin := withPins(ctx)
+	defer unpin()
 	return s.prepare(ctx, st, given)
 }
 
@@ -292,7 +294,12 @@ func (s *Session) execParams(ctx context.Context, st parse.Stmt, w engine.Result
 
 // runStatement runs f under the session's statement_timeout; running out
 // of time is 57014, as a cancelled query is.
+//
+// The tables the statement reads are pinned from its first use of each
+// until it ends (snapshot.go).
 func (s *Session) runStatement(ctx context.Context, f func(ctx context.Context) error) error {
+	ctx, unpin := withPins(ctx)
+	defer unpin()
 	d := s.statementTimeout()
 	if d <= 0 {
 		return f(ctx)

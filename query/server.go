@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync/atomic"
+	"time"
 
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/cpu"
@@ -19,6 +20,13 @@ const Version = "0.1.0"
 
 // PGVersion is the PostgreSQL version gpusql speaks for.
 const PGVersion = "15.0"
+
+// DefaultClientCheckInterval is how often, by default, the server checks
+// that the client of a running statement is still connected. PostgreSQL
+// checks never by default; gpusql's statements share one GPU, and a
+// check is one poll(2) of a socket, so it checks four times a second: a
+// vanished client's statement stops within half a second.
+const DefaultClientCheckInterval = 250 * time.Millisecond
 
 // Options configure a Server. They are validated by the caller (the
 // command line) and by NewServer.
@@ -32,7 +40,11 @@ type Options struct {
 	MaxTextWidth int
 	// Backend runs loads and queries.
 	Backend engine.Backend
-	Logger  *slog.Logger
+	// ClientCheckInterval is the default of client_connection_check_interval
+	// (see Session.ClientCheckInterval): 0 means DefaultClientCheckInterval,
+	// negative means off.
+	ClientCheckInterval time.Duration
+	Logger              *slog.Logger
 }
 
 // Server is the SQL engine shared by all sessions.
@@ -67,6 +79,12 @@ func NewServer(opts Options) (*Server, error) {
 		root = r
 	}
 	opts.FileRoot = root
+	switch {
+	case opts.ClientCheckInterval == 0:
+		opts.ClientCheckInterval = DefaultClientCheckInterval
+	case opts.ClientCheckInterval < 0:
+		opts.ClientCheckInterval = 0
+	}
 	if opts.MaxTextWidth <= 0 {
 		opts.MaxTextWidth = engine.DefaultCSVOptions().MaxTextWidth
 	}
@@ -85,6 +103,9 @@ func (s *Server) executor(plan *engine.Plan) engine.Backend {
 	}
 	return s.backend
 }
+
+// Backend is the backend that loads and runs user tables.
+func (s *Server) Backend() engine.Backend { return s.backend }
 
 // Catalog exposes the server's tables (for embedding and tests).
 func (s *Server) Catalog() *engine.Catalog { return s.cat }

@@ -2,7 +2,6 @@ package query
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"time"
 
@@ -30,8 +29,18 @@ func newSession(srv *Server, p engine.SessionParams) *Session {
 	}
 	s := &Session{srv: srv, params: p, settings: map[string]string{}}
 	for k, v := range p.Options {
-		if _, ok := defaultSettings[strings.ToLower(k)]; ok {
-			s.settings[strings.ToLower(k)] = v
+		k = strings.ToLower(k)
+		_, ok := defaultSettings[k]
+		switch k {
+		case "statement_timeout", "client_connection_check_interval":
+			ms, valid := parseMillis(v)
+			if !valid {
+				continue
+			}
+			ok, v = true, formatMillis(ms)
+		}
+		if ok {
+			s.settings[k] = v
 		}
 	}
 	return s
@@ -91,6 +100,8 @@ func (s *Session) DescribeQuery(ctx context.Context, sql string) ([]engine.Resul
 	if len(stmts) != 1 {
 		return nil, nil
 	}
+	ctx, unpin := withPins(ctx)
+	defer unpin()
 	switch st := stmts[0].(type) {
 	case *parse.Select:
 		_, cols, err := s.describeSelect(ctx, st.AST, nil)
@@ -162,15 +173,19 @@ func (s *Session) runSelect(ctx context.Context, stmt ast.StmtNode, w engine.Res
 }
 
 func (s *Session) statementTimeout() time.Duration {
-	v := s.setting("statement_timeout")
-	if v == "" || v == "0" {
-		return 0
-	}
-	if ms, err := strconv.Atoi(v); err == nil {
-		return time.Duration(ms) * time.Millisecond
-	}
-	if d, err := time.ParseDuration(strings.ReplaceAll(v, " ", "")); err == nil {
-		return d
-	}
-	return 0
+	return s.settingDuration("statement_timeout")
+}
+
+// ClientCheckInterval is the session's client_connection_check_interval:
+// how often the wire server checks, while a statement runs, that the
+// client is still connected (wire.ConnChecker); 0 never.
+func (s *Session) ClientCheckInterval() time.Duration {
+	return s.settingDuration("client_connection_check_interval")
+}
+
+// canceledStatement is the error of a statement whose context ended
+// before it could commit; runStatement turns a deadline into the
+// statement_timeout message.
+func canceledStatement(ctx context.Context) error {
+	return &engine.Error{Code: engine.CodeQueryCanceled, Message: "canceling statement due to user request", Err: ctx.Err()}
 }

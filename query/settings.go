@@ -50,6 +50,8 @@ func (s *Session) setting(name string) string {
 		return Version
 	case "gpusql.file_root":
 		return s.srv.opts.FileRoot
+	case "client_connection_check_interval":
+		return formatMillis(s.srv.opts.ClientCheckInterval.Milliseconds())
 	}
 	return defaultSettings[name]
 }
@@ -60,7 +62,7 @@ func (s *Session) known(name string) bool {
 		return true
 	}
 	switch name {
-	case "server_version", "gpusql.device", "gpusql.version", "gpusql.file_root":
+	case "server_version", "gpusql.device", "gpusql.version", "gpusql.file_root", "client_connection_check_interval":
 		return true
 	}
 	return false
@@ -83,10 +85,13 @@ func (s *Session) set(st *parse.Set, w engine.ResultWriter) error {
 			return engine.Errorf(engine.CodeFeatureNotSupported, "client encoding %q is not supported: gpusql speaks UTF8 only", v)
 		}
 		v = "UTF8"
-	case "statement_timeout":
-		if s2 := strings.TrimSpace(v); s2 != "" && (s2[0] < '0' || s2[0] > '9') {
-			return engine.Errorf(engine.CodeInvalidParameterValue, "invalid value for parameter \"statement_timeout\": %q", v)
+	case "statement_timeout", "client_connection_check_interval":
+		ms, ok := parseMillis(v)
+		if !ok {
+			return engine.Errorf(engine.CodeInvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).
+				WithHint("Valid units for this parameter are \"us\", \"ms\", \"s\", \"min\", \"h\", and \"d\".")
 		}
+		v = formatMillis(ms)
 	}
 	s.settings[name] = v
 	return w.Complete("SET")
@@ -122,7 +127,7 @@ func (s *Session) show(st *parse.Show, w engine.ResultWriter) error {
 		if err := w.Describe(s.showColumns("all")); err != nil {
 			return err
 		}
-		names := []string{"server_version", "gpusql.device", "gpusql.version", "gpusql.file_root"}
+		names := []string{"server_version", "gpusql.device", "gpusql.version", "gpusql.file_root", "client_connection_check_interval"}
 		for k := range defaultSettings {
 			names = append(names, k)
 		}

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"context"
 	"strings"
 
 	"github.com/dustin/go-humanize"
@@ -26,7 +27,10 @@ func isSystemTable(name string) bool {
 // lookupSource resolves a FROM name to a table snapshot. As with
 // PostgreSQL's search_path, an unqualified name is looked up in pg_catalog
 // first, then among the user tables (schema public).
-func (s *Session) lookupSource(schema, name string) (source, error) {
+//
+// A user table is pinned in the statement's pin set (snapshot.go): ctx
+// must be the statement's.
+func (s *Session) lookupSource(ctx context.Context, schema, name string) (source, error) {
 	switch schema {
 	case "", "pg_catalog", "information_schema":
 		src, ok, err := s.catalogSource(schema, name)
@@ -46,11 +50,15 @@ func (s *Session) lookupSource(schema, name string) (source, error) {
 	case sysTables:
 		return s.tablesSource(), nil
 	}
-	t, ok := s.srv.cat.Lookup(name)
-	if !ok {
-		return source{}, engine.Errorf(engine.CodeUndefinedTable, "relation %q does not exist", name)
+	pins := pinsOf(ctx)
+	if pins == nil {
+		return source{}, engine.Errorf(engine.CodeInternalError, "table %q read outside a statement", name)
 	}
-	return source{name: name, cols: t.Columns, data: t.Data(), oid: t.OID, present: true}, nil
+	t, data, err := pins.table(s.srv.cat, name)
+	if err != nil {
+		return source{}, err
+	}
+	return source{name: name, cols: t.Columns, data: data, oid: t.OID, present: true}, nil
 }
 
 // hostBuilder assembles a small host table column by column.
@@ -121,13 +129,8 @@ func (s *Session) tablesSource() source {
 	for _, t := range s.srv.cat.Tables() {
 		names = append(names, t.Name)
 		ncols = append(ncols, int64(len(t.Columns)))
-		var b int64
-		if d := t.Data(); d != nil {
-			rows = append(rows, d.Rows())
-			b = d.DeviceBytes()
-		} else {
-			rows = append(rows, 0)
-		}
+		n, b := t.Stats()
+		rows = append(rows, n)
 		bytes = append(bytes, b)
 		sizes = append(sizes, humanize.Bytes(uint64(b)))
 		backends = append(backends, s.srv.backend.Name())

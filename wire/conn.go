@@ -41,6 +41,8 @@ type conn struct {
 
 	ext extState
 
+	watch watchState // checks of a vanished client (watch.go)
+
 	mu       sync.Mutex
 	cancelFn context.CancelCauseFunc // the running query's, nil when idle
 }

@@ -127,7 +127,13 @@ func (in *copyIn) Read(p []byte) (int, error) {
 			return 0, err
 		}
 		if err != nil {
-			in.err = &engine.Error{Code: engine.CodeProtocolViolation, Message: "unexpected EOF on client connection during COPY from stdin", Err: err}
+			// The connection closed (FIN or RST) or broke before CopyDone:
+			// the COPY fails and commits nothing. The cause is logged but
+			// not wrapped, so that no reader mistakes it for the end of
+			// the data.
+			in.c.log.Debug("connection lost during COPY FROM STDIN", "pid", in.c.pid, "err", err)
+			in.err = engine.Errorf(engine.CodeConnectionFailure, "unexpected EOF on client connection with an open transaction").
+				WithDetail("%s", "The connection closed before CopyDone; COPY from stdin was aborted and loaded nothing.")
 			return 0, in.err
 		}
 		switch m := msg.(type) {

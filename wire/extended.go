@@ -435,7 +435,9 @@ func (c *conn) runFunc(f func(ctx context.Context) error) (err error, shutdown b
 	c.mu.Lock()
 	c.cancelFn = cancel
 	c.mu.Unlock()
+	stopWatch := c.watchClient(cancel)
 	err = f(ctx)
+	stopWatch()
 	c.mu.Lock()
 	c.cancelFn = nil
 	c.mu.Unlock()
@@ -446,6 +448,9 @@ func (c *conn) runFunc(f func(ctx context.Context) error) (err error, shutdown b
 	}
 	if errors.Is(cause, errShutdown) {
 		return err, true
+	}
+	if errors.Is(cause, errClientGone) {
+		return &engine.Error{Code: engine.CodeConnectionFailure, Message: "connection to client lost", Err: err}, false
 	}
 	var pe *engine.Error
 	if !errors.As(err, &pe) && (errors.Is(err, context.Canceled) || errors.Is(err, errCancelRequest)) {

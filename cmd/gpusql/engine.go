@@ -17,5 +17,7 @@ func newEngine(o *options, logger *slog.Logger) (eng engine.Server, backendName 
 		Device:       o.device,
 		MaxTextWidth: o.maxTextWidth,
 		Logger:       logger,
+
+		ClientCheckInterval: o.checkEvery,
 	})
 }

@@ -3,6 +3,7 @@
 //
 //	gpusql [--listen 127.0.0.1:5433] [--data-dir DIR] [--file-root DIR]
 //	       [--device auto|cpu|cuda] [--max-text-width N] [--log-level info] [--demo]
+//	       [--client-connection-check-interval 250ms]
 //
 // main only parses and checks flags into an options struct and wires the
 // packages together (engine construction: engine.go; --demo: demo.go).
@@ -22,9 +23,11 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gpusql/gpusql"
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/query"
 	"github.com/gpusql/gpusql/wire"
 )
 
@@ -35,8 +38,11 @@ type options struct {
 	fileRoot     string // absolute, symlinks resolved, exists
 	device       string // "auto" or "cpu"
 	maxTextWidth int
-	logLevel     slog.Level
-	demo         bool
+	// checkEvery is the default client_connection_check_interval;
+	// negative: off.
+	checkEvery time.Duration
+	logLevel   slog.Level
+	demo       bool
 }
 
 // usageError is a bad command line: exit status 2.
@@ -59,6 +65,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fileRoot := fs.String("file-root", "", "the only `directory` tree COPY FROM and CREATE TABLE ... FROM CSV may read (default: the data directory)")
 	device := fs.String("device", "auto", "where queries run: auto, cpu or cuda")
 	maxText := fs.Int("max-text-width", engine.DefaultCSVOptions().MaxTextWidth, "largest stored text value, in `bytes`")
+	checkEvery := fs.Duration("client-connection-check-interval", query.DefaultClientCheckInterval,
+		"how often a running statement checks that its client is still connected, and stops if not (0: never)")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	demo := fs.Bool("demo", false, "create the demo table from <data-dir>/demo.csv, generating the file if missing")
 	fs.Usage = func() {
@@ -87,6 +95,16 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if o.maxTextWidth <= 0 || o.maxTextWidth > maxTextWidthLimit {
 		return nil, usagef("--max-text-width %d: want 1 to %d bytes", o.maxTextWidth, maxTextWidthLimit)
+	}
+	switch {
+	case *checkEvery < 0:
+		return nil, usagef("--client-connection-check-interval %v: must not be negative", *checkEvery)
+	case *checkEvery == 0:
+		o.checkEvery = -1
+	case *checkEvery < time.Millisecond:
+		return nil, usagef("--client-connection-check-interval %v: want at least 1ms, or 0 for never", *checkEvery)
+	default:
+		o.checkEvery = *checkEvery
 	}
 	if err := o.logLevel.UnmarshalText([]byte(*logLevel)); err != nil {
 		return nil, usagef("--log-level %q: want debug, info, warn or error", *logLevel)

@@ -36,6 +36,11 @@ func (b *Backend) Load(ctx context.Context, req *engine.LoadRequest) (*engine.Lo
 	return b.loader.Load(ctx, req)
 }
 
+// Concat appends host tables (COPY into a loaded table).
+func (b *Backend) Concat(_ string, x, y engine.TableData) (engine.TableData, error) {
+	return engine.ConcatHostData(x, y)
+}
+
 func canceled(ctx context.Context) error {
 	if ctx.Err() != nil {
 		return engine.Errorf(engine.CodeQueryCanceled, "canceling statement due to user request")

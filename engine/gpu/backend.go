@@ -43,6 +43,17 @@ func (b *Backend) Load(ctx context.Context, req *engine.LoadRequest) (*engine.Lo
 	return b.loader.Load(ctx, req)
 }
 
+// DeviceMemoryInUse is the device memory the pool has handed out.
+func (b *Backend) DeviceMemoryInUse() int64 {
+	used, _ := b.dev.PoolStats()
+	return used
+}
+
+// Concat appends device tables with the injected loader.
+func (b *Backend) Concat(table string, x, y engine.TableData) (engine.TableData, error) {
+	return b.loader.Concat(table, x, y)
+}
+
 func (b *Backend) kernels() error {
 	b.once.Do(func() {
 		ptx, err := cuda.PTX("query")

@@ -191,3 +191,23 @@ func (l HostLoader) Load(ctx context.Context, req *engine.LoadRequest) (*engine.
 	res.Data = t
 	return res, nil
 }
+
+// Concat appends through the host: both tables are downloaded, joined by
+// engine.ConcatHost and the result uploaded (the GPU loader appends on the
+// device; this loader exists for tests).
+func (l HostLoader) Concat(table string, a, b engine.TableData) (engine.TableData, error) {
+	ta, ok1 := a.(*Table)
+	tb, ok2 := b.(*Table)
+	if !ok1 || !ok2 {
+		return nil, engine.Errorf(engine.CodeInternalError, "cannot append %T to %T", b, a)
+	}
+	ha, err := ta.Download()
+	if err != nil {
+		return nil, err
+	}
+	hb, err := tb.Download()
+	if err != nil {
+		return nil, err
+	}
+	return Upload(l.Dev, engine.ConcatHost(ha, hb), table)
+}
