@@ -1,0 +1,35 @@
+-- TPC-H Q15, top supplier. Validation parameters: DATE = 1996-01-01.
+-- The spec creates and drops a view revenue0; here revenue0 is a WITH
+-- query (CTE) instead, so the query is one statement that leaves nothing
+-- behind.
+with revenue0 (supplier_no, total_revenue) as (
+	select
+		l_suppkey,
+		sum(l_extendedprice * (1 - l_discount))
+	from
+		lineitem
+	where
+		l_shipdate >= date '1996-01-01'
+		and l_shipdate < date '1996-01-01' + interval '3 months'
+	group by
+		l_suppkey
+)
+select
+	s_suppkey,
+	s_name,
+	s_address,
+	s_phone,
+	total_revenue
+from
+	supplier,
+	revenue0
+where
+	s_suppkey = supplier_no
+	and total_revenue = (
+		select
+			max(total_revenue)
+		from
+			revenue0
+	)
+order by
+	s_suppkey;
