@@ -127,7 +127,7 @@ func (c *Column) Bytes() int64 {
 // the two widths.
 func ConcatHost(a, b *HostTable) *HostTable {
 	n := int(a.N + b.N)
-	out := &HostTable{N: int64(n), Cols: make([]*Column, len(a.Cols))}
+	out := NewHostTable(make([]*Column, len(a.Cols)), int64(n))
 	for k, ca := range a.Cols {
 		cb := b.Cols[k]
 		w := max(ca.Width, cb.Width)

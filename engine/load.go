@@ -100,6 +100,15 @@ type TableData interface {
 type HostTable struct {
 	Cols []*Column
 	N    int64
+	// stats caches column statistics (stats.go); a table built without
+	// NewHostTable computes them on each call.
+	stats *statsCache
+}
+
+// NewHostTable makes a host table of n rows over cols that caches its
+// column statistics.
+func NewHostTable(cols []*Column, n int64) *HostTable {
+	return &HostTable{Cols: cols, N: n, stats: &statsCache{}}
 }
 
 func (h *HostTable) Rows() int64 { return h.N }

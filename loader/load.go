@@ -43,7 +43,7 @@ func (l *CPU) Load(ctx context.Context, req *engine.LoadRequest) (*engine.LoadRe
 		return nil, err
 	}
 	return &engine.LoadResult{
-		Data:         &engine.HostTable{Cols: ld.out, N: int64(ld.rows)},
+		Data:         engine.NewHostTable(ld.out, int64(ld.rows)),
 		Rows:         int64(ld.rows),
 		Bytes:        ld.bytesDone,
 		Skipped:      ld.skipped,

@@ -29,6 +29,10 @@ type source struct {
 	host bool
 	// rels are the FROM items of a join (nil for one table); see scope.
 	rels []rel
+	// rel, when set, is the plan tree that produces the source's rows (a
+	// join, a derived table, a WITH query, a set operation); data is
+	// then nil.
+	rel engine.Rel
 }
 
 // binder turns one SELECT's AST into a plan. With agg set it binds in
@@ -112,9 +116,11 @@ func (b *binder) bindStmt(stmt ast.StmtNode) (*engine.Plan, []engine.ResultColum
 	return nil, nil, unsupported("statement %T is not supported here", stmt)
 }
 
-// child makes a binder for a subquery of b's query.
+// child makes a binder for a subquery of b's query. Over user tables its
+// references to b's columns are marked, so that the subquery can become
+// a join (decorrelate.go).
 func (b *binder) child() *binder {
-	return &binder{s: b.s, params: b.params, st: b.st, outer: &outerScope{b: b}}
+	return &binder{s: b.s, params: b.params, st: b.st, outer: &outerScope{b: b, mark: b.src.present && !b.src.host && b.agg == nil}}
 }
 
 // bindSelect binds one SELECT.
@@ -129,7 +135,8 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 	if err := b.bindWindows(sel); err != nil {
 		return nil, nil, err
 	}
-	p := &engine.Plan{Table: b.src.name, Host: b.src.host, Schema: b.src.cols, Data: b.src.data, Limit: -1, Distinct: sel.Distinct}
+	p := b.src.plan()
+	p.Distinct = sel.Distinct
 	if !b.src.present {
 		p.Table = ""
 	}
@@ -176,11 +183,19 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 		if hasAggregate(sel.Where) {
 			return nil, nil, engine.Errorf(engine.CodeGroupingError, "aggregate functions are not allowed in WHERE")
 		}
-		w, err := b.predicate(sel.Where, "WHERE")
+		// subqueries among WHERE's conjuncts become joins of the source
+		// (decorrelate.go); the others are the filter
+		conjs, err := b.semiJoins(sel.Where)
 		if err != nil {
 			return nil, nil, err
 		}
-		p.Filter = w
+		for _, c := range conjs {
+			w, err := b.predicate(c, "WHERE")
+			if err != nil {
+				return nil, nil, err
+			}
+			p.Filter = andExpr(p.Filter, w)
+		}
 	}
 
 	aggregate := sel.GroupBy != nil || (sel.Having != nil)
@@ -316,6 +331,13 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 	if b.agg != nil {
 		p.GroupBy = b.agg.groups
 		p.Aggs = b.agg.aggs
+	}
+	// Binding may have joined subqueries to the source: the plan reads
+	// the source as it is now.
+	final := b.src.plan()
+	p.Input, p.Data, p.Schema, p.Table, p.Host = final.Input, final.Data, final.Schema, final.Table, final.Host
+	if !b.src.present {
+		p.Table = ""
 	}
 	return p, cols, nil
 }

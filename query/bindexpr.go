@@ -189,6 +189,13 @@ func (b *binder) columnRef(c *ast.ColumnName) (engine.Expr, error) {
 	if cr, ok := oe.(*engine.ColRef); ok {
 		return b.outer.use(cr), nil
 	}
+	if or, ok := oe.(*outerRef); ok {
+		// A column from two levels out: the subquery in between cannot
+		// become a join, and runs per row, binding this one again with
+		// the value; meanwhile it types as a NULL.
+		or.scope.deep = true
+		return &engine.Const{T: or.C.T, Null: true}, nil
+	}
 	return oe, nil // a value from further out
 }
 

@@ -201,7 +201,7 @@ func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWri
 		rows += int64(b.N)
 		return nil
 	}
-	if err := s.srv.executor(plan).Execute(ctx, plan, sink); err != nil {
+	if err := s.srv.run(ctx, plan, sink); err != nil {
 		return err
 	}
 	if len(buf) > 0 {

@@ -6,6 +6,7 @@ package query
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -32,6 +33,9 @@ func (s *Session) explain(ctx context.Context, st *parse.Explain, w engine.Resul
 	if err != nil {
 		return err
 	}
+	if plan, err = optimize(plan); err != nil {
+		return err
+	}
 	planned := time.Since(start)
 	lines := strings.Split(strings.TrimRight(plan.String(), "\n"), "\n")
 	if st.Verbose {
@@ -50,9 +54,30 @@ func (s *Session) explain(ctx context.Context, st *parse.Explain, w engine.Resul
 	if st.Analyze {
 		t0 := time.Now()
 		actx, log := engine.WithStepLog(ctx)
+		actx, ops := engine.WithOpLog(actx)
 		rows, err := s.runPlan(actx, plan, cols, countWriter{}, false)
 		if err != nil {
 			return err
+		}
+		if plan.Input != nil {
+			// the tree again, each node with what it did
+			lines = strings.Split(strings.TrimRight(plan.Explain(func(r engine.Rel) string {
+				st, ok := ops.Stat(r)
+				if !ok {
+					return ""
+				}
+				if st.Loops > 1 {
+					return fmt.Sprintf("(actual rows=%d loops=%d time=%s)", st.Rows, st.Loops, elapsedMS(st.Time))
+				}
+				return fmt.Sprintf("(actual rows=%d time=%s)", st.Rows, elapsedMS(st.Time))
+			}), "\n"), "\n")
+			if st.Verbose {
+				names := make([]string, len(cols))
+				for i, c := range cols {
+					names[i] = c.Name
+				}
+				lines = append(lines, "Output: "+strings.Join(names, ", "), "Backend: "+s.srv.backend.Name())
+			}
 		}
 		for _, h := range log.Steps() {
 			lines = append(lines, h.String())

@@ -6,21 +6,19 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/eval"
 )
 
-// Joins and derived tables run on the host: each FROM item becomes a host
-// table (system relations are built as host tables; derived tables are run
-// and their rows kept), joins combine them into one host table, and the
-// single-table plan runs over that. Catalogs are small, so this is cheap;
-// a bound keeps a mistaken query from exhausting memory.
+// FROM items become nodes of the plan tree (engine.Rel): a table is a
+// scan of its pinned version, a derived table or WITH query is the plan
+// of its query, and a join is an engine.Join of its two sides with the
+// whole ON condition as its residual. Nothing runs while binding: the
+// planner (optimize.go) then pushes filters down, picks hash keys and
+// the join order, and the backend runs the tree.
 
-// maxHostRows bounds the rows that a join, derived table, set operation
-// or subquery may materialise in host memory.
+// maxHostRows bounds the rows that a subquery folded into a constant or
+// an IN list, and a window function's input, may materialise in host
+// memory.
 const maxHostRows = 1 << 20
-
-// maxJoinPairs bounds the row pairs a join may examine.
-const maxJoinPairs = 1 << 24
 
 // rel is one FROM item in a source's scope: its columns are
 // [start, start+n) of the source.
@@ -53,7 +51,7 @@ func (s *Session) collect(ctx context.Context, plan *engine.Plan, what string) (
 	for k := range out.Cols {
 		out.Cols[k] = &engine.Vec{T: plan.Project[k].Type()}
 	}
-	err := s.srv.executor(plan).Execute(ctx, plan, func(bt *engine.Batch) error {
+	err := s.srv.run(ctx, plan, func(bt *engine.Batch) error {
 		if out.N+bt.N > maxHostRows {
 			return errTooManyRows(what)
 		}
@@ -71,20 +69,6 @@ func (s *Session) collect(ctx context.Context, plan *engine.Plan, what string) (
 		return nil, err
 	}
 	return out, nil
-}
-
-// scanAll reads a source's whole table as one batch (host executor).
-func (s *Session) scanAll(ctx context.Context, src source) (*engine.Batch, error) {
-	p := &engine.Plan{Table: src.name, Host: true, Schema: src.cols, Data: src.data, Limit: -1}
-	for i, c := range src.cols {
-		p.Project = append(p.Project, &engine.ColRef{Idx: i, Name: c.Name, T: c.Type})
-		p.Names = append(p.Names, c.Name)
-	}
-	p.Visible = len(p.Project)
-	if src.data == nil {
-		p.Data = &engine.HostTable{}
-	}
-	return s.collect(ctx, p, "a join input")
 }
 
 // hostTable stores a batch as a host table whose columns have types ts.
@@ -246,7 +230,7 @@ func (b *binder) table(schema, name string) (source, error) {
 	return src, nil
 }
 
-// derived runs a subquery in FROM and keeps its rows as a host table.
+// derived binds a subquery in FROM as a node of the plan tree.
 func (b *binder) derived(sel ast.ResultSetNode, alias string) (source, error) {
 	stmt, ok := sel.(ast.StmtNode)
 	if !ok {
@@ -260,19 +244,11 @@ func (b *binder) derived(sel ast.ResultSetNode, alias string) (source, error) {
 	if len(sub.outerRefs()) > 0 {
 		return source{}, unsupported("a subquery in FROM cannot refer to columns of the outer query (LATERAL) in gpusql")
 	}
-	rows, err := b.collect(plan, "a subquery in FROM")
-	if err != nil {
-		return source{}, err
-	}
-	ts := make([]engine.Type, plan.Visible)
-	for i := range ts {
-		ts[i] = plan.Project[i].Type()
-	}
-	names := plan.Names[:plan.Visible]
-	return batchSource(alias, alias, names, ts, rows)
+	src := source{name: alias, alias: alias, cols: plan.Columns(), present: true, host: planIsHost(plan), rel: plan}
+	return src, nil
 }
 
-// join combines two FROM items into one host table.
+// join combines two FROM items into an engine.Join node.
 func (b *binder) join(n *ast.Join) (source, error) {
 	l, err := b.fromItem(n.Left)
 	if err != nil {
@@ -282,16 +258,8 @@ func (b *binder) join(n *ast.Join) (source, error) {
 	if err != nil {
 		return source{}, err
 	}
-	if !l.host || !r.host {
-		user := l.name
-		if l.host {
-			user = r.name
-		}
-		return source{}, engine.Errorf(engine.CodeFeatureNotSupported, "joins are supported over the system catalogs only; %q is a user table", user).
-			WithHint("gpusql runs a query over one user table; see docs/sql.md.")
-	}
 	// The combined scope: the left items, then the right ones.
-	comb := source{name: l.name + " JOIN " + r.name, present: true, host: true}
+	comb := source{name: l.name + " JOIN " + r.name, present: true, host: l.host && r.host}
 	comb.cols = append(append([]engine.ColumnDef(nil), l.cols...), r.cols...)
 	comb.rels = append(comb.rels, l.scope()...)
 	for _, x := range r.scope() {
@@ -362,8 +330,32 @@ func (b *binder) join(n *ast.Join) (source, error) {
 		}
 		conds = append(conds, conjuncts(on)...)
 	}
-	cb.src = comb
-	return b.runJoin(tp, l, r, comb, conds)
+	kind := engine.JoinInner
+	switch tp {
+	case ast.LeftJoin:
+		kind = engine.JoinLeft
+	case ast.RightJoin:
+		kind = engine.JoinRight
+	case fullJoin:
+		kind = engine.JoinFull
+	}
+	j := &engine.Join{Kind: kind, Left: relOf(l), Right: relOf(r)}
+	for _, c := range conds {
+		if k, ok := c.(*engine.Const); ok && !k.Null && k.I == 1 {
+			continue // ON true
+		}
+		j.Residual = andExpr(j.Residual, c)
+	}
+	comb.rel = j
+	return comb, nil
+}
+
+// andExpr is a AND c (c alone when a is nil).
+func andExpr(a, c engine.Expr) engine.Expr {
+	if a == nil {
+		return c
+	}
+	return &engine.Call{Op: engine.OpAnd, Args: []engine.Expr{a, c}, T: engine.Bool}
 }
 
 // fullJoin is FULL [OUTER] JOIN, a join type tidb's AST lacks.
@@ -392,165 +384,6 @@ func conjuncts(e engine.Expr) []engine.Expr {
 		return append(conjuncts(c.Args[0]), conjuncts(c.Args[1])...)
 	}
 	return []engine.Expr{e}
-}
-
-// runJoin computes the join of l and r under conds: a hash join on the
-// equalities between a left and a right column, the other conditions
-// checked over the candidate pairs; then the unmatched rows of outer
-// joins, padded with NULLs.
-func (b *binder) runJoin(tp ast.JoinType, l, r, comb source, conds []engine.Expr) (source, error) {
-	ctx := b.st.ctx
-	lb, err := b.s.scanAll(ctx, l)
-	if err != nil {
-		return source{}, err
-	}
-	rb, err := b.s.scanAll(ctx, r)
-	if err != nil {
-		return source{}, err
-	}
-	nl := len(l.cols)
-	// Hash keys: equalities between an expression of the left columns
-	// and one of the right columns (the binder gave both one type).
-	var lexprs, rexprs []engine.Expr
-	var rest []engine.Expr
-	for _, c := range conds {
-		if k, ok := c.(*engine.Const); ok && !k.Null && k.I == 1 {
-			continue
-		}
-		if call, ok := c.(*engine.Call); ok && call.Op == engine.OpEq {
-			a, d := call.Args[0], call.Args[1]
-			sa, sd := sideOf(a, nl), sideOf(d, nl)
-			if sa == sideRight && sd == sideLeft {
-				a, d, sa, sd = d, a, sd, sa
-			}
-			if sa == sideLeft && sd == sideRight {
-				lexprs = append(lexprs, a)
-				rexprs = append(rexprs, shiftCols(d, -nl))
-				continue
-			}
-		}
-		rest = append(rest, c)
-	}
-	var lkeys, rkeys []int
-	lkb, rkb := &engine.Batch{N: lb.N}, &engine.Batch{N: rb.N}
-	for k := range lexprs {
-		lv, err := eval.Eval(ctx, lexprs[k], lb)
-		if err != nil {
-			return source{}, err
-		}
-		rv, err := eval.Eval(ctx, rexprs[k], rb)
-		if err != nil {
-			return source{}, err
-		}
-		lkb.Cols, rkb.Cols = append(lkb.Cols, lv), append(rkb.Cols, rv)
-		lkeys, rkeys = append(lkeys, k), append(rkeys, k)
-	}
-
-	if tp == fullJoin && len(lkeys) == 0 {
-		// As PostgreSQL, which runs a full join only as a merge or hash join.
-		return source{}, unsupported("FULL JOIN is only supported with merge-joinable or hash-joinable join conditions")
-	}
-
-	// Candidate pairs.
-	var li, ri []int32
-	add := func(i, j int) error {
-		if len(li) >= maxJoinPairs {
-			return errTooManyRows("a join")
-		}
-		li, ri = append(li, int32(i)), append(ri, int32(j))
-		return nil
-	}
-	if len(lkeys) > 0 {
-		table := map[string][]int32{}
-		var key []byte
-		for j := 0; j < rb.N; j++ {
-			key, ok := rowKey(key[:0], rkb, rkeys, j)
-			if ok {
-				table[string(key)] = append(table[string(key)], int32(j))
-			}
-		}
-		for i := 0; i < lb.N; i++ {
-			k, ok := rowKey(key[:0], lkb, lkeys, i)
-			key = k
-			if !ok {
-				continue
-			}
-			for _, j := range table[string(key)] {
-				if err := add(i, int(j)); err != nil {
-					return source{}, err
-				}
-			}
-		}
-	} else {
-		if int64(lb.N)*int64(rb.N) > maxJoinPairs {
-			return source{}, errTooManyRows("a join")
-		}
-		for i := 0; i < lb.N; i++ {
-			for j := 0; j < rb.N; j++ {
-				_ = add(i, j)
-			}
-		}
-	}
-	pairs := pairBatch(lb, rb, li, ri)
-	if len(rest) > 0 && pairs.N > 0 {
-		var cond engine.Expr = rest[0]
-		for _, c := range rest[1:] {
-			cond = &engine.Call{Op: engine.OpAnd, Args: []engine.Expr{cond, c}, T: engine.Bool}
-		}
-		v, err := eval.Eval(ctx, cond, pairs)
-		if err != nil {
-			return source{}, err
-		}
-		keep := make([]int32, 0, pairs.N)
-		for k := 0; k < pairs.N; k++ {
-			if !v.IsNull(k) && v.I[k] == 1 {
-				keep = append(keep, int32(k))
-			}
-		}
-		li, ri = gather32(li, keep), gather32(ri, keep)
-	}
-
-	// Outer joins: unmatched rows with NULLs on the other side (-1).
-	outerL := tp == ast.LeftJoin || tp == fullJoin
-	outerR := tp == ast.RightJoin || tp == fullJoin
-	if outerL || outerR {
-		ml, mr := make([]bool, lb.N), make([]bool, rb.N)
-		for k := range li {
-			ml[li[k]], mr[ri[k]] = true, true
-		}
-		if outerL {
-			for i, m := range ml {
-				if !m {
-					li, ri = append(li, int32(i)), append(ri, -1)
-				}
-			}
-		}
-		if outerR {
-			for j, m := range mr {
-				if !m {
-					li, ri = append(li, -1), append(ri, int32(j))
-				}
-			}
-		}
-	}
-	if len(li) > maxHostRows {
-		return source{}, errTooManyRows("a join")
-	}
-	out := pairBatch(lb, rb, li, ri)
-	ts := make([]engine.Type, len(comb.cols))
-	names := make([]string, len(comb.cols))
-	for i, c := range comb.cols {
-		ts[i], names[i] = c.Type, c.Name
-	}
-	h, _, err := hostTable(ts, out)
-	if err != nil {
-		return source{}, err
-	}
-	comb.data = h
-	for i := range comb.cols {
-		comb.cols[i].Type = h.Cols[i].Type
-	}
-	return comb, nil
 }
 
 type side uint8
@@ -622,75 +455,6 @@ func shiftCols(e engine.Expr, d int) engine.Expr {
 		return &c
 	}
 	return e
-}
-
-// rowKey encodes the key columns of row i; ok is false when one is NULL
-// (NULL never equals anything).
-func rowKey(dst []byte, b *engine.Batch, cols []int, i int) ([]byte, bool) {
-	for _, c := range cols {
-		v := b.Cols[c]
-		if v.IsNull(i) {
-			return dst, false
-		}
-		if v.T.Kind == engine.KindChar {
-			s := v.S[i]
-			for len(s) > 0 && s[len(s)-1] == ' ' {
-				s = s[:len(s)-1]
-			}
-			dst = append(dst, 1)
-			dst = append(dst, s...)
-			dst = append(dst, 0)
-			continue
-		}
-		dst = eval.AppendKey(dst, v, i)
-	}
-	return dst, true
-}
-
-// pairBatch builds the rows (l[li[k]], r[ri[k]]); an index of -1 gives
-// NULLs for that side.
-func pairBatch(l, r *engine.Batch, li, ri []int32) *engine.Batch {
-	out := &engine.Batch{N: len(li)}
-	for _, side := range []struct {
-		b   *engine.Batch
-		idx []int32
-	}{{l, li}, {r, ri}} {
-		for _, v := range side.b.Cols {
-			if side.b.N == 0 { // every row of this side is NULL padding
-				g := engine.NewVec(v.T, len(side.idx))
-				g.Null = make([]bool, len(side.idx))
-				for k := range g.Null {
-					g.Null[k] = true
-				}
-				out.Cols = append(out.Cols, g)
-				continue
-			}
-			g := v.Gather(clampIdx(side.idx))
-			for k, i := range side.idx {
-				if i < 0 {
-					g.SetNull(k)
-				}
-			}
-			out.Cols = append(out.Cols, g)
-		}
-	}
-	return out
-}
-
-func clampIdx(idx []int32) []int32 {
-	out := make([]int32, len(idx))
-	for k, i := range idx {
-		out[k] = max(i, 0)
-	}
-	return out
-}
-
-func gather32(xs, sel []int32) []int32 {
-	out := make([]int32, len(sel))
-	for k, i := range sel {
-		out[k] = xs[i]
-	}
-	return out
 }
 
 // srfCall returns the __gpusql_srf call of a function in FROM, which the
@@ -843,4 +607,45 @@ func (b *binder) bindWith(w *ast.WithClause) error {
 		b.st.ctes[name] = src
 	}
 	return nil
+}
+
+// plan starts a plan that reads the source: its stored data, or its
+// tree's output.
+func (src *source) plan() *engine.Plan {
+	p := &engine.Plan{Table: src.name, Host: src.host, Limit: -1}
+	if src.rel != nil {
+		p.Input = src.rel
+	} else {
+		p.Schema, p.Data = src.cols, src.data
+	}
+	return p
+}
+
+// relOf is the source as a plan-tree node: its tree, or a scan of its
+// stored data projecting every column.
+func relOf(src source) engine.Rel {
+	if src.rel != nil {
+		return src.rel
+	}
+	p := src.plan()
+	for i, c := range src.cols {
+		p.Project = append(p.Project, &engine.ColRef{Idx: i, Name: c.Name, T: c.Type})
+		p.Names = append(p.Names, c.Name)
+	}
+	p.Visible = len(p.Project)
+	return p
+}
+
+// planIsHost reports whether every table a plan reads is host data (the
+// system relations, rows built by the binder): then the host executor
+// runs it. A plan without FROM runs on the server's backend, as one over
+// a user table does.
+func planIsHost(p *engine.Plan) bool {
+	host := true
+	engine.WalkRel(p, func(r engine.Rel) {
+		if q, ok := r.(*engine.Plan); ok && q.Input == nil && !q.Host && !isSystemTable(q.Table) {
+			host = false
+		}
+	})
+	return host
 }

@@ -350,7 +350,7 @@ func (s *Session) runPlan(ctx context.Context, plan *engine.Plan, cols []engine.
 		rows += int64(b.N)
 		return nil
 	}
-	if err := s.srv.executor(plan).Execute(ctx, plan, sink); err != nil {
+	if err := s.srv.run(ctx, plan, sink); err != nil {
 		return rows, err
 	}
 	if !complete {

@@ -23,11 +23,16 @@ type countBackend struct {
 	n     int
 }
 
+// Execute counts the scans of the table in the plan's tree: derived
+// tables, WITH queries and set-operation sides are nodes of the tree the
+// statement runs.
 func (c *countBackend) Execute(ctx context.Context, p *engine.Plan, sink engine.BatchSink) error {
-	if p.Table == c.table {
-		c.mu.Lock()
-		c.n++
-		c.mu.Unlock()
+	for _, leaf := range engine.Leaves(p) {
+		if leaf.Table == c.table {
+			c.mu.Lock()
+			c.n++
+			c.mu.Unlock()
+		}
 	}
 	return c.Backend.Execute(ctx, p, sink)
 }

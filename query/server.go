@@ -4,6 +4,7 @@
 package query
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"path/filepath"
@@ -94,11 +95,11 @@ func NewServer(opts Options) (*Server, error) {
 	return &Server{opts: opts, cat: engine.NewCatalog(), backend: opts.Backend, host: cpu.New(nil, 1), log: opts.Logger}, nil
 }
 
-// executor is the backend that runs plan: the host executor for the
-// system tables (catalog metadata), the server's backend for everything
-// else.
+// executor is the backend that runs plan: the host executor when every
+// table it reads is a system table (catalog metadata) or rows the binder
+// built, the server's backend when it reads a user table.
 func (s *Server) executor(plan *engine.Plan) engine.Backend {
-	if plan.Host || isSystemTable(plan.Table) {
+	if planIsHost(plan) {
 		return s.host
 	}
 	return s.backend
@@ -106,6 +107,15 @@ func (s *Server) executor(plan *engine.Plan) engine.Backend {
 
 // Backend is the backend that loads and runs user tables.
 func (s *Server) Backend() engine.Backend { return s.backend }
+
+// run plans a bound plan (optimize.go) and runs it on its executor.
+func (s *Server) run(ctx context.Context, plan *engine.Plan, sink engine.BatchSink) error {
+	plan, err := optimize(plan)
+	if err != nil {
+		return err
+	}
+	return s.executor(plan).Execute(ctx, plan, sink)
+}
 
 // Catalog exposes the server's tables (for embedding and tests).
 func (s *Server) Catalog() *engine.Catalog { return s.cat }

@@ -4,19 +4,19 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/eval"
 )
 
-// UNION, INTERSECT and EXCEPT [ALL]: each side is bound and run on its own
-// executor (a side over a user table runs on the server's backend), the
-// results are combined on the host, and ORDER BY / LIMIT run over the
-// combined rows as a host plan.
+// UNION, INTERSECT and EXCEPT [ALL]: each side is bound to a plan, cast
+// to the columns' common types, and the two become an engine.SetOp node;
+// ORDER BY and LIMIT run in a plan over it. The backend runs the tree.
 
-// setRows is an intermediate result of a set operation.
+// setRows is one operand of a set operation, bound: its column names
+// and types, and the plan-tree node that produces its rows.
 type setRows struct {
 	names []string
 	types []engine.Type
-	rows  *engine.Batch
+	rel   engine.Rel
+	host  bool
 }
 
 func (b *binder) bindSetOpr(st *ast.SetOprStmt) (*engine.Plan, []engine.ResultColumn, error) {
@@ -89,18 +89,14 @@ func (b *binder) setList(list *ast.SetOprSelectList) (*setRows, error) {
 	return acc, nil
 }
 
-// setSide binds and runs one SELECT of a set operation.
+// setSide binds one SELECT of a set operation.
 func (b *binder) setSide(sel *ast.SelectStmt) (*setRows, error) {
 	side := &binder{s: b.s, params: b.params, st: b.st, outer: b.outer}
 	plan, _, err := side.bindSelect(sel)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := b.collect(plan, "a set operation")
-	if err != nil {
-		return nil, err
-	}
-	r := &setRows{names: plan.Names[:plan.Visible], rows: rows}
+	r := &setRows{names: plan.Names[:plan.Visible], rel: plan, host: planIsHost(plan)}
 	for _, e := range plan.Project[:plan.Visible] {
 		r.types = append(r.types, e.Type())
 	}
@@ -124,7 +120,7 @@ func combine(l, r *setRows, op ast.SetOprType) (*setRows, error) {
 	if len(l.types) != len(r.types) {
 		return nil, engine.Errorf(engine.CodeSyntaxError, "each %s query must have the same number of columns", name)
 	}
-	out := &setRows{names: l.names, types: make([]engine.Type, len(l.types))}
+	out := &setRows{names: l.names, types: make([]engine.Type, len(l.types)), host: l.host && r.host}
 	for k := range l.types {
 		t, ok := setType(l.types[k], r.types[k])
 		if !ok {
@@ -132,69 +128,54 @@ func combine(l, r *setRows, op ast.SetOprType) (*setRows, error) {
 		}
 		out.types[k] = t
 	}
-	lb, err := castRows(l.rows, out.types)
+	lr, err := castSide(l, out.types)
 	if err != nil {
 		return nil, err
 	}
-	rb, err := castRows(r.rows, out.types)
+	rr, err := castSide(r, out.types)
 	if err != nil {
 		return nil, err
 	}
-	keyOf := func(b *engine.Batch, i int, dst []byte) []byte {
-		for _, v := range b.Cols {
-			dst = eval.AppendKey(dst, v, i)
-		}
-		return dst
-	}
-	var key []byte
+	so := &engine.SetOp{Left: lr, Right: rr}
 	switch op {
-	case ast.UnionAll, ast.Union:
-		if lb.N+rb.N > maxHostRows {
-			return nil, errTooManyRows("a set operation")
-		}
-		all := appendRows(lb, rb)
-		if op == ast.Union {
-			all = eval.DistinctBatch(all, len(all.Cols))
-		}
-		out.rows = all
-		return out, nil
+	case ast.Union, ast.UnionAll:
+		so.Op = engine.SetUnion
+	case ast.Intersect, ast.IntersectAll:
+		so.Op = engine.SetIntersect
+	default:
+		so.Op = engine.SetExcept
 	}
-	counts := map[string]int{}
-	for j := 0; j < rb.N; j++ {
-		key = keyOf(rb, j, key[:0])
-		counts[string(key)]++
+	so.All = op == ast.UnionAll || op == ast.IntersectAll || op == ast.ExceptAll
+	for k, t := range out.types {
+		so.Cols = append(so.Cols, engine.ColumnDef{Name: out.names[k], Type: t})
 	}
-	seen := map[string]bool{}
-	var keep []int32
-	for i := 0; i < lb.N; i++ {
-		key = keyOf(lb, i, key[:0])
-		k := string(key)
-		switch op {
-		case ast.Intersect:
-			if counts[k] > 0 && !seen[k] {
-				keep = append(keep, int32(i))
-			}
-			seen[k] = true
-		case ast.IntersectAll:
-			if counts[k] > 0 {
-				counts[k]--
-				keep = append(keep, int32(i))
-			}
-		case ast.Except:
-			if counts[k] == 0 && !seen[k] {
-				keep = append(keep, int32(i))
-			}
-			seen[k] = true
-		case ast.ExceptAll:
-			if counts[k] > 0 {
-				counts[k]--
-			} else {
-				keep = append(keep, int32(i))
-			}
-		}
-	}
-	out.rows = eval.GatherBatch(lb, keep)
+	out.rel = so
 	return out, nil
+}
+
+// castSide is a set operand's node with its columns cast to types ts
+// (the operand itself when no column changes).
+func castSide(r *setRows, ts []engine.Type) (engine.Rel, error) {
+	same := true
+	p := &engine.Plan{Input: r.rel, Table: "set operation", Limit: -1}
+	for k, t := range ts {
+		var e engine.Expr = &engine.ColRef{Idx: k, Name: r.names[k], T: r.types[k]}
+		from := r.types[k]
+		if !(from == t || castTarget(from, t) == from || (from.Kind == t.Kind && t.Kind == engine.KindNumeric && t.Prec == 0)) {
+			var err error
+			if e, err = castTo(e, t); err != nil {
+				return nil, err
+			}
+			same = false
+		}
+		p.Project = append(p.Project, e)
+		p.Names = append(p.Names, r.names[k])
+	}
+	if same {
+		return r.rel, nil
+	}
+	p.Visible = len(p.Project)
+	return p, nil
 }
 
 // setType is the type a set operation's column takes from its two sides
@@ -215,49 +196,18 @@ func setType(a, b engine.Type) (engine.Type, bool) {
 	return t, ok
 }
 
-// castRows casts a batch's columns to types ts.
-func castRows(b *engine.Batch, ts []engine.Type) (*engine.Batch, error) {
-	out := &engine.Batch{N: b.N, Cols: make([]*engine.Vec, len(b.Cols))}
-	for k, v := range b.Cols {
-		if v.T == ts[k] || castTarget(v.T, ts[k]) == v.T || (v.T.Kind == ts[k].Kind && ts[k].Kind == engine.KindNumeric && ts[k].Prec == 0) {
-			out.Cols[k] = v
-			continue
-		}
-		c, err := eval.Cast(v, ts[k])
-		if err != nil {
-			return nil, err
-		}
-		out.Cols[k] = c
-	}
-	return out, nil
-}
-
-// appendRows is a's rows followed by b's.
-func appendRows(a, b *engine.Batch) *engine.Batch {
-	out := &engine.Batch{N: a.N + b.N, Cols: make([]*engine.Vec, len(a.Cols))}
-	for k := range a.Cols {
-		v := &engine.Vec{T: a.Cols[k].T}
-		for _, src := range []*engine.Vec{a.Cols[k], b.Cols[k]} {
-			for i := 0; i < src.N; i++ {
-				v.AppendRow(src, i)
-			}
-		}
-		out.Cols[k] = v
-	}
-	return out
-}
-
-// finishSet makes the host plan that returns a set operation's rows with
-// its ORDER BY and LIMIT.
+// finishSet makes the plan that returns a set operation's rows with its
+// ORDER BY and LIMIT.
 func (b *binder) finishSet(r *setRows, order *ast.OrderByClause, limit *ast.Limit) (*engine.Plan, []engine.ResultColumn, error) {
-	src, err := batchSource("set operation", "", r.names, r.types, r.rows)
-	if err != nil {
-		return nil, nil, err
+	src := source{name: "set operation", present: true, host: r.host, rel: r.rel}
+	for k, n := range r.names {
+		src.cols = append(src.cols, engine.ColumnDef{Name: n, Type: r.types[k]})
 	}
 	fb := &binder{s: b.s, params: b.params, st: b.st, outer: b.outer, src: src}
 	b.params.mapMarkers(limit)
-	p := &engine.Plan{Table: src.name, Host: true, Schema: src.cols, Data: src.data, Limit: -1}
+	p := src.plan()
 	var cols []engine.ResultColumn
+	var err error
 	for i, c := range src.cols {
 		t := r.types[i]
 		p.Project = append(p.Project, &engine.ColRef{Idx: i, Name: c.Name, T: c.Type})
@@ -297,9 +247,5 @@ func (b *binder) resort(r *setRows, order *ast.OrderByClause, limit *ast.Limit) 
 	if err != nil {
 		return nil, err
 	}
-	rows, err := b.collect(p, "a set operation")
-	if err != nil {
-		return nil, err
-	}
-	return &setRows{names: r.names, types: r.types, rows: rows}, nil
+	return &setRows{names: r.names, types: r.types, rel: p, host: r.host}, nil
 }

@@ -24,7 +24,26 @@ type outerScope struct {
 	vals map[int]*engine.Const
 	// used are the outer columns the subquery reads.
 	used []*engine.ColRef
+	// mark: a reference stands as an *outerRef, for the planner to turn
+	// the subquery into a join (decorrelate.go); else, while typing, as
+	// a NULL of its type.
+	mark bool
+	// deep: a subquery nested in this one reads the enclosing query's
+	// columns.
+	deep bool
 }
+
+// outerRef is a subquery's reference to column C of the enclosing query
+// (scope's), as bound for decorrelation.
+type outerRef struct {
+	C     *engine.ColRef
+	scope *outerScope
+}
+
+var _ engine.Expr = (*outerRef)(nil)
+
+func (o *outerRef) Type() engine.Type { return o.C.T }
+func (o *outerRef) String() string    { return "outer." + o.C.String() }
 
 // use records a reference to outer column c and returns what stands for
 // it: the current row's value, or a typed NULL while only typing.
@@ -40,6 +59,9 @@ func (o *outerScope) use(c *engine.ColRef) engine.Expr {
 	}
 	if v, ok := o.vals[c.Idx]; ok {
 		return v
+	}
+	if o.mark && o.vals == nil {
+		return &outerRef{C: c, scope: o}
 	}
 	return &engine.Const{T: c.T, Null: true}
 }
@@ -109,6 +131,9 @@ func (b *binder) scalarSubquery(n *ast.SubqueryExpr) (engine.Expr, error) {
 		return nil, engine.Errorf(engine.CodeCardinalityViolation, "more than one row returned by a subquery used as an expression")
 	}
 	if refs := sub.outerRefs(); len(refs) > 0 {
+		if e, ok, err := b.scalarJoin(sub, plan); err != nil || ok { // decorrelate.go
+			return e, err
+		}
 		return b.correlated("subquery", n.Query, refs, nil, t, value)
 	}
 	rows, err := b.collect(plan, "a subquery")

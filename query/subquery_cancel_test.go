@@ -38,7 +38,11 @@ func (g *gateBackend) arm() chan struct{} {
 }
 
 func (g *gateBackend) Execute(ctx context.Context, p *engine.Plan, sink engine.BatchSink) error {
-	if p.Table == g.table {
+	gated := false
+	for _, leaf := range engine.Leaves(p) {
+		gated = gated || leaf.Table == g.table
+	}
+	if gated {
 		g.mu.Lock()
 		if g.started != nil {
 			close(g.started)

@@ -69,7 +69,7 @@ func (b *binder) bindWindows(sel *ast.SelectStmt) error {
 
 	// The filtered rows with every source column, then per call its
 	// PARTITION BY and ORDER BY values.
-	p := &engine.Plan{Table: b.src.name, Host: true, Schema: b.src.cols, Data: b.src.data, Limit: -1}
+	p := b.src.plan()
 	if sel.Where != nil {
 		w, err := b.predicate(sel.Where, "WHERE")
 		if err != nil {
@@ -192,7 +192,7 @@ func (b *binder) bindWindows(sel *ast.SelectStmt) error {
 	for i, c := range h.Cols {
 		src.cols = append(src.cols, engine.ColumnDef{Name: names[i], Type: c.Type})
 	}
-	src.data = h
+	src.data, src.rel = h, nil
 	b.src = src
 	b.windows = windows
 	b.windowFiltered = true

@@ -187,7 +187,9 @@ func TestCopyFromStdinAborts(t *testing.T) {
 		if err := c.nc.(*net.TCPConn).CloseWrite(); err != nil {
 			t.Fatal(err)
 		}
-		c.expectError(engine.CodeConnectionFailure, "unexpected EOF")
+		// the COPY's read or the connection check, whichever sees the
+		// FIN first, fails it
+		c.expectError(engine.CodeConnectionFailure, "")
 		<-done
 		s.wantRows(t, 1000)
 	})

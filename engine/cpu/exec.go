@@ -115,11 +115,16 @@ func parallel(workers, morsels int, f func(w, lo, hi int) error) error {
 }
 
 // Execute runs a plan: scan → filter → aggregate or project → distinct →
-// sort → offset/limit, streaming results to sink in batches. Large tables
+// sort → offset/limit, streaming results to sink in batches. A plan over
+// a tree of joins and set operations runs its input first. Large tables
 // are scanned by several workers over contiguous ranges of morsels; their
 // results are combined in table order, so output does not depend on
 // timing.
 func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.BatchSink) error {
+	p, err := b.input(ctx, p) // a plan over a tree: its input first (tree.go)
+	if err != nil {
+		return err
+	}
 	r := &execRun{p: p, rows: 1} // no FROM: one row without columns
 	if p.Table != "" {
 		r.rows = 0 // a table never loaded

@@ -1,0 +1,421 @@
+package cpu
+
+import (
+	"context"
+	"sync"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/eval"
+)
+
+// The hash join: the right side is built into a hash table on its keys,
+// and the left side probes it, morsel by morsel on all workers. The
+// matching pairs (row indexes into each side) are checked against the
+// residual condition in batches, and the output columns are gathered by
+// those indexes. Output order is deterministic: left rows in order, each
+// followed by its right matches in right-row order; then, for RIGHT and
+// FULL joins, the unmatched right rows in order.
+
+// probeMorsel is how many left rows a worker probes at a time.
+const probeMorsel = 1 << 16
+
+// joinTable is the build side's hash table: rows with equal keys are
+// chained in row order (head, next); a NULL key is in no chain.
+type joinTable struct {
+	// one integer-valued key: open addressing on the value
+	ints     bool
+	mask     uint64
+	slotKey  []uint64
+	slotHead []int32 // -1: empty
+	// any other keys: their bytes (eval.AppendKey)
+	bytes map[string]int32
+	next  []int32
+	// rows is the build side's row count; nulls whether a key was NULL.
+	rows  int
+	nulls bool
+}
+
+// keyCols evaluates key expressions over all rows of h.
+func keyCols(ctx context.Context, keys []engine.Expr, h *engine.HostTable) ([]*engine.Vec, error) {
+	out := make([]*engine.Vec, len(keys))
+	n := int(h.N)
+	used := usedColumns(len(h.Cols), keys...)
+	for k, e := range keys {
+		if c, ok := e.(*engine.ColRef); ok {
+			out[k] = scanColumn(h.Cols[c.Idx], 0, n)
+			continue
+		}
+		var parts []*engine.Vec
+		for lo := 0; lo < n || lo == 0 && n == 0; lo += batchRows {
+			if err := canceled(ctx); err != nil {
+				return nil, err
+			}
+			hi := min(lo+batchRows, n)
+			in := &engine.Batch{N: hi - lo, Cols: make([]*engine.Vec, len(h.Cols))}
+			for c, col := range h.Cols {
+				if used[c] {
+					in.Cols[c] = scanColumn(col, lo, hi)
+				}
+			}
+			v, err := eval.Eval(ctx, e, in)
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, v)
+			if n == 0 {
+				break
+			}
+		}
+		var acc *engine.Batch
+		for _, p := range parts {
+			acc = appendBatch(acc, &engine.Batch{N: p.N, Cols: []*engine.Vec{p}})
+		}
+		out[k] = acc.Cols[0]
+	}
+	return out, nil
+}
+
+// intKey reports whether keys are one integer-valued vector (integers,
+// dates, timestamps, booleans).
+func intKey(keys []*engine.Vec) bool {
+	return len(keys) == 1 && engine.PhysOf(keys[0].T.Kind) == engine.PhysInt
+}
+
+func hash64(x uint64) uint64 {
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return x
+}
+
+// rowBytes appends row i's key bytes; ok is false when a key is NULL.
+func rowBytes(dst []byte, keys []*engine.Vec, i int) ([]byte, bool) {
+	for _, v := range keys {
+		if v.IsNull(i) {
+			return dst, false
+		}
+		dst = eval.AppendKey(dst, v, i)
+	}
+	return dst, true
+}
+
+// buildTable hashes the build side's key vectors (n rows).
+func newJoinTable(keys []*engine.Vec, n int) *joinTable {
+	t := &joinTable{rows: n, next: make([]int32, n)}
+	if intKey(keys) {
+		t.ints = true
+		size := 16
+		for size < 2*n {
+			size *= 2
+		}
+		t.mask = uint64(size - 1)
+		t.slotKey = make([]uint64, size)
+		t.slotHead = make([]int32, size)
+		for i := range t.slotHead {
+			t.slotHead[i] = -1
+		}
+		v := keys[0]
+		// rows in reverse, each put at the head of its chain: chains come
+		// out in row order
+		for i := n - 1; i >= 0; i-- {
+			if v.IsNull(i) {
+				t.nulls = true
+				t.next[i] = -1
+				continue
+			}
+			k := uint64(v.I[i])
+			s := hash64(k) & t.mask
+			for t.slotHead[s] >= 0 && t.slotKey[s] != k {
+				s = (s + 1) & t.mask
+			}
+			t.slotKey[s] = k
+			t.next[i] = t.slotHead[s]
+			t.slotHead[s] = int32(i)
+		}
+		return t
+	}
+	t.bytes = make(map[string]int32, n)
+	var key []byte
+	for i := n - 1; i >= 0; i-- {
+		var ok bool
+		key, ok = rowBytes(key[:0], keys, i)
+		if !ok {
+			t.nulls = true
+			t.next[i] = -1
+			continue
+		}
+		head, found := t.bytes[string(key)]
+		if !found {
+			head = -1
+		}
+		t.next[i] = head
+		t.bytes[string(key)] = int32(i)
+	}
+	return t
+}
+
+// first returns the first build row whose key equals probe row i's (-1:
+// none, or a NULL key).
+func (t *joinTable) first(keys []*engine.Vec, i int, scratch *[]byte) int32 {
+	if t.ints {
+		v := keys[0]
+		if v.IsNull(i) {
+			return -1
+		}
+		k := uint64(v.I[i])
+		s := hash64(k) & t.mask
+		for t.slotHead[s] >= 0 {
+			if t.slotKey[s] == k {
+				return t.slotHead[s]
+			}
+			s = (s + 1) & t.mask
+		}
+		return -1
+	}
+	key, ok := rowBytes((*scratch)[:0], keys, i)
+	*scratch = key
+	if !ok {
+		return -1
+	}
+	if h, found := t.bytes[string(key)]; found {
+		return h
+	}
+	return -1
+}
+
+// joinPart is one probe morsel's output.
+type joinPart struct {
+	li, ri []int32
+	// matched marks, for RIGHT and FULL joins, the right rows a pair of
+	// this morsel matched.
+	matched []bool
+}
+
+// join runs a Join node.
+func (b *Backend) join(ctx context.Context, j *engine.Join) (*engine.HostTable, error) {
+	l, err := b.materialize(ctx, j.Left)
+	if err != nil {
+		return nil, err
+	}
+	r, err := b.materialize(ctx, j.Right)
+	if err != nil {
+		return nil, err
+	}
+	nl, nr := int(l.N), int(r.N)
+	var t *joinTable
+	var lk []*engine.Vec
+	if len(j.LeftKeys) > 0 {
+		rk, err := keyCols(ctx, j.RightKeys, r)
+		if err != nil {
+			return nil, err
+		}
+		if lk, err = keyCols(ctx, j.LeftKeys, l); err != nil {
+			return nil, err
+		}
+		t = newJoinTable(rk, nr)
+	}
+	if j.Kind == engine.JoinAntiNull {
+		switch {
+		case nr == 0:
+			return l, nil
+		case t.nulls:
+			return engine.EmptyHost(j.Columns()), nil
+		}
+	}
+	trackRight := j.Kind == engine.JoinRight || j.Kind == engine.JoinFull
+	morsels := (nl + probeMorsel - 1) / probeMorsel
+	parts := make([]joinPart, morsels)
+	workers := max(1, min(b.workers, morsels))
+	var next int
+	var mu sync.Mutex
+	err = parallel(workers, workers, func(w, _, _ int) error {
+		var scratch []byte
+		for {
+			mu.Lock()
+			m := next
+			next++
+			mu.Unlock()
+			if m >= morsels {
+				return nil
+			}
+			if err := canceled(ctx); err != nil {
+				return err
+			}
+			lo, hi := m*probeMorsel, min((m+1)*probeMorsel, nl)
+			part, err := b.probe(ctx, j, l, r, t, lk, lo, hi, trackRight, &scratch)
+			if err != nil {
+				return err
+			}
+			parts[m] = part
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	var li, ri []int32
+	total := 0
+	for _, p := range parts {
+		total += len(p.li)
+	}
+	li = make([]int32, 0, total)
+	ri = make([]int32, 0, total)
+	for _, p := range parts {
+		li = append(li, p.li...)
+		ri = append(ri, p.ri...)
+	}
+	if trackRight {
+		matched := make([]bool, nr)
+		for _, p := range parts {
+			for k, m := range p.matched {
+				if m {
+					matched[k] = true
+				}
+			}
+		}
+		for k, m := range matched {
+			if !m {
+				li, ri = append(li, -1), append(ri, int32(k))
+			}
+		}
+	}
+	return gatherJoin(j, l, r, li, ri), nil
+}
+
+// probe finds the output pairs of left rows [lo, hi).
+func (b *Backend) probe(ctx context.Context, j *engine.Join, l, r *engine.HostTable, t *joinTable, lk []*engine.Vec,
+	lo, hi int, trackRight bool, scratch *[]byte) (joinPart, error) {
+	var part joinPart
+	nr := int(r.N)
+	// candidate pairs
+	var cl, cr []int32
+	for i := lo; i < hi; i++ {
+		if t == nil { // no keys: every pair
+			for k := 0; k < nr; k++ {
+				cl, cr = append(cl, int32(i)), append(cr, int32(k))
+			}
+			if len(cl) > 1<<22 && j.Residual != nil {
+				// filter as we go, so a cross join with a condition
+				// keeps few pairs in memory
+				var err error
+				if cl, cr, err = residual(ctx, j, l, r, cl, cr); err != nil {
+					return part, err
+				}
+			}
+			continue
+		}
+		for k := t.first(lk, i, scratch); k >= 0; k = t.next[k] {
+			cl, cr = append(cl, int32(i)), append(cr, k)
+		}
+	}
+	if j.Residual != nil {
+		var err error
+		if cl, cr, err = residual(ctx, j, l, r, cl, cr); err != nil {
+			return part, err
+		}
+	}
+	if trackRight {
+		part.matched = make([]bool, nr)
+		for _, k := range cr {
+			part.matched[k] = true
+		}
+	}
+	switch j.Kind {
+	case engine.JoinInner, engine.JoinRight:
+		part.li, part.ri = cl, cr
+	case engine.JoinLeft, engine.JoinFull:
+		// each left row's pairs, or the row with NULLs
+		k := 0
+		for i := lo; i < hi; i++ {
+			found := false
+			for k < len(cl) && int(cl[k]) == i {
+				part.li, part.ri = append(part.li, cl[k]), append(part.ri, cr[k])
+				k++
+				found = true
+			}
+			if !found {
+				part.li, part.ri = append(part.li, int32(i)), append(part.ri, -1)
+			}
+		}
+	case engine.JoinSemi:
+		for k := range cl {
+			if k == 0 || cl[k] != cl[k-1] {
+				part.li = append(part.li, cl[k])
+			}
+		}
+	case engine.JoinAnti, engine.JoinAntiNull:
+		k := 0
+		for i := lo; i < hi; i++ {
+			found := false
+			for k < len(cl) && int(cl[k]) == i {
+				k++
+				found = true
+			}
+			if !found && (j.Kind == engine.JoinAnti || !lk[0].IsNull(i)) {
+				part.li = append(part.li, int32(i))
+			}
+		}
+	}
+	return part, nil
+}
+
+// residual keeps the pairs (cl[k], cr[k]) for which the join's residual
+// condition is true, in order.
+func residual(ctx context.Context, j *engine.Join, l, r *engine.HostTable, cl, cr []int32) ([]int32, []int32, error) {
+	nlc := len(l.Cols)
+	used := usedColumns(nlc+len(r.Cols), j.Residual)
+	ol, or := cl[:0:0], cr[:0:0]
+	for lo := 0; lo < len(cl); lo += batchRows {
+		if err := canceled(ctx); err != nil {
+			return nil, nil, err
+		}
+		hi := min(lo+batchRows, len(cl))
+		in := &engine.Batch{N: hi - lo, Cols: make([]*engine.Vec, nlc+len(r.Cols))}
+		for c := range in.Cols {
+			if !used[c] {
+				continue
+			}
+			if c < nlc {
+				in.Cols[c] = scanColumn(l.Cols[c].Gather(cl[lo:hi]), 0, hi-lo)
+			} else {
+				in.Cols[c] = scanColumn(r.Cols[c-nlc].Gather(cr[lo:hi]), 0, hi-lo)
+			}
+		}
+		sel, err := filter(ctx, j.Residual, in)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, k := range sel {
+			ol, or = append(ol, cl[lo+int(k)]), append(or, cr[lo+int(k)])
+		}
+	}
+	return ol, or, nil
+}
+
+// gatherJoin builds the join's output table from the pairs.
+func gatherJoin(j *engine.Join, l, r *engine.HostTable, li, ri []int32) *engine.HostTable {
+	var srcs []*engine.Column
+	var idx [][]int32
+	for _, c := range l.Cols {
+		srcs, idx = append(srcs, c), append(idx, li)
+	}
+	switch j.Kind {
+	case engine.JoinSemi, engine.JoinAnti, engine.JoinAntiNull:
+	default:
+		for _, c := range r.Cols {
+			srcs, idx = append(srcs, c), append(idx, ri)
+		}
+	}
+	out := &engine.HostTable{N: int64(len(li)), Cols: make([]*engine.Column, len(srcs))}
+	var wg sync.WaitGroup
+	for k := range srcs {
+		wg.Add(1)
+		go func(k int) {
+			defer wg.Done()
+			out.Cols[k] = srcs[k].Gather(idx[k])
+		}(k)
+	}
+	wg.Wait()
+	return out
+}

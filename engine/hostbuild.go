@@ -1,0 +1,197 @@
+package engine
+
+// Host tables built by operators: the rows a join gathers, and the
+// batches a pipeline's result is collected from.
+
+// Gather returns a new column holding rows idx of c, in that order; an
+// index of -1 gives a NULL row.
+func (c *Column) Gather(idx []int32) *Column {
+	n := len(idx)
+	nullable := c.Valid != nil
+	if !nullable {
+		for _, i := range idx {
+			if i < 0 {
+				nullable = true
+				break
+			}
+		}
+	}
+	out := NewColumn(c.Type, n, c.Width, nullable)
+	out.Width = c.Width
+	if c.Type.IsString() {
+		out.Str = make([]byte, n*c.Width)
+	}
+	switch {
+	case c.B != nil:
+		for k, i := range idx {
+			if i >= 0 {
+				out.B[k] = c.B[i]
+			}
+		}
+	case c.I16 != nil:
+		for k, i := range idx {
+			if i >= 0 {
+				out.I16[k] = c.I16[i]
+			}
+		}
+	case c.I32 != nil:
+		for k, i := range idx {
+			if i >= 0 {
+				out.I32[k] = c.I32[i]
+			}
+		}
+	case c.I64 != nil:
+		for k, i := range idx {
+			if i >= 0 {
+				out.I64[k] = c.I64[i]
+			}
+		}
+	case c.F32 != nil:
+		for k, i := range idx {
+			if i >= 0 {
+				out.F32[k] = c.F32[i]
+			}
+		}
+	case c.F64 != nil:
+		for k, i := range idx {
+			if i >= 0 {
+				out.F64[k] = c.F64[i]
+			}
+		}
+	case c.Width > 0:
+		w := c.Width
+		for k, i := range idx {
+			if i >= 0 {
+				copy(out.Str[k*w:(k+1)*w], c.Str[int(i)*w:(int(i)+1)*w])
+			}
+		}
+	}
+	if nullable {
+		for k, i := range idx {
+			if i < 0 || c.IsNull(int(i)) {
+				out.Valid[k>>6] &^= 1 << (uint(k) & 63)
+			}
+		}
+	}
+	return out
+}
+
+// EmptyHost is a table of no rows with columns of the given types.
+func EmptyHost(cols []ColumnDef) *HostTable {
+	h := &HostTable{Cols: make([]*Column, len(cols))}
+	for i, c := range cols {
+		h.Cols[i] = NewColumn(c.Type, 0, 0, false)
+	}
+	return h
+}
+
+// StoredType is the type a column of type t is stored as in a host
+// table built from computed values: an unconstrained numeric becomes
+// numeric(18, scale), the widest scale its values have.
+func StoredType(t Type, scale int32) Type {
+	if t.Kind == KindNumeric && t.Prec == 0 {
+		return NumericType(18, int(scale))
+	}
+	return t
+}
+
+// HostFromBatches stores the rows of batches (columns of types ts) as a
+// host table. An unconstrained numeric column is stored at the largest
+// scale among its values; a string column as wide as its longest value.
+// Numerics past 18 digits and interval columns cannot be stored: the
+// error is 0A000.
+func HostFromBatches(ts []Type, batches []*Batch) (*HostTable, error) {
+	n := 0
+	for _, b := range batches {
+		n += b.N
+	}
+	h := &HostTable{N: int64(n), Cols: make([]*Column, len(ts))}
+	for k, t := range ts {
+		nullable, width, scale := false, 0, int32(t.Scale)
+		for _, b := range batches {
+			v := b.Cols[k]
+			if v.Null != nil {
+				nullable = true
+			}
+			switch PhysOf(t.Kind) {
+			case PhysStr:
+				for i := 0; i < b.N; i++ {
+					width = max(width, len(v.S[i]))
+				}
+			case PhysDec:
+				if t.Prec == 0 {
+					for i := 0; i < b.N; i++ {
+						if !v.IsNull(i) {
+							scale = max(scale, v.D[i].Scale)
+						}
+					}
+				}
+			case PhysInterval:
+				return nil, Errorf(CodeFeatureNotSupported, "an interval column in a join, derived table or set operation is not supported")
+			}
+		}
+		st := StoredType(t, scale)
+		c := NewColumn(st, n, width, nullable)
+		row := 0
+		for _, b := range batches {
+			v := b.Cols[k]
+			if err := storeVec(c, row, v, b.N, scale); err != nil {
+				return nil, err
+			}
+			row += b.N
+		}
+		h.Cols[k] = c
+	}
+	return h, nil
+}
+
+// storeVec writes n values of v into c from row at.
+func storeVec(c *Column, at int, v *Vec, n int, scale int32) error {
+	for i := 0; i < n; i++ {
+		if v.IsNull(i) {
+			c.Valid[(at+i)>>6] &^= 1 << (uint(at+i) & 63)
+		}
+	}
+	switch c.Type.Kind {
+	case KindBool:
+		for i := 0; i < n; i++ {
+			c.B[at+i] = uint8(v.I[i])
+		}
+	case KindInt16:
+		for i := 0; i < n; i++ {
+			c.I16[at+i] = int16(v.I[i])
+		}
+	case KindInt32, KindDate:
+		for i := 0; i < n; i++ {
+			c.I32[at+i] = int32(v.I[i])
+		}
+	case KindInt64, KindTimestamp:
+		copy(c.I64[at:at+n], v.I[:n])
+	case KindFloat32:
+		for i := 0; i < n; i++ {
+			c.F32[at+i] = float32(v.F[i])
+		}
+	case KindFloat64:
+		copy(c.F64[at:at+n], v.F[:n])
+	case KindNumeric:
+		for i := 0; i < n; i++ {
+			if v.IsNull(i) {
+				continue
+			}
+			d, ok := v.D[i].Rescale(scale)
+			x, ok2 := d.Int64()
+			if !ok || !ok2 || x >= Pow10(18) || x <= -Pow10(18) {
+				return Errorf(CodeFeatureNotSupported, "numeric value %s is too wide for an intermediate result (18 digits)", v.D[i])
+			}
+			c.I64[at+i] = x
+		}
+	case KindChar, KindVarchar, KindText:
+		w := c.Width
+		for i := 0; i < n; i++ {
+			if !v.IsNull(i) {
+				copy(c.Str[(at+i)*w:(at+i+1)*w], v.S[i])
+			}
+		}
+	}
+	return nil
+}
