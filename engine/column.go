@@ -15,6 +15,9 @@ import "math/bits"
 //	KindFloat64                   F64
 //	KindChar, KindVarchar,
 //	KindText                      Str, Width bytes per row, zero-padded UTF-8
+//	KindNumeric, wide             D   (each value with its own scale: an
+//	                                   intermediate result's unconstrained
+//	                                   numeric beyond 18 digits; host only)
 //
 // A string value's length is the index of its first zero byte (or Width).
 // PostgreSQL text cannot hold NUL, so the padding is unambiguous. Width is a
@@ -31,6 +34,7 @@ type Column struct {
 	F32   []float32
 	F64   []float64
 	Str   []byte
+	D     []Dec
 	Width int
 	// Valid is a bitmap, bit i set when row i is not NULL. Nil means no
 	// NULLs at all.
@@ -118,7 +122,7 @@ func (c *Column) StrAt(i int) []byte {
 // Bytes is the storage size of the column in bytes.
 func (c *Column) Bytes() int64 {
 	n := int64(len(c.B)) + 2*int64(len(c.I16)) + 4*int64(len(c.I32)) + 8*int64(len(c.I64)) +
-		4*int64(len(c.F32)) + 8*int64(len(c.F64)) + int64(len(c.Str)) + 8*int64(len(c.Valid))
+		4*int64(len(c.F32)) + 8*int64(len(c.F64)) + int64(len(c.Str)) + 8*int64(len(c.Valid)) + 24*int64(len(c.D))
 	return n
 }
 

@@ -21,7 +21,16 @@ func (c *Column) Gather(idx []int32) *Column {
 	if c.Type.IsString() {
 		out.Str = make([]byte, n*c.Width)
 	}
+	if c.D != nil {
+		out.I64, out.D = nil, make([]Dec, n)
+	}
 	switch {
+	case c.D != nil:
+		for k, i := range idx {
+			if i >= 0 {
+				out.D[k] = c.D[i]
+			}
+		}
 	case c.B != nil:
 		for k, i := range idx {
 			if i >= 0 {
@@ -130,6 +139,27 @@ func HostFromBatches(ts []Type, batches []*Batch) (*HostTable, error) {
 				return nil, Errorf(CodeFeatureNotSupported, "an interval column in a join, derived table or set operation is not supported")
 			}
 		}
+		if t.Kind == KindNumeric && t.Prec == 0 && !fitsScaled(batches, k, scale) {
+			// wider than int64 at one scale: each value as it is
+			c := &Column{Type: t, Len: n, D: make([]Dec, n)}
+			if nullable {
+				c.Valid = NewColumn(Bool, n, 0, true).Valid
+			}
+			row := 0
+			for _, b := range batches {
+				v := b.Cols[k]
+				for i := 0; i < b.N; i++ {
+					if v.IsNull(i) {
+						c.Valid[(row+i)>>6] &^= 1 << (uint(row+i) & 63)
+					} else {
+						c.D[row+i] = v.D[i]
+					}
+				}
+				row += b.N
+			}
+			h.Cols[k] = c
+			continue
+		}
 		st := StoredType(t, scale)
 		c := NewColumn(st, n, width, nullable)
 		row := 0
@@ -143,6 +173,25 @@ func HostFromBatches(ts []Type, batches []*Batch) (*HostTable, error) {
 		h.Cols[k] = c
 	}
 	return h, nil
+}
+
+// fitsScaled reports whether column k's numerics all fit an int64 below
+// 10^18 at scale.
+func fitsScaled(batches []*Batch, k int, scale int32) bool {
+	for _, b := range batches {
+		v := b.Cols[k]
+		for i := 0; i < b.N; i++ {
+			if v.IsNull(i) {
+				continue
+			}
+			d, ok := v.D[i].Rescale(scale)
+			x, ok2 := d.Int64()
+			if !ok || !ok2 || x >= Pow10(18) || x <= -Pow10(18) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // storeVec writes n values of v into c from row at.

@@ -29,6 +29,12 @@ type Statser interface {
 	ColumnStats(col int) ColumnStats
 }
 
+// StatsSource is a backend that can describe the columns of its table
+// data (the GPU backend samples device columns).
+type StatsSource interface {
+	ColumnStats(d TableData, col int) ColumnStats
+}
+
 // SampleRows is how many rows a column's statistics are estimated from.
 const SampleRows = 30000
 
@@ -78,6 +84,8 @@ func EstimateStats(sample *Column, n int64) ColumnStats {
 			x = float64(sample.F32[i])
 		case sample.F64 != nil:
 			x = sample.F64[i]
+		case sample.D != nil:
+			x = sample.D[i].Float64()
 		default:
 			isNum = false
 			key = append(key, sample.StrAt(i)...)

@@ -33,7 +33,7 @@ func (s *Session) explain(ctx context.Context, st *parse.Explain, w engine.Resul
 	if err != nil {
 		return err
 	}
-	if plan, err = optimize(plan); err != nil {
+	if plan, err = optimize(plan, s.srv.columnStats); err != nil {
 		return err
 	}
 	planned := time.Since(start)

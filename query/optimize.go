@@ -27,11 +27,11 @@ import (
 
 // optimize returns the planned form of a bound plan. It does not change
 // p; a plan already planned is returned as is.
-func optimize(p *engine.Plan) (*engine.Plan, error) {
+func optimize(p *engine.Plan, stats func(engine.TableData, int) engine.ColumnStats) (*engine.Plan, error) {
 	if p.Optimized || p.Input == nil {
 		return p, nil
 	}
-	o := &optimizer{}
+	o := &optimizer{stats: stats}
 	q, err := o.plan(p)
 	if err != nil {
 		return nil, err
@@ -40,7 +40,10 @@ func optimize(p *engine.Plan) (*engine.Plan, error) {
 	return q, nil
 }
 
-type optimizer struct{}
+type optimizer struct {
+	// stats describes a column of table data (Server.columnStats)
+	stats func(engine.TableData, int) engine.ColumnStats
+}
 
 // estimate is what the planner expects of a node's output.
 type estimate struct {
@@ -261,9 +264,9 @@ func (o *optimizer) estimate(r engine.Rel) estimate {
 		case r.Data != nil:
 			in.rows = float64(r.Data.Rows())
 			in.cols = make([]engine.ColumnStats, len(r.Schema))
-			if st, ok := r.Data.(engine.Statser); ok && r.Data.Rows() > 0 {
+			if o.stats != nil && r.Data.Rows() > 0 {
 				for i := range in.cols {
-					in.cols[i] = st.ColumnStats(i)
+					in.cols[i] = o.stats(r.Data, i)
 				}
 			}
 		case r.Table != "":

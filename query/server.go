@@ -108,9 +108,21 @@ func (s *Server) executor(plan *engine.Plan) engine.Backend {
 // Backend is the backend that loads and runs user tables.
 func (s *Server) Backend() engine.Backend { return s.backend }
 
+// columnStats describes column col of table data, for the planner: from
+// the data itself, or through the backend that holds it.
+func (s *Server) columnStats(d engine.TableData, col int) engine.ColumnStats {
+	if st, ok := d.(engine.Statser); ok {
+		return st.ColumnStats(col)
+	}
+	if src, ok := s.backend.(engine.StatsSource); ok {
+		return src.ColumnStats(d, col)
+	}
+	return engine.ColumnStats{}
+}
+
 // run plans a bound plan (optimize.go) and runs it on its executor.
 func (s *Server) run(ctx context.Context, plan *engine.Plan, sink engine.BatchSink) error {
-	plan, err := optimize(plan)
+	plan, err := optimize(plan, s.columnStats)
 	if err != nil {
 		return err
 	}

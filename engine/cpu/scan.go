@@ -43,6 +43,10 @@ func scanColumn(c *engine.Column, lo, hi int) *engine.Vec {
 	case engine.KindInt64, engine.KindTimestamp:
 		v.I = c.I64[lo:hi:hi]
 	case engine.KindNumeric:
+		if c.D != nil {
+			v.D = append([]engine.Dec(nil), c.D[lo:hi]...)
+			break
+		}
 		v.D = make([]engine.Dec, n)
 		s := c.Type.Scale
 		for i, x := range c.I64[lo:hi] {

@@ -124,6 +124,22 @@ func (s *scratch) free() {
 	s.bufs = nil
 }
 
+// newRun starts a run of kernels over the n rows of t: its columns'
+// descriptors and an error word on the device.
+func (b *Backend) newRun(s *scratch, t *Table, n int64) (*run, error) {
+	r := &run{b: b, s: s, t: t, n: n}
+	var err error
+	if r.cols, err = s.upload(sliceBytes(qCols(t.Cols))); err != nil {
+		return nil, err
+	}
+	eb, err := s.zeros(16, 0)
+	if err != nil {
+		return nil, err
+	}
+	r.err = uint64(eb.Ptr())
+	return r, nil
+}
+
 // run is the state of one Execute.
 type run struct {
 	b    *Backend
@@ -248,6 +264,17 @@ func (r *run) check(p *program) error {
 // results, DISTINCT, and the other ORDER BYs and LIMITs run on the host
 // over the small results that come back (see docs/performance.md).
 func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.BatchSink) error {
+	if p.Input != nil || isHostLeaf(p) {
+		// a plan over a tree: its input first, on the device (tree.go)
+		in, err := b.input(ctx, p)
+		if err != nil {
+			return err
+		}
+		defer in.Release()
+		q := *p
+		q.Input, q.Data, q.Schema, q.Table = nil, in, p.InputColumns(), "(input)"
+		p = &q
+	}
 	var t *Table
 	n := int64(1) // no FROM: one row without columns
 	if p.Table != "" {
@@ -273,16 +300,10 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 	}
 	s := &scratch{dev: b.dev}
 	defer s.free()
-	r := &run{b: b, s: s, t: t, n: n}
-	var err error
-	if r.cols, err = s.upload(sliceBytes(qCols(t.Cols))); err != nil {
-		return err
-	}
-	eb, err := s.zeros(16, 0)
+	r, err := b.newRun(s, t, n)
 	if err != nil {
 		return err
 	}
-	r.err = uint64(eb.Ptr())
 	if p, err = r.hostSteps(ctx, p); err != nil { // hoststep.go
 		return err
 	}

@@ -163,7 +163,13 @@ func (c *compiler) compileAny(e engine.Expr, mask int32) (val, error) {
 			return val{}, err
 		}
 		r, err := p.emit(opCol, int32(e.Idx), 0, 0, 0, 0)
-		return val{reg: r, cls: cls, scale: int32(e.T.Scale), width: c.cols[e.Idx].Width, t: e.T}, err
+		scale := int32(e.T.Scale)
+		if st := c.cols[e.Idx].Type; e.T.Kind == engine.KindNumeric && st.Kind == engine.KindNumeric {
+			// the stored scale: an intermediate result's unconstrained
+			// numeric column is stored at its values' scale
+			scale = int32(st.Scale)
+		}
+		return val{reg: r, cls: cls, scale: scale, width: c.cols[e.Idx].Width, t: e.T}, err
 	case *engine.Const:
 		return c.constant(e)
 	case *engine.Case:

@@ -66,8 +66,24 @@ func (r *run) selection(filter engine.Expr, limit int64) (uint64, int64, error) 
 	return uint64(sel.Ptr()), total, nil
 }
 
+// devOut is one output of deviceOutputs on the device: n int64 values
+// (lo; strings: their lengths), NULL flags (nul, one byte a row), the
+// high words of numerics and intervals (hi), the string bytes (str,
+// width a row) and, for a numeric whose scale varies by row, the scales.
+type devOut struct{ lo, hi, nul, str, scale *cuda.Buffer }
+
 // outputs evaluates exprs over rows (sel, or all n) and downloads them.
 func (r *run) outputs(exprs []engine.Expr, sel uint64, n int64, filter engine.Expr) (*engine.Batch, error) {
+	vals, hb, err := r.deviceOutputs(exprs, sel, n, filter)
+	if err != nil {
+		return nil, err
+	}
+	return r.download(vals, hb, n)
+}
+
+// deviceOutputs evaluates exprs over rows (sel, or all n) into device
+// buffers, the rows where filter (if any) holds.
+func (r *run) deviceOutputs(exprs []engine.Expr, sel uint64, n int64, filter engine.Expr) ([]val, []devOut, error) {
 	p := newProgram()
 	c := &compiler{p: p, cols: r.t.Cols}
 	mask := int32(0)
@@ -75,20 +91,19 @@ func (r *run) outputs(exprs []engine.Expr, sel uint64, n int64, filter engine.Ex
 	if filter != nil {
 		f, err := c.compile(filter, 0)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if mask, err = p.emit(opIsTrue, f.reg, 0, 0, 0, 0); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		a.Filter = mask
 	}
 	vals, err := c.compileOutputs(exprs, mask)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	outs := make([]qOut, len(vals))
-	type hostOut struct{ lo, hi, nul, str, scale *cuda.Buffer }
-	hb := make([]hostOut, len(vals))
+	hb := make([]devOut, len(vals))
 	for k, v := range vals {
 		if v.scaleReg == 0 {
 			continue
@@ -96,11 +111,11 @@ func (r *run) outputs(exprs []engine.Expr, sel uint64, n int64, filter engine.Ex
 		// the row's scale, as one more int64 output
 		lo, err := r.s.alloc(8 * n)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		nul, err := r.s.alloc(n)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		hb[k].scale = lo
 		outs = append(outs, qOut{Reg: v.scaleReg, Cls: clsI64, Lo: uint64(lo.Ptr()), Nul: uint64(nul.Ptr())})
@@ -109,18 +124,18 @@ func (r *run) outputs(exprs []engine.Expr, sel uint64, n int64, filter engine.Ex
 		o := qOut{Reg: v.reg, Cls: v.cls}
 		lo, err := r.s.alloc(8 * n)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		nul, err := r.s.alloc(n)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		o.Lo, o.Nul = uint64(lo.Ptr()), uint64(nul.Ptr())
 		hb[k].lo, hb[k].nul = lo, nul
 		if v.cls == clsDec || v.cls == clsIntv {
 			hi, err := r.s.alloc(8 * n)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			o.Hi = uint64(hi.Ptr())
 			hb[k].hi = hi
@@ -130,7 +145,7 @@ func (r *run) outputs(exprs []engine.Expr, sel uint64, n int64, filter engine.Ex
 			o.Width = int32(v.width)
 			st, err := r.s.alloc(int64(v.width) * n)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			o.Str = uint64(st.Ptr())
 			hb[k].str = st
@@ -138,20 +153,25 @@ func (r *run) outputs(exprs []engine.Expr, sel uint64, n int64, filter engine.Ex
 		outs[k] = o
 	}
 	if err := r.prepare(p, &a); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if a.Outs, err = r.s.upload(sliceBytes(outs)); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	a.NOuts = int32(len(outs))
 	if n > 0 {
 		if err := r.launch("q_project", r.grid(n), 0, &a); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if err := r.check(p); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
+	return vals, hb, nil
+}
+
+// download copies deviceOutputs' buffers to host vectors.
+func (r *run) download(vals []val, hb []devOut, n int64) (*engine.Batch, error) {
 	res := &engine.Batch{N: int(n), Cols: make([]*engine.Vec, len(vals))}
 	for k, v := range vals {
 		lo := make([]int64, n)

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/binary"
 	"math"
+	"sync"
 	"unsafe"
 
 	"github.com/gpusql/gpusql/cuda"
@@ -23,6 +24,10 @@ type Column struct {
 	Width int          // bytes per row for strings
 	Valid *cuda.Buffer // validity bitmap: uint64 words, bit i%64 of word i/64 set = not NULL; nil = no NULLs
 
+	// shared: the buffers belong to another table (a node of a plan
+	// tree that passes its input's column through); Release keeps them.
+	shared bool
+
 	stats statsCache // value range, computed on first use (stats.go)
 }
 
@@ -31,6 +36,9 @@ type Table struct {
 	Cols []*Column
 	N    int64
 	Dev  *cuda.Device
+
+	statsMu  sync.Mutex
+	colStats map[int]engine.ColumnStats // the planner's, once sampled (tree.go)
 }
 
 var _ engine.TableData = (*Table)(nil)
@@ -55,7 +63,7 @@ func (t *Table) DeviceBytes() int64 {
 // Release frees every buffer; DROP TABLE returns the memory to the pool.
 func (t *Table) Release() {
 	for _, c := range t.Cols {
-		if c == nil { // a failed Upload stops before creating every column
+		if c == nil || c.shared { // a failed Upload stops before creating every column
 			continue
 		}
 		if c.Data != nil {
@@ -104,6 +112,15 @@ func u64Bytes(w []uint64) []byte {
 func Upload(dev *cuda.Device, h *engine.HostTable, owner string) (*Table, error) {
 	t := &Table{N: h.N, Dev: dev, Cols: make([]*Column, len(h.Cols))}
 	for k, hc := range h.Cols {
+		if hc.D != nil {
+			// an intermediate result's wide numerics: scaled int64s on
+			// the device, when they fit at one scale
+			var err error
+			if hc, err = narrowDecimals(hc); err != nil {
+				t.Release()
+				return nil, err
+			}
+		}
 		c := &Column{Type: hc.Type, Width: hc.Width}
 		t.Cols[k] = c
 		if b := hostBytes(hc); len(b) > 0 {
@@ -210,4 +227,29 @@ func (l HostLoader) Concat(table string, a, b engine.TableData) (engine.TableDat
 		return nil, err
 	}
 	return Upload(l.Dev, engine.ConcatHost(ha, hb), table)
+}
+
+// narrowDecimals stores a column of numerics with their own scales (D) as
+// int64s at the largest of them, if every value fits below 10^18.
+func narrowDecimals(c *engine.Column) (*engine.Column, error) {
+	scale := int32(0)
+	for i, d := range c.D {
+		if !c.IsNull(i) {
+			scale = max(scale, d.Scale)
+		}
+	}
+	out := engine.NewColumn(engine.NumericType(18, int(scale)), c.Len, 0, false)
+	out.Valid = c.Valid
+	for i, d := range c.D {
+		if c.IsNull(i) {
+			continue
+		}
+		r, ok := d.Rescale(scale)
+		x, ok2 := r.Int64()
+		if !ok || !ok2 || x >= engine.Pow10(18) || x <= -engine.Pow10(18) {
+			return nil, unsupported("a numeric value of more than 18 digits (%s) in an intermediate result on the GPU", d)
+		}
+		out.I64[i] = x
+	}
+	return out, nil
 }

@@ -1,0 +1,121 @@
+package gpu
+
+import (
+	"context"
+
+	"github.com/gpusql/gpusql/engine"
+)
+
+// Set operations on the device. UNION ALL appends the right side's rows
+// to the left's (the loader's device Concat); UNION, INTERSECT and EXCEPT
+// are a GROUP BY of every column over both sides' rows, each tagged with
+// its side: a group is a row of the result when both sides (INTERSECT),
+// only the left (EXCEPT), or either (UNION) have it. INTERSECT ALL and
+// EXCEPT ALL, which keep counts of duplicates, are refused.
+func (b *Backend) setOp(ctx context.Context, s *engine.SetOp) (*Table, error) {
+	if s.All && s.Op != engine.SetUnion {
+		return nil, unsupported("%s on the GPU", s.Head())
+	}
+	if s.Op == engine.SetUnion && s.All {
+		l, err := b.materialize(ctx, s.Left)
+		if err != nil {
+			return nil, err
+		}
+		defer l.Release()
+		r, err := b.materialize(ctx, s.Right)
+		if err != nil {
+			return nil, err
+		}
+		defer r.Release()
+		for k := range l.Cols {
+			if l.Cols[k].Type != r.Cols[k].Type {
+				// stored differently (numerics of other scales): through
+				// a pipeline that casts the right side to the left's types
+				return b.materialize(ctx, unionAllCast(s, l, r))
+			}
+		}
+		if r.N == 0 {
+			return l.copyOf(b)
+		}
+		if l.N == 0 {
+			return r.copyOf(b)
+		}
+		d, err := b.loader.Concat("", l, r)
+		if err != nil {
+			return nil, err
+		}
+		return d.(*Table), nil
+	}
+	n := len(s.Cols)
+	tagged := func(side engine.Rel, tag int64) *engine.Plan {
+		p := &engine.Plan{Input: side, Table: "(side)", Limit: -1}
+		for i, c := range s.Cols {
+			p.Project = append(p.Project, &engine.ColRef{Idx: i, Name: c.Name, T: c.Type})
+			p.Names = append(p.Names, c.Name)
+		}
+		p.Project = append(p.Project, &engine.Const{T: engine.Int32, I: tag})
+		p.Names = append(p.Names, "side")
+		p.Visible = len(p.Project)
+		return p
+	}
+	cols := append(append([]engine.ColumnDef(nil), s.Cols...), engine.ColumnDef{Name: "side", Type: engine.Int32})
+	both := &engine.SetOp{Op: engine.SetUnion, All: true, Left: tagged(s.Left, 0), Right: tagged(s.Right, 1), Cols: cols}
+	g := &engine.Plan{Input: both, Table: "(set)", Limit: -1, Aggregate: true}
+	for i, c := range s.Cols {
+		g.GroupBy = append(g.GroupBy, &engine.ColRef{Idx: i, Name: c.Name, T: c.Type})
+		g.Project = append(g.Project, &engine.ColRef{Idx: i, Name: c.Name, T: c.Type})
+		g.Names = append(g.Names, c.Name)
+	}
+	g.Visible = n
+	sideRef := &engine.ColRef{Idx: n, Name: "side", T: engine.Int32}
+	g.Aggs = []engine.AggCall{
+		{Func: engine.AggSum, Arg: sideRef, T: engine.Int64}, // the right side's rows
+		{Func: engine.AggCountStar, T: engine.Int64},
+	}
+	right := &engine.ColRef{Idx: n, Name: "sum", T: engine.Int64}
+	total := &engine.ColRef{Idx: n + 1, Name: "count", T: engine.Int64}
+	zero := &engine.Const{T: engine.Int64, I: 0}
+	switch s.Op {
+	case engine.SetIntersect:
+		g.Having = &engine.Call{Op: engine.OpAnd, T: engine.Bool, Args: []engine.Expr{
+			&engine.Call{Op: engine.OpGt, T: engine.Bool, Args: []engine.Expr{right, zero}},
+			&engine.Call{Op: engine.OpLt, T: engine.Bool, Args: []engine.Expr{right, total}},
+		}}
+	case engine.SetExcept:
+		g.Having = &engine.Call{Op: engine.OpEq, T: engine.Bool, Args: []engine.Expr{right, zero}}
+	}
+	return b.materialize(ctx, g)
+}
+
+// unionAllCast is UNION ALL with each side cast to the output types.
+func unionAllCast(s *engine.SetOp, l, r *Table) engine.Rel {
+	cast := func(side engine.Rel) engine.Rel {
+		p := &engine.Plan{Input: side, Table: "(side)", Limit: -1}
+		for i, c := range s.Cols {
+			var e engine.Expr = &engine.ColRef{Idx: i, Name: c.Name, T: c.Type}
+			if c.Type.Kind == engine.KindNumeric {
+				t := engine.NumericType(18, max(l.Cols[i].Type.Scale, r.Cols[i].Type.Scale))
+				e = &engine.Call{Op: engine.OpCast, Args: []engine.Expr{e}, T: t}
+			}
+			p.Project = append(p.Project, e)
+			p.Names = append(p.Names, c.Name)
+		}
+		p.Visible = len(p.Project)
+		return p
+	}
+	return &engine.SetOp{Op: engine.SetUnion, All: true, Left: cast(s.Left), Right: cast(s.Right), Cols: s.Cols}
+}
+
+// copyOf is a table with t's rows in buffers of its own.
+func (t *Table) copyOf(b *Backend) (*Table, error) {
+	out := &Table{N: t.N, Dev: b.dev, Cols: make([]*Column, len(t.Cols))}
+	for k, c := range t.Cols {
+		col, err := b.gatherColumn(c, 0, t.N, true)
+		if err != nil {
+			out.Release()
+			return nil, err
+		}
+		out.Cols[k] = col
+	}
+	return out, nil
+}
