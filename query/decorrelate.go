@@ -365,31 +365,61 @@ func (b *binder) scalarJoin(sub *binder, plan *engine.Plan) (engine.Expr, bool, 
 		}
 		innerKeys, outerKeys = append(innerKeys, a), append(outerKeys, o)
 	}
+	// The subquery grouped by its inner keys outputs the keys and the
+	// aggregates; its value is computed from them above the join, where
+	// avg (whose quotient may have any number of digits) is sum / count,
+	// as avg divides: intermediate results then hold no such quotients.
 	g := len(innerKeys)
 	grouped := &engine.Plan{Input: plan.Input, Table: plan.Table, Schema: plan.Schema, Data: plan.Data, Host: plan.Host,
-		Limit: -1, Filter: andAll(inner), Aggregate: true, GroupBy: innerKeys, Aggs: plan.Aggs}
+		Limit: -1, Filter: andAll(inner), Aggregate: true, GroupBy: innerKeys}
 	for i, k := range innerKeys {
 		grouped.Project = append(grouped.Project, &engine.ColRef{Idx: i, Name: "key", T: k.Type()})
 		grouped.Names = append(grouped.Names, "")
 	}
-	value := shiftBy(plan.Project[0], g)
-	grouped.Project = append(grouped.Project, value)
-	grouped.Names = append(grouped.Names, "")
+	n := len(b.src.cols)
+	var extra []engine.ColumnDef
+	for _, k := range innerKeys {
+		extra = append(extra, engine.ColumnDef{Name: "", Type: k.Type()})
+	}
+	out := func(a engine.AggCall) engine.Expr {
+		grouped.Aggs = append(grouped.Aggs, a)
+		grouped.Project = append(grouped.Project, &engine.ColRef{Idx: g + len(grouped.Aggs) - 1, Name: a.String(), T: a.T})
+		grouped.Names = append(grouped.Names, "")
+		extra = append(extra, engine.ColumnDef{Name: "", Type: a.T})
+		return &engine.ColRef{Idx: n + len(extra) - 1, Name: a.String(), T: a.T}
+	}
+	aggVals := make([]engine.Expr, len(plan.Aggs))
+	for k, a := range plan.Aggs {
+		if a.Func != engine.AggAvg || a.Distinct || a.T.Kind != engine.KindNumeric {
+			aggVals[k] = out(a)
+			continue
+		}
+		sumT := engine.Numeric
+		if at := a.Arg.Type(); at.Kind == engine.KindInt16 || at.Kind == engine.KindInt32 {
+			sumT = engine.Int64
+		}
+		sum := out(engine.AggCall{Func: engine.AggSum, Arg: a.Arg, T: sumT})
+		cnt := out(engine.AggCall{Func: engine.AggCount, Arg: a.Arg, T: engine.Int64})
+		sn, err := castTo(sum, engine.Numeric)
+		if err != nil {
+			return nil, false, err
+		}
+		cn, err := castTo(cnt, engine.Numeric)
+		if err != nil {
+			return nil, false, err
+		}
+		aggVals[k] = &engine.Call{Op: engine.OpDiv, Args: []engine.Expr{sn, cn}, T: a.T}
+	}
 	grouped.Visible = len(grouped.Project)
 
-	n := len(b.src.cols)
 	j := &engine.Join{Kind: engine.JoinLeft, Left: relOf(b.src), Right: grouped}
-	var extra []engine.ColumnDef
 	for i, o := range outerKeys {
-		t := innerKeys[i].Type()
 		j.Residual = andExpr(j.Residual, &engine.Call{Op: engine.OpEq, T: engine.Bool,
-			Args: []engine.Expr{joined(o, n, 0), &engine.ColRef{Idx: n + i, Name: "key", T: t}}})
-		extra = append(extra, engine.ColumnDef{Name: "", Type: t})
+			Args: []engine.Expr{joined(o, n, 0), &engine.ColRef{Idx: n + i, Name: "key", T: innerKeys[i].Type()}}})
 	}
-	t := plan.Project[0].Type()
-	extra = append(extra, engine.ColumnDef{Name: "", Type: t})
 	b.addJoin(j, extra)
-	var res engine.Expr = &engine.ColRef{Idx: n + g, Name: "subquery", T: t}
+	t := plan.Project[0].Type()
+	var res engine.Expr = substitute(plan.Project[0], aggVals)
 	// Over no rows an aggregate is NULL but count is 0: where the outer
 	// row found no group, the value is the subquery's over no rows.
 	empty := make([]engine.Expr, len(plan.Aggs))
