@@ -41,6 +41,15 @@ func TestTPCH(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// No TPC-H query needs a cross join: the planner must find a
+			// key for every join.
+			plan, err := psqlText(db, "EXPLAIN "+string(sql))
+			if err != nil {
+				t.Fatalf("EXPLAIN: %v", err)
+			}
+			if strings.Contains(plan, "Cross Join") {
+				t.Errorf("the plan has a cross join:\n%s", plan)
+			}
 			start := time.Now()
 			got, err := psqlText(db, string(sql))
 			if err != nil {

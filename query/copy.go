@@ -83,12 +83,17 @@ func (s *Session) copyFrom(ctx context.Context, st *parse.Copy, w engine.ResultW
 	// appends, so two COPYs into one table both land.
 	if err := t.Write(data, func(cur, add engine.TableData) (engine.TableData, error) {
 		if cur == nil || cur.Rows() == 0 {
+			s.srv.gatherStats(add)
 			return add, nil
 		}
 		if add.Rows() == 0 {
 			return cur, nil
 		}
-		return s.srv.backend.Concat(st.Table, cur, add)
+		merged, err := s.srv.backend.Concat(st.Table, cur, add)
+		if err == nil {
+			s.srv.gatherStats(merged)
+		}
+		return merged, err
 	}); err != nil {
 		return err
 	}

@@ -156,6 +156,7 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 		res.Data.Release()
 		return canceledStatement(ctx)
 	}
+	s.srv.gatherStats(res.Data)
 	if _, err := s.srv.cat.CreateWith(st.Name, st.Columns, res.Data); err != nil {
 		return err
 	}

@@ -120,6 +120,27 @@ func (s *Server) columnStats(d engine.TableData, col int) engine.ColumnStats {
 	return engine.ColumnStats{}
 }
 
+// gatherStats computes and keeps the planner's statistics of every column
+// of freshly loaded data (a sample of its rows each), so that the first
+// query over the table plans without waiting for them.
+func (s *Server) gatherStats(d engine.TableData) {
+	if d == nil || d.Rows() == 0 {
+		return
+	}
+	n := 0
+	switch t := d.(type) {
+	case *engine.HostTable:
+		n = len(t.Cols)
+	default:
+		if c, ok := d.(interface{ NumColumns() int }); ok {
+			n = c.NumColumns()
+		}
+	}
+	for i := 0; i < n; i++ {
+		s.columnStats(d, i)
+	}
+}
+
 // run plans a bound plan (optimize.go) and runs it on its executor.
 func (s *Server) run(ctx context.Context, plan *engine.Plan, sink engine.BatchSink) error {
 	plan, err := optimize(plan, s.columnStats)

@@ -46,6 +46,9 @@ var _ engine.TableData = (*Table)(nil)
 // Rows is the number of rows.
 func (t *Table) Rows() int64 { return t.N }
 
+// NumColumns is the number of columns.
+func (t *Table) NumColumns() int { return len(t.Cols) }
+
 // DeviceBytes is the device memory the columns hold.
 func (t *Table) DeviceBytes() int64 {
 	var n int64

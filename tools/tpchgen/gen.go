@@ -19,7 +19,10 @@ var Tables = []string{"region", "nation", "part", "supplier", "partsupp", "custo
 type Options struct {
 	SF  float64 // scale factor: a whole number, or a multiple of 0.001 below 1
 	Dir string  // output directory, created if missing
-	// Progress, when set, receives dbgen's own progress lines.
+	// Workers is the number of worker processes (parallel.go); 0 or 1
+	// makes the tables in this process.
+	Workers int
+	// Progress, when set, receives progress lines.
 	Progress io.Writer
 }
 
@@ -38,11 +41,30 @@ type Stats struct {
 // dbgen keeps its state in package variables, so generate must not run
 // concurrently with itself.
 func generate(opt Options) (*Stats, error) {
+	if opt.Workers > 1 {
+		return generateParallel(opt)
+	}
 	if err := initScale(opt.SF); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(opt.Dir, 0o755); err != nil {
 		return nil, err
+	}
+	return makeTables(opt.Dir, "", 0, 1, opt.Progress)
+}
+
+// genOrder is the order in which the tables are made, as dbgen.DbGen would
+// be given them; TPartPsupp and TOrderLine make part with partsupp, and
+// orders with lineitem, in one pass, as C dbgen does.
+var genOrder = []dbgen.Table{dbgen.TRegion, dbgen.TNation, dbgen.TPartPsupp, dbgen.TSupp, dbgen.TCust, dbgen.TOrderLine}
+
+// makeTables writes part k of n of every table (all of it when n is 1;
+// parallel.go says how parts are made) to dir/<table>.csv<suffix>, once
+// initScale has run. With n = 1 it makes the rows that dbgen.DbGen would,
+// in the same order.
+func makeTables(dir, suffix string, k, n int, progress io.Writer) (*Stats, error) {
+	if n < 1 || k < 0 || k >= n {
+		return nil, fmt.Errorf("part %d of %d", k, n)
 	}
 	files := map[string]*tableFile{}
 	defer func() {
@@ -51,7 +73,7 @@ func generate(opt Options) (*Stats, error) {
 		}
 	}()
 	for _, t := range Tables {
-		f, err := createTableFile(filepath.Join(opt.Dir, t+".csv"))
+		f, err := createTableFile(filepath.Join(dir, t+".csv"+suffix))
 		if err != nil {
 			return nil, err
 		}
@@ -67,11 +89,38 @@ func generate(opt Options) (*Stats, error) {
 		dbgen.TOrder:  &loader{f: files["orders"], row: ordersRow},
 		dbgen.TLine:   &loader{f: files["lineitem"], row: lineitemRows},
 	}
-	// TPartPsupp and TOrderLine make part with partsupp, and orders with
-	// lineitem, in one pass, as C dbgen does.
-	order := []dbgen.Table{dbgen.TRegion, dbgen.TNation, dbgen.TPartPsupp, dbgen.TSupp, dbgen.TCust, dbgen.TOrderLine}
-	if err := withStdout(opt.Progress, func() error { return dbgen.DbGen(loaders, order) }); err != nil {
-		return nil, err
+	// TPartPsupp's and TOrderLine's own loaders (set by initTDefs) call
+	// these.
+	for t, l := range loaders {
+		tdefs[t].loader = l
+	}
+	for _, t := range genOrder {
+		total := rowCount(t)
+		lo, hi := total*int64(k)/int64(n), total*int64(k+1)/int64(n)
+		if t == dbgen.TNation || t == dbgen.TRegion {
+			// Not split (their seed function does nothing): part 0
+			// has them.
+			lo, hi = 0, 0
+			if k == 0 {
+				hi = total
+			}
+		}
+		if hi <= lo {
+			continue
+		}
+		if progress != nil {
+			fmt.Fprintf(progress, "generating %s\n", tdefs[t].comment)
+		}
+		if lo > 0 {
+			// Move the table's random streams on to row lo+1.
+			tdefs[t].genSeed(dbgen.TNone, lo)
+			if c := tdefs[t].child; c != dbgen.TNone {
+				tdefs[c].genSeed(dbgen.TNone, lo)
+			}
+		}
+		if err := genTbl(t, lo+1, hi-lo); err != nil {
+			return nil, fmt.Errorf("fail to generate %s, err: %v", tdefs[t].name, err)
+		}
 	}
 	st := &Stats{Rows: map[string]int64{}, Bytes: map[string]int64{}}
 	for _, t := range Tables {
@@ -83,24 +132,6 @@ func generate(opt Options) (*Stats, error) {
 		st.Rows[t], st.Bytes[t] = f.rows, f.bytes
 	}
 	return st, nil
-}
-
-// withStdout runs fn with os.Stdout pointing at w (or discarding, when w
-// is nil): go-tpc's DbGen prints its progress with fmt.Printf.
-func withStdout(w io.Writer, fn func() error) error {
-	saved := os.Stdout
-	defer func() { os.Stdout = saved }()
-	if f, ok := w.(*os.File); ok {
-		os.Stdout = f
-	} else {
-		devnull, err := os.Open(os.DevNull)
-		if err != nil {
-			return err
-		}
-		defer devnull.Close()
-		os.Stdout = devnull
-	}
-	return fn()
 }
 
 // tableFile is one output file, written to a temporary name first.

@@ -86,11 +86,18 @@ const (
 
 // pickList is a dbgen distribution with a table from the drawn weight
 // j (1..max) to the member that pickStr returns: the first whose
-// cumulative weight is >= j.
+// cumulative weight is >= j. Each word is also kept in a 16-byte array,
+// copied whole into the pool (one store instead of a memmove call).
 type pickList struct {
 	words []string
+	fixed []fixedWord
 	byJ   []uint8 // byJ[j] = member index, j in 1..max
 	max   int64
+}
+
+type fixedWord struct {
+	b [16]byte
+	n int
 }
 
 func newPickList(name string) *pickList {
@@ -104,6 +111,12 @@ func newPickList(name string) *pickList {
 		p.max += int64(it.Weight)
 		cum = append(cum, p.max)
 		p.words = append(p.words, it.Text)
+		var f fixedWord
+		f.n = copy(f.b[:], it.Text)
+		if f.n != len(it.Text) {
+			f.n = -1 // too long: copied as a string
+		}
+		p.fixed = append(p.fixed, f)
 	}
 	p.byJ = make([]uint8, p.max+1)
 	pos := 0
@@ -153,40 +166,55 @@ func (g *poolGen) pick(p *pickList) int {
 	return int(p.byJ[j])
 }
 
-func (g *poolGen) phrase(b []byte, items [][]syntaxItem, syntax *pickList, words *[256]*pickList) []byte {
-	for _, it := range items[g.pick(syntax)] {
-		src := words[it.kind]
-		b = append(b, src.words[g.pick(src)]...)
-		if it.suffix != 0 {
-			b = append(b, it.suffix)
-		}
-		b = append(b, ' ')
+// word writes member i of p at b[n:] and returns the new length; b has
+// room for 16 bytes more than any sentence needs.
+func word(b []byte, n int, p *pickList, i int) int {
+	f := &p.fixed[i]
+	if f.n < 0 {
+		return n + copy(b[n:], p.words[i])
 	}
-	return b
+	*(*[16]byte)(b[n : n+16]) = f.b
+	return n + f.n
 }
 
-func (g *poolGen) sentence(b []byte) []byte {
+func (g *poolGen) phrase(b []byte, n int, items [][]syntaxItem, syntax *pickList, words *[256]*pickList) int {
+	for _, it := range items[g.pick(syntax)] {
+		src := words[it.kind]
+		n = word(b, n, src, g.pick(src))
+		if it.suffix != 0 {
+			b[n] = it.suffix
+			n++
+		}
+		b[n] = ' '
+		n++
+	}
+	return n
+}
+
+// sentence writes one txtSentence at b[n:] and returns the new length.
+func (g *poolGen) sentence(b []byte, n int) int {
 	for _, it := range g.grammarItems[g.pick(g.grammar)] {
 		switch it.kind {
 		case 'V':
-			b = g.phrase(b, g.vpItems, g.vp, &g.vpWords)
+			n = g.phrase(b, n, g.vpItems, g.vp, &g.vpWords)
 		case 'N':
-			b = g.phrase(b, g.npItems, g.np, &g.npWords)
+			n = g.phrase(b, n, g.npItems, g.np, &g.npWords)
 		case 'P':
-			b = append(b, g.prepositions.words[g.pick(g.prepositions)]...)
-			b = append(b, " the "...)
-			b = g.phrase(b, g.npItems, g.np, &g.npWords)
+			n = word(b, n, g.prepositions, g.pick(g.prepositions))
+			n += copy(b[n:], " the ")
+			n = g.phrase(b, n, g.npItems, g.np, &g.npWords)
 		case 'T':
-			b = b[:len(b)-1]
-			b = append(b, g.terminators.words[g.pick(g.terminators)]...)
+			n--
+			n = word(b, n, g.terminators, g.pick(g.terminators))
 		default:
 			panic("tpchgen: unknown grammar item")
 		}
 		if it.suffix != 0 {
-			b = append(b, it.suffix)
+			b[n] = it.suffix
+			n++
 		}
 	}
-	return b
+	return n
 }
 
 // buildTextPool sets szTextPool as misc.go initTextPool does, and leaves
@@ -224,17 +252,25 @@ func buildTextPool() {
 		}
 	}
 
-	pool := make([]byte, 0, textPoolSize)
-	var s []byte
-	for len(pool) < textPoolSize {
-		s = g.sentence(s[:0])
-		needed := textPoolSize - len(pool)
-		if needed >= len(s)+1 {
-			pool = append(append(pool, s...), ' ')
+	// Sentences are written straight into the pool, so it has room for
+	// one sentence past its end (txtSentence makes at most a few hundred
+	// bytes). initTextPool appends a sentence and ' ' while both fit, else
+	// as much of the sentence as fits.
+	pool := make([]byte, textPoolSize+64<<10)
+	n := 0
+	for n < textPoolSize {
+		end := g.sentence(pool, n)
+		if end-n > 32<<10 {
+			panic("tpchgen: text pool sentence too long")
+		}
+		if end+1 <= textPoolSize {
+			pool[end] = ' '
+			n = end + 1
 		} else {
-			pool = append(pool, s[:needed]...)
+			n = textPoolSize
 		}
 	}
+	pool = pool[:textPoolSize:textPoolSize]
 	szTextPool = pool
 	seeds[poolStream].value = g.value
 	seeds[poolStream].usage += g.calls

@@ -10,13 +10,13 @@ import (
 )
 
 // go-tpc's dbgen takes only whole scale factors (InitDbGen(int64), which
-// initDbGen in pool.go replaces). The C dbgen it ports runs a fractional scale factor SF < 1 as scale 1 with
-// every table's base row count multiplied by SF (driver.c: int_scale =
-// 1000*SF; base = int_scale*base/1000, at least 1), so the keys that one
-// table draws from another (customer keys in orders, part and supplier keys
-// in lineitem and partsupp) stay inside the smaller tables. go-tpc keeps
-// those counts in unexported variables, so initScale reaches them
-// through go:linkname. The mirror below must match go-tpc v1.0.7's tDef
+// initDbGen in pool.go replaces). The C dbgen it ports runs a fractional
+// scale factor SF < 1 as scale 1 with every table's base row count
+// multiplied by SF (driver.c: int_scale = 1000*SF; base =
+// int_scale*base/1000, at least 1), so the keys that one table draws from
+// another (customer keys in orders, part and supplier keys in lineitem and
+// partsupp) stay inside the smaller tables. go-tpc keeps those counts in
+// unexported variables, so initScale reaches them through go:linkname. The mirror below must match go-tpc v1.0.7's tDef
 // field for field; go.mod pins that version, and TestSF001 fails if the
 // layout ever stops matching.
 
