@@ -588,6 +588,17 @@ func decOf(b *big.Int, scale int32) (engine.Dec, bool) {
 	return d, true
 }
 
+// dec192 is the 192-bit sum of a as a Dec at scale, false past 127 bits
+// of magnitude: directly when the sum fits in 128 bits (its top word only
+// extends the sign), through math/big otherwise.
+func dec192(a qAcc, scale int32) (engine.Dec, bool) {
+	hi := int64(a.S1)
+	if a.S2 == uint64(hi>>63) && !(hi == math.MinInt64 && a.S0 == 0) {
+		return engine.Dec{Hi: hi, Lo: a.S0, Scale: scale}, true
+	}
+	return decOf(sum192(a), scale)
+}
+
 func fromKey(k int64) float64 {
 	if k == math.MaxInt64 {
 		return math.NaN()
@@ -650,7 +661,7 @@ func finalize(ag engine.AggCall, arg val, accs []qAcc, ng, k, na int, strs map[i
 			if scales != nil {
 				sc = scales[g]
 			}
-			d, ok := decOf(sum192(a), sc)
+			d, ok := dec192(a, sc)
 			if !ok {
 				return nil, overflow
 			}

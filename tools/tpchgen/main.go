@@ -4,23 +4,33 @@
 // factor on every run. See tools/README.md.
 //
 //	tpchgen -sf 0.01 -dir /tmp/tpch-sf0.01
+//	tpchgen -sf 10 -dir /data/tpch-sf10 -workers 16
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"time"
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == workerArg {
+		os.Exit(workerMain(os.Args[2:]))
+	}
 	var opt Options
 	flag.Float64Var(&opt.SF, "sf", 1, "scale factor: a whole number, or a multiple of 0.001 below 1")
 	flag.StringVar(&opt.Dir, "dir", ".", "output directory; <table>.csv files there are replaced")
+	flag.IntVar(&opt.Workers, "workers", runtime.NumCPU(), "worker processes, each making a share of every large table; 1 makes all in this process")
 	quiet := flag.Bool("q", false, "print nothing but errors")
 	flag.Parse()
 	if flag.NArg() != 0 {
 		fmt.Fprintf(os.Stderr, "tpchgen: unexpected argument %q\n", flag.Arg(0))
+		os.Exit(2)
+	}
+	if opt.Workers < 1 {
+		fmt.Fprintf(os.Stderr, "tpchgen: -workers %d: want at least 1\n", opt.Workers)
 		os.Exit(2)
 	}
 	if !*quiet {

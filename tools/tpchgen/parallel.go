@@ -15,8 +15,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/pingcap/go-tpc/tpch/dbgen"
 )
 
 // Parallel generation, as C dbgen's -C n -S k: worker process k of n makes

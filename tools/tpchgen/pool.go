@@ -151,7 +151,7 @@ func splitSyntax(p *pickList) [][]syntaxItem {
 
 // poolGen replays misc.go txtSentence, txtNp and txtVp on one stream.
 type poolGen struct {
-	value, calls int64
+	value, calls                               int64
 	grammar, np, vp, prepositions, terminators *pickList
 	grammarItems, npItems, vpItems             [][]syntaxItem
 	npWords, vpWords                           [256]*pickList
