@@ -1,0 +1,540 @@
+-- Joins over user tables (issue 9): inner, outer, semi and anti joins
+-- with NULL and duplicate keys, empty sides, keys of different types,
+-- USING / NATURAL, subqueries that become joins, derived tables, WITH,
+-- set operations over joins, and the errors of name resolution. The
+-- small tables ja, jb, jc, jd and jempty are written by
+-- cmd/gpusql/diff_data_test.go (diffJoinRows).
+
+-- name: jn001_inner_null_dup_keys
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k;
+
+-- name: jn002_left_null_dup_keys
+SELECT a.id, a.k, b.id, b.w FROM ja a LEFT JOIN jb b ON a.k = b.k;
+
+-- name: jn003_right_null_dup_keys
+SELECT a.id, b.id, b.k FROM ja a RIGHT JOIN jb b ON a.k = b.k;
+
+-- name: jn004_full_null_dup_keys
+SELECT a.id, a.k, b.id, b.k FROM ja a FULL JOIN jb b ON a.k = b.k;
+
+-- name: jn005_full_outer_keyword
+SELECT a.id, b.id FROM ja a FULL OUTER JOIN jb b ON b.k = a.k WHERE a.id IS NULL OR b.id IS NULL;
+
+-- name: jn006_left_outer_keyword
+SELECT a.id, b.id FROM ja AS a LEFT OUTER JOIN jb AS b ON a.k = b.k AND b.w > 15;
+
+-- name: jn007_inner_keyword_cross_join
+SELECT count(*), sum(a.id * b.id) FROM ja a CROSS JOIN jb b;
+
+-- name: jn008_cross_join_empty_table
+SELECT a.id, e.k FROM ja a CROSS JOIN jempty e;
+
+-- name: jn009_inner_empty_table
+SELECT a.id, e.s FROM ja a JOIN jempty e ON a.k = e.k;
+
+-- name: jn010_left_empty_table
+SELECT a.id, e.k, e.s, e.d FROM ja a LEFT JOIN jempty e ON a.k = e.k;
+
+-- name: jn011_right_empty_table
+SELECT a.id, e.k FROM jempty e RIGHT JOIN ja a ON a.k = e.k;
+
+-- name: jn012_full_empty_table
+SELECT a.id, e.k FROM ja a FULL JOIN jempty e ON a.k = e.k;
+
+-- name: jn013_full_empty_left
+SELECT e.k, b.id FROM jempty e FULL JOIN jb b ON e.k = b.k;
+
+-- name: jn014_inner_filtered_empty
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k WHERE b.w > 1000;
+
+-- name: jn015_left_right_filtered_empty
+SELECT a.id, b.id FROM ja a LEFT JOIN (SELECT * FROM jb WHERE w > 1000) b ON a.k = b.k;
+
+-- name: jn016_full_both_filtered_empty
+SELECT a.id, b.id FROM (SELECT * FROM ja WHERE id < 0) a FULL JOIN (SELECT * FROM jb WHERE w > 1000) b ON a.k = b.k;
+
+-- name: jn017_full_one_side_empty
+SELECT a.id, b.id FROM (SELECT * FROM ja WHERE id < 0) a FULL JOIN jb b ON a.k = b.k;
+
+-- name: jn018_left_join_count_empty
+SELECT count(*), count(b.id) FROM ja a LEFT JOIN jb b ON a.k = b.k AND false;
+
+-- name: jn019_on_false
+SELECT a.id, b.id FROM ja a JOIN jb b ON false;
+
+-- name: jn020_on_true
+SELECT count(*) FROM ja a JOIN jb b ON true;
+
+-- name: jn021_on_constant_null
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON NULL;
+
+-- name: jn022_left_on_left_only_condition
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k AND a.id > 6;
+
+-- name: jn023_left_on_right_only_condition
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k AND b.s LIKE '%an%';
+
+-- name: jn024_full_on_one_side_conditions
+SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k AND a.id > 2 AND b.w < 90;
+
+-- name: jn025_left_where_right_is_null
+SELECT a.id FROM ja a LEFT JOIN jb b ON a.k = b.k WHERE b.id IS NULL;
+
+-- name: jn026_left_where_rejects_nulls
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k WHERE b.w > 15;
+
+-- name: jn027_left_where_coalesce_keeps_nulls
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k WHERE coalesce(b.w, 0) < 50;
+
+-- name: jn028_left_where_or_is_null
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k WHERE b.w = 10 OR b.w IS NULL;
+
+-- name: jn029_left_where_is_not_distinct
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k WHERE b.w IS DISTINCT FROM 10;
+
+-- name: jn030_left_where_case
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k WHERE CASE WHEN b.w IS NULL THEN true ELSE b.w > 50 END;
+
+-- name: jn031_right_where_left_col
+SELECT a.id, b.id FROM ja a RIGHT JOIN jb b ON a.k = b.k WHERE a.id > 2;
+
+-- name: jn032_right_where_left_is_null
+SELECT b.id FROM ja a RIGHT JOIN jb b ON a.k = b.k WHERE a.id IS NULL;
+
+-- name: jn033_full_where_one_side
+SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k WHERE a.g = 'x';
+
+-- name: jn034_full_where_other_side
+SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k WHERE b.w >= 50;
+
+-- name: jn035_full_coalesce_key
+SELECT coalesce(a.k, b.k) AS k, count(*), count(a.id), count(b.id) FROM ja a FULL JOIN jb b ON a.k = b.k GROUP BY 1;
+
+-- name: jn036_full_nonequi_error
+-- error 0A000
+SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k < b.k;
+
+-- name: jn037_full_or_error
+-- error 0A000
+SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k OR a.id = b.id;
+
+-- name: jn038_full_one_side_condition_error
+-- error 0A000
+SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = 1;
+
+-- name: jn183_full_on_null_and_key
+SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k AND NULL;
+
+-- name: jn039_full_equality_and_residual
+SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k AND a.id < b.id;
+
+-- name: jn040_full_equality_on_expressions
+SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k + 1 = b.k;
+
+-- name: jn041_inner_expression_key
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k + 1 = b.k;
+
+-- name: jn042_lower_key
+SELECT a.id, b.id FROM ja a JOIN jb b ON lower(a.s) = b.s;
+
+-- name: jn043_upper_both_keys
+SELECT a.id, b.id FROM ja a JOIN jb b ON upper(a.s) = upper(b.s);
+
+-- name: jn044_multi_column_keys
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k AND a.d = b.d;
+
+-- name: jn045_multi_column_keys_left
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k AND a.s = b.s;
+
+-- name: jn046_multi_column_keys_full
+SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.kb = b.kb AND a.v = b.v;
+
+-- name: jn047_int_smallint_keys
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k;
+
+-- name: jn048_int_bigint_keys
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.kb;
+
+-- name: jn049_smallint_bigint_keys
+SELECT a.id, b.id FROM jb a JOIN jb b ON a.k = b.kb;
+
+-- name: jn050_int_numeric_keys
+SELECT a.id, b.id, b.kn FROM ja a JOIN jb b ON a.k = b.kn;
+
+-- name: jn051_numeric_scales_keys
+SELECT a.id, a.kn, b.id, b.kn FROM ja a JOIN jb b ON a.kn = b.kn;
+
+-- name: jn052_numeric_keys_full
+SELECT a.id, a.kn, b.id, b.kn FROM ja a FULL JOIN jb b ON a.kn = b.kn;
+
+-- name: jn053_bigint_numeric_keys
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.kb = b.kn;
+
+-- name: jn054_float_int_keys
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k::float8 = b.k;
+
+-- name: jn055_char_char_keys
+SELECT a.id, a.c, b.id, b.c FROM ja a JOIN jb b ON a.c = b.c;
+
+-- name: jn056_char_text_keys
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.c = b.s;
+
+-- name: jn059_varchar_varchar_keys
+SELECT a.id, a.v, b.id, b.v FROM ja a JOIN jb b ON a.v = b.v;
+
+-- name: jn061_char_keys_left
+SELECT a.id, b.id, b.c FROM ja a LEFT JOIN jb b ON a.c = b.c;
+
+-- name: jn062_char_cast_text_keys
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.c::text = b.v;
+
+-- name: jn063_text_keys
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.s = b.s;
+
+-- name: jn064_text_keys_empty_string
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.c = b.c WHERE a.c = '';
+
+-- name: jn065_date_keys
+SELECT a.id, b.id, a.d FROM ja a JOIN jb b ON a.d = b.d;
+
+-- name: jn066_date_timestamp_keys
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.d = b.d::timestamp;
+
+-- name: jn067_date_expression_keys
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.d + 1 = b.d;
+
+-- name: jn068_multibyte_keys
+SELECT a.id, b.id, a.s FROM ja a JOIN jb b ON a.c = b.c AND a.c = 'ÄÖ';
+
+-- name: jn069_self_join
+SELECT x.id, y.id FROM ja x JOIN ja y ON x.k = y.k AND x.id < y.id;
+
+-- name: jn070_self_join_left
+SELECT x.id, y.id FROM ja x LEFT JOIN ja y ON x.k = y.k AND x.id <> y.id;
+
+-- name: jn071_self_join_lineitem
+SELECT count(*), sum(a.l_linenumber), sum(b.l_linenumber) FROM lineitem a JOIN lineitem b ON a.l_orderkey = b.l_orderkey AND a.l_linenumber + 1 = b.l_linenumber;
+
+-- name: jn072_self_join_obs_nulls
+SELECT x.id, y.id FROM obs x JOIN obs y ON x.grp = y.grp AND x.id < y.id AND x.code = y.code;
+
+-- name: jn073_three_way
+SELECT a.id, b.id, c.name FROM ja a JOIN jb b ON a.k = b.k JOIN jc c ON c.k = b.k;
+
+-- name: jn074_four_way
+SELECT a.id, b.id, c.name, d.rname FROM ja a JOIN jb b ON a.k = b.k JOIN jc c ON c.k = a.k JOIN jd d ON d.region = c.region;
+
+-- name: jn075_four_way_left
+SELECT a.id, c.name, d.rname FROM ja a LEFT JOIN jc c ON c.k = a.k LEFT JOIN jd d ON d.region = c.region;
+
+-- name: jn076_four_way_mixed
+SELECT a.id, b.id, c.name, d.rname FROM ja a LEFT JOIN jb b ON a.k = b.k JOIN jc c ON c.k = a.k RIGHT JOIN jd d ON d.region = c.region;
+
+-- name: jn077_comma_join_where
+SELECT a.id, b.id FROM ja a, jb b WHERE a.k = b.k AND b.w < 50;
+
+-- name: jn078_comma_join_three
+SELECT a.id, c.name, d.rname FROM ja a, jc c, jd d WHERE a.k = c.k AND c.region = d.region AND a.g = 'x';
+
+-- name: jn079_comma_join_cross
+SELECT count(*) FROM ja, jb, jd;
+
+-- name: jn080_comma_join_or_key
+SELECT a.id, b.id FROM ja a, jb b WHERE a.k = b.k OR a.id = b.w;
+
+-- name: jn081_comma_join_nonequi
+SELECT a.id, b.id FROM ja a, jb b WHERE a.k > b.k AND a.id < 4;
+
+-- name: jn082_comma_and_join
+SELECT a.id, b.id, c.name FROM ja a JOIN jb b ON a.k = b.k, jc c WHERE c.k = a.id;
+
+-- name: jn083_nonequi_inner
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k BETWEEN b.k - 1 AND b.k + 1;
+
+-- name: jn084_nonequi_left
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k < b.k AND b.w > 60;
+
+-- name: jn085_nonequi_right
+SELECT a.id, b.id FROM ja a RIGHT JOIN jb b ON a.k > b.k;
+
+-- name: jn086_or_condition_left
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k OR a.s = b.s;
+
+-- name: jn087_left_residual_like
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k AND b.s LIKE a.s || '%';
+
+-- name: jn088_using
+SELECT k, a.id, b.id FROM ja a JOIN jb b USING (k);
+
+-- name: jn090_using_star_not_first
+SELECT * FROM jd JOIN jc USING (region);
+
+-- name: jn098_natural_left
+SELECT * FROM jd NATURAL LEFT JOIN jc;
+
+-- name: jn100_natural_no_common
+SELECT count(*) FROM jd NATURAL JOIN jempty;
+
+-- name: jn101_star_two_tables
+SELECT * FROM jc c JOIN jd d ON c.region = d.region;
+
+-- name: jn102_qualified_star
+SELECT d.*, c.name FROM jc c JOIN jd d ON c.region = d.region;
+
+-- name: jn103_star_three_tables
+SELECT * FROM jd d JOIN jc c ON c.region = d.region JOIN ja a ON a.k = c.k WHERE a.id < 4;
+
+-- name: jn104_using_qualified_star
+SELECT jd.*, jc.* FROM jc JOIN jd USING (region);
+
+-- name: jn106_not_in_null_in_subquery
+SELECT id FROM ja WHERE k NOT IN (SELECT k FROM jb);
+
+-- name: jn107_not_in_no_null
+SELECT id FROM ja WHERE k NOT IN (SELECT k FROM jb WHERE k IS NOT NULL);
+
+-- name: jn108_not_in_empty
+SELECT id FROM ja WHERE k NOT IN (SELECT k FROM jempty);
+
+-- name: jn109_not_in_empty_filtered
+SELECT id FROM ja WHERE k NOT IN (SELECT k FROM jb WHERE w > 1000);
+
+-- name: jn110_not_in_null_outer
+SELECT id, k FROM ja WHERE k NOT IN (SELECT k FROM jc WHERE k IS NOT NULL);
+
+-- name: jn111_not_in_expression
+SELECT id FROM ja WHERE k + 1 NOT IN (SELECT k FROM jb WHERE k IS NOT NULL);
+
+-- name: jn112_not_in_types
+SELECT id FROM ja WHERE kn NOT IN (SELECT k FROM jb WHERE k IS NOT NULL);
+
+-- name: jn113_not_in_select_list
+SELECT id, k NOT IN (SELECT k FROM jb) AS a, k NOT IN (SELECT k FROM jb WHERE k IS NOT NULL) AS b FROM ja;
+
+-- name: jn114_in_subquery
+SELECT id FROM ja WHERE k IN (SELECT k FROM jb);
+
+-- name: jn115_in_subquery_duplicates
+SELECT a.id FROM ja a WHERE a.s IN (SELECT s FROM jb) OR a.id = 1;
+
+-- name: jn116_in_empty
+SELECT id FROM ja WHERE k IN (SELECT k FROM jempty);
+
+-- name: jn117_in_correlated
+SELECT id FROM ja a WHERE k IN (SELECT b.k FROM jb b WHERE b.d = a.d);
+
+-- name: jn118_in_types
+SELECT id FROM ja WHERE kb IN (SELECT kn FROM jb);
+
+-- name: jn121_exists_correlated_eq
+SELECT id FROM ja a WHERE EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k);
+
+-- name: jn122_not_exists_correlated_eq
+SELECT id FROM ja a WHERE NOT EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k);
+
+-- name: jn123_exists_nonequi
+SELECT id FROM ja a WHERE EXISTS (SELECT 1 FROM jb b WHERE b.k > a.k AND b.w < 50);
+
+-- name: jn124_not_exists_nonequi
+SELECT id FROM ja a WHERE NOT EXISTS (SELECT 1 FROM jb b WHERE b.k > a.k);
+
+-- name: jn125_exists_eq_and_nonequi
+SELECT id FROM ja a WHERE EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k AND b.id <> a.id);
+
+-- name: jn126_not_exists_eq_and_nonequi
+SELECT id FROM ja a WHERE NOT EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k AND b.id > a.id);
+
+-- name: jn127_exists_two_keys
+SELECT id FROM ja a WHERE EXISTS (SELECT * FROM jb b WHERE b.k = a.k AND b.d = a.d);
+
+-- name: jn130_exists_uncorrelated
+SELECT id FROM ja WHERE EXISTS (SELECT 1 FROM jempty);
+
+-- name: jn131_not_exists_uncorrelated
+SELECT id FROM ja WHERE NOT EXISTS (SELECT 1 FROM jempty);
+
+-- name: jn133_exists_over_join
+SELECT id FROM ja a WHERE EXISTS (SELECT 1 FROM jb b JOIN jc c ON c.k = b.k WHERE b.k = a.k AND c.region = 1);
+
+-- name: jn134_exists_nested
+SELECT id FROM ja a WHERE EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k AND NOT EXISTS (SELECT 1 FROM jc c WHERE c.k = b.k AND c.region = 2));
+
+-- name: jn135_scalar_count_where
+SELECT id FROM ja a WHERE (SELECT count(*) FROM jb b WHERE b.k = a.k) = 0;
+
+-- name: jn136_scalar_count_select
+SELECT id, (SELECT count(*) FROM jb b WHERE b.k = a.k) AS n FROM ja a;
+
+-- name: jn137_scalar_count_column
+SELECT id, (SELECT count(b.w) FROM jb b WHERE b.k = a.k) AS n FROM ja a;
+
+-- name: jn138_scalar_sum_null
+SELECT id, (SELECT sum(b.w) FROM jb b WHERE b.k = a.k) AS s FROM ja a;
+
+-- name: jn139_scalar_count_plus
+SELECT id, (SELECT count(*) + 1 FROM jb b WHERE b.k = a.k) AS n, (SELECT coalesce(max(b.w), -1) FROM jb b WHERE b.k = a.k) AS m FROM ja a;
+
+-- name: jn140_scalar_avg_compare
+SELECT id FROM ja a WHERE a.id * 10 < (SELECT avg(b.w) FROM jb b WHERE b.k = a.k);
+
+-- name: jn141_scalar_two_keys
+SELECT id, (SELECT count(*) FROM jb b WHERE b.k = a.k AND b.d = a.d) FROM ja a;
+
+-- name: jn144_scalar_inner_filter
+SELECT id, (SELECT max(b.s) FROM jb b WHERE b.k = a.k AND b.w > 15) AS m FROM ja a;
+
+-- name: jn146_scalar_uncorrelated
+SELECT id, (SELECT max(w) FROM jb) AS m FROM ja WHERE k > (SELECT min(k) FROM jb);
+
+-- name: jn147_scalar_uncorrelated_empty
+SELECT id FROM ja WHERE k = (SELECT k FROM jempty);
+
+-- name: jn148_scalar_count_types
+SELECT id, (SELECT count(*) FROM jb b WHERE b.kn = a.kn) FROM ja a;
+
+-- name: jn149_scalar_key_expression
+SELECT id, (SELECT count(*) FROM jb b WHERE b.k = a.k + 1) FROM ja a;
+
+-- name: jn150_derived_join
+SELECT x.k, x.n, y.m FROM (SELECT k, count(*) AS n FROM ja GROUP BY k) x JOIN (SELECT k, max(w) AS m FROM jb GROUP BY k) y ON x.k = y.k;
+
+-- name: jn151_derived_left_null_groups
+SELECT x.k, x.n, y.m FROM (SELECT k, count(*) AS n FROM ja GROUP BY k) x LEFT JOIN (SELECT k, max(w) AS m FROM jb GROUP BY k) y ON x.k = y.k;
+
+-- name: jn152_derived_with_join_inside
+SELECT t.name, count(*) FROM (SELECT c.name, a.id FROM ja a JOIN jc c ON a.k = c.k) t GROUP BY t.name;
+
+-- name: jn153_derived_limit
+SELECT a.id, t.id FROM ja a JOIN (SELECT id, k FROM jb ORDER BY id LIMIT 3) t ON a.k = t.k;
+
+-- name: jn154_derived_distinct
+SELECT a.id, t.k FROM ja a JOIN (SELECT DISTINCT k FROM jb) t ON a.k = t.k;
+
+-- name: jn155_with_used_twice
+WITH t AS (SELECT k, count(*) AS n FROM jb GROUP BY k)
+SELECT x.k, x.n, y.n FROM t x JOIN t y ON x.k = y.k - 1;
+
+-- name: jn156_with_join_table
+WITH big AS (SELECT * FROM jb WHERE w >= 30)
+SELECT a.id, big.id FROM ja a JOIN big ON a.k = big.k;
+
+-- name: jn157_with_chain
+WITH x AS (SELECT a.id, a.k FROM ja a JOIN jc c ON a.k = c.k), y AS (SELECT x.id, b.w FROM x JOIN jb b ON x.k = b.k)
+SELECT id, sum(w) FROM y GROUP BY id;
+
+-- name: jn158_with_left_self
+WITH t AS (SELECT id, k FROM ja WHERE g = 'x')
+SELECT t1.id, t2.id FROM t t1 LEFT JOIN t t2 ON t1.k = t2.k AND t1.id <> t2.id;
+
+-- name: jn159_union_of_joins
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k UNION SELECT a.id, b.id FROM ja a JOIN jb b ON a.s = b.s;
+
+-- name: jn160_union_all_of_joins
+SELECT a.k FROM ja a JOIN jb b ON a.k = b.k UNION ALL SELECT c.k FROM jc c JOIN jd d ON c.region = d.region;
+
+-- name: jn161_intersect_joins
+SELECT a.k FROM ja a JOIN jb b ON a.k = b.k INTERSECT SELECT c.k FROM jc c JOIN jd d ON c.region = d.region;
+
+-- name: jn162_intersect_all_joins
+SELECT a.k FROM ja a LEFT JOIN jb b ON a.k = b.k INTERSECT ALL SELECT b.k FROM ja a RIGHT JOIN jb b ON a.k = b.k;
+
+-- name: jn163_except_joins
+SELECT a.k FROM ja a LEFT JOIN jb b ON a.k = b.k EXCEPT SELECT c.k FROM jc c JOIN jd d ON c.region = d.region;
+
+-- name: jn164_except_all_joins
+SELECT a.k FROM ja a LEFT JOIN jb b ON a.k = b.k EXCEPT ALL SELECT k FROM jb;
+
+-- name: jn165_setop_in_derived_join
+SELECT t.k, c.name FROM (SELECT k FROM ja UNION SELECT k FROM jb) t LEFT JOIN jc c ON c.k = t.k;
+
+-- name: jn166_group_by_join
+SELECT c.name, count(*), sum(b.w), min(a.id) FROM ja a JOIN jb b ON a.k = b.k JOIN jc c ON c.k = a.k GROUP BY c.name;
+
+-- name: jn167_group_by_having_join
+SELECT a.k, count(*) FROM ja a JOIN jb b ON a.k = b.k GROUP BY a.k HAVING count(*) > 2;
+
+-- name: jn168_order_limit_join
+-- ordered
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k ORDER BY b.w DESC, a.id LIMIT 5;
+
+-- name: jn169_order_nulls_outer
+-- ordered
+SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k ORDER BY a.id NULLS FIRST, b.id NULLS LAST;
+
+-- name: jn170_aggregates_outer_nulls
+SELECT count(*), count(b.id), sum(b.w), avg(b.w), min(b.s), max(b.d) FROM ja a LEFT JOIN jb b ON a.k = b.k;
+
+-- name: jn171_group_by_outer_null
+SELECT b.k, count(*), count(b.w) FROM ja a LEFT JOIN jb b ON a.k = b.k GROUP BY b.k;
+
+-- name: jn172_group_by_both_sides
+SELECT a.g, b.k, count(*) FROM ja a FULL JOIN jb b ON a.k = b.k GROUP BY a.g, b.k;
+
+-- name: jn173_distinct_over_join
+SELECT DISTINCT a.g, b.k FROM ja a JOIN jb b ON a.k = b.k;
+
+-- name: jn174_count_distinct_join
+SELECT count(DISTINCT a.id), count(DISTINCT b.id) FROM ja a JOIN jb b ON a.k = b.k;
+
+-- name: jn175_order_by_offset
+-- ordered
+SELECT a.id, c.name FROM ja a JOIN jc c ON a.k = c.k ORDER BY c.name, a.id LIMIT 4 OFFSET 2;
+
+-- name: jn176_join_lineitem_obs
+SELECT o.id, count(*), sum(l.l_quantity) FROM obs o JOIN lineitem l ON l.l_orderkey = o.id GROUP BY o.id;
+
+-- name: jn177_join_lineitem_left_obs
+SELECT count(*), count(o.id), sum(o.s) FROM lineitem l LEFT JOIN obs o ON o.id = l.l_linenumber AND o.s > 0;
+
+-- name: jn178_star_join_order
+SELECT d.rname, count(*) FROM ja a, jb b, jc c, jd d WHERE a.k = b.k AND b.k = c.k AND c.region = d.region GROUP BY d.rname;
+
+-- name: jn179_join_on_subquery_in
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k AND b.w IN (SELECT w FROM jb WHERE w > 50);
+
+-- name: jn180_case_over_join
+SELECT a.id, CASE WHEN b.id IS NULL THEN 'none' ELSE b.s END FROM ja a LEFT JOIN jb b ON a.k = b.k;
+
+-- name: e901_ambiguous_column
+-- error 42702
+SELECT id FROM ja a JOIN jb b ON a.k = b.k;
+
+-- name: e902_ambiguous_in_on
+-- error 42702
+SELECT a.id FROM ja a JOIN jb b ON k = b.k;
+
+-- name: e903_ambiguous_in_where
+-- error 42702
+SELECT a.id FROM ja a, jb b WHERE s = 'x';
+
+-- name: e904_missing_from_entry
+-- error 42P01
+SELECT x.id FROM ja a JOIN jb b ON a.k = b.k;
+
+-- name: e905_missing_from_entry_star
+-- error 42P01
+SELECT x.* FROM ja a;
+
+-- name: e906_duplicate_alias
+-- error 42712
+SELECT 1 FROM ja a JOIN jb a ON true;
+
+-- name: e907_duplicate_table_name
+-- error 42712
+SELECT 1 FROM ja, ja;
+
+-- name: e908_using_missing_column
+-- error 42703
+SELECT 1 FROM ja JOIN jc USING (region);
+
+-- name: e909_alias_hides_table_name
+-- error 42P01
+SELECT ja.id FROM ja a;
+
+-- name: e910_on_references_later_table
+-- error 42P01
+SELECT 1 FROM ja a JOIN jb b ON a.k = c.k JOIN jc c ON c.k = b.k;
+
+-- name: e911_ambiguous_using
+-- error 42702
+SELECT k FROM ja a JOIN jb b ON a.k = b.k JOIN jc USING (k);
