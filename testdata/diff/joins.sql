@@ -122,9 +122,6 @@ SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k OR a.id = b.id;
 -- error 0A000
 SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = 1;
 
--- name: jn183_full_on_null_and_key
-SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k AND NULL;
-
 -- name: jn039_full_equality_and_residual
 SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k AND a.id < b.id;
 
@@ -494,6 +491,15 @@ SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k AND b.w IN (SELECT w FROM jb 
 
 -- name: jn180_case_over_join
 SELECT a.id, CASE WHEN b.id IS NULL THEN 'none' ELSE b.s END FROM ja a LEFT JOIN jb b ON a.k = b.k;
+
+-- name: jn181_full_on_true
+SELECT a.id, b.id FROM ja a FULL JOIN jb b ON true WHERE a.id < 3;
+
+-- name: jn182_full_on_false
+SELECT a.id, b.id FROM ja a FULL JOIN jb b ON false;
+
+-- name: jn183_full_on_null_and_key
+SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k AND NULL;
 
 -- name: e901_ambiguous_column
 -- error 42702
