@@ -396,8 +396,8 @@ func operand(x engine.Expr, t engine.Type) (engine.Expr, error) {
 	if xt.IsString() && t.Kind == engine.KindText && !isUnknown(x) {
 		return x, nil
 	}
-	if xt.IsString() && t.Kind == engine.KindChar && t.Len == 0 && !isUnknown(x) {
-		return x, nil
+	if xt.Kind == engine.KindChar && t.Kind == engine.KindChar && t.Len == 0 {
+		return x, nil // char(n) values are held without their padding already
 	}
 	return castTo(x, t)
 }

@@ -176,8 +176,17 @@ SELECT a.id, a.c, b.id, b.c FROM ja a JOIN jb b ON a.c = b.c;
 -- name: jn056_char_text_keys
 SELECT a.id, b.id FROM ja a JOIN jb b ON a.c = b.s;
 
+-- name: jn057_char_varchar_keys
+SELECT a.id, a.c, b.id, b.v FROM ja a JOIN jb b ON a.c = b.v;
+
+-- name: jn058_varchar_char_keys
+SELECT a.id, a.v, b.id, b.c FROM ja a JOIN jb b ON a.v = b.c;
+
 -- name: jn059_varchar_varchar_keys
 SELECT a.id, a.v, b.id, b.v FROM ja a JOIN jb b ON a.v = b.v;
+
+-- name: jn060_char_varchar_left
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.v = b.c;
 
 -- name: jn061_char_keys_left
 SELECT a.id, b.id, b.c FROM ja a LEFT JOIN jb b ON a.c = b.c;
@@ -322,6 +331,9 @@ SELECT id FROM ja a WHERE k IN (SELECT b.k FROM jb b WHERE b.d = a.d);
 
 -- name: jn118_in_types
 SELECT id FROM ja WHERE kb IN (SELECT kn FROM jb);
+
+-- name: jn119_in_char_text
+SELECT id FROM ja WHERE c IN (SELECT v FROM jb);
 
 -- name: jn121_exists_correlated_eq
 SELECT id FROM ja a WHERE EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k);
@@ -500,6 +512,12 @@ SELECT a.id, b.id FROM ja a FULL JOIN jb b ON false;
 
 -- name: jn183_full_on_null_and_key
 SELECT a.id, b.id FROM ja a FULL JOIN jb b ON a.k = b.k AND NULL;
+
+-- name: jn184_char_varchar_compare
+SELECT id, c = v AS eq, c < v AS lt, v >= c AS ge, nullif(c, v) AS ni, c = s AS eq_text FROM ja;
+
+-- name: jn185_varchar_char_distinct
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.v IS NOT DISTINCT FROM b.c AND a.id < 5;
 
 -- name: e901_ambiguous_column
 -- error 42702
