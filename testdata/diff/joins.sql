@@ -272,11 +272,38 @@ SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k AND b.s LIKE a.s || '%';
 -- name: jn088_using
 SELECT k, a.id, b.id FROM ja a JOIN jb b USING (k);
 
+-- name: jn089_using_star
+SELECT * FROM jc JOIN jd USING (region);
+
 -- name: jn090_using_star_not_first
 SELECT * FROM jd JOIN jc USING (region);
 
+-- name: jn091_using_two_columns
+SELECT * FROM ja a JOIN jb b USING (k, kb) WHERE a.id < 5;
+
+-- name: jn092_left_using
+SELECT * FROM jc LEFT JOIN jd USING (region);
+
+-- name: jn093_right_using
+SELECT * FROM jc RIGHT JOIN jd USING (region);
+
+-- name: jn094_full_using
+SELECT * FROM jc FULL JOIN jd USING (region);
+
+-- name: jn095_full_using_column
+SELECT region, jc.region, jd.region, name, rname FROM jc FULL JOIN jd USING (region);
+
+-- name: jn096_right_using_column
+SELECT region, name FROM jc RIGHT JOIN jd USING (region);
+
+-- name: jn097_natural
+SELECT * FROM jc NATURAL JOIN jd;
+
 -- name: jn098_natural_left
 SELECT * FROM jd NATURAL LEFT JOIN jc;
+
+-- name: jn099_natural_full
+SELECT * FROM jc NATURAL FULL JOIN jd;
 
 -- name: jn100_natural_no_common
 SELECT count(*) FROM jd NATURAL JOIN jempty;
@@ -292,6 +319,9 @@ SELECT * FROM jd d JOIN jc c ON c.region = d.region JOIN ja a ON a.k = c.k WHERE
 
 -- name: jn104_using_qualified_star
 SELECT jd.*, jc.* FROM jc JOIN jd USING (region);
+
+-- name: jn105_using_chain
+SELECT * FROM jc JOIN jd USING (region) JOIN ja USING (k) WHERE id < 5;
 
 -- name: jn106_not_in_null_in_subquery
 SELECT id FROM ja WHERE k NOT IN (SELECT k FROM jb);
@@ -519,6 +549,51 @@ SELECT id, c = v AS eq, c < v AS lt, v >= c AS ge, nullif(c, v) AS ni, c = s AS 
 -- name: jn185_varchar_char_distinct
 SELECT a.id, b.id FROM ja a JOIN jb b ON a.v IS NOT DISTINCT FROM b.c AND a.id < 5;
 
+-- name: jn186_using_merged_type
+SELECT * FROM jb JOIN ja USING (k) WHERE ja.id < 4;
+
+-- name: jn187_right_using_merged_right_value
+SELECT k, b.id, a.id FROM jb b RIGHT JOIN ja a USING (k);
+
+-- name: jn188_using_char_lengths
+SELECT c, ja.id, jb.id FROM ja JOIN jb USING (c);
+
+-- name: jn189_using_numeric_scales
+-- (a FULL JOIN's merged column of numeric(8,2) and numeric(10,3) would
+-- hold both scales: gpusql's intermediate results keep one per column)
+SELECT kn, ja.id, jb.id FROM ja LEFT JOIN jb USING (kn);
+
+-- name: jn190_parenthesized_using_right
+SELECT * FROM ja a JOIN (jc JOIN jd USING (region)) ON a.k = jc.k;
+
+-- name: jn191_full_using_where_group
+SELECT region, count(*), count(name), count(rname) FROM jc FULL JOIN jd USING (region) WHERE region IS NULL OR region > 1 GROUP BY region;
+
+-- name: jn192_natural_many_columns
+SELECT * FROM ja NATURAL LEFT JOIN jb;
+
+-- name: jn193_using_unqualified_in_where
+SELECT k, a.k, b.k FROM ja a JOIN jb b USING (k) WHERE k > 2 AND a.id > 3;
+
+-- name: jn194_full_using_order
+-- ordered
+SELECT region, name, rname FROM jc FULL JOIN jd USING (region) ORDER BY region NULLS FIRST, name;
+
+-- name: jn195_full_using_numeric_same_type
+SELECT kn, x.id, y.id FROM ja x FULL JOIN (SELECT id, kn FROM ja WHERE id > 6) y USING (kn);
+
+-- name: jn196_full_using_int_smallint
+SELECT k, ja.id, jb.id FROM ja FULL JOIN jb USING (k);
+
+-- name: jn197_right_using_numeric_scales
+SELECT kn, ja.id, jb.id FROM ja RIGHT JOIN jb USING (kn);
+
+-- name: jn198_using_join_exists
+SELECT region, name FROM jc JOIN jd USING (region) WHERE EXISTS (SELECT 1 FROM ja WHERE ja.k = jc.k) AND NOT EXISTS (SELECT 1 FROM jb WHERE jb.k = region);
+
+-- name: jn199_using_join_scalar_subquery
+SELECT region, name, (SELECT count(*) FROM ja WHERE ja.k = region) AS n FROM jc LEFT JOIN jd USING (region);
+
 -- name: e901_ambiguous_column
 -- error 42702
 SELECT id FROM ja a JOIN jb b ON a.k = b.k;
@@ -562,3 +637,11 @@ SELECT 1 FROM ja a JOIN jb b ON a.k = c.k JOIN jc c ON c.k = b.k;
 -- name: e911_ambiguous_using
 -- error 42702
 SELECT k FROM ja a JOIN jb b ON a.k = b.k JOIN jc USING (k);
+
+-- name: e912_using_duplicate_column
+-- error 42701
+SELECT * FROM jc JOIN jd USING (region, region);
+
+-- name: e913_using_type_mismatch
+-- error 42804
+SELECT * FROM ja JOIN jb USING (d, s) JOIN jc ON true JOIN (SELECT 1 AS name) x USING (name) WHERE false;
