@@ -351,13 +351,6 @@ func (b *binder) join(n *ast.Join) (source, error) {
 		conds = append(conds, eq)
 		pairs = append(pairs, [2]int{li, ri})
 	}
-	if cond != nil {
-		on, err := cb.predicate(cond, "JOIN/ON")
-		if err != nil {
-			return source{}, err
-		}
-		conds = append(conds, conjuncts(on)...)
-	}
 	kind := engine.JoinInner
 	switch tp {
 	case ast.LeftJoin:
@@ -368,6 +361,31 @@ func (b *binder) join(n *ast.Join) (source, error) {
 		kind = engine.JoinFull
 	}
 	j := &engine.Join{Kind: kind, Left: relOf(l), Right: relOf(r)}
+	// A subquery of an inner join's ON may become a join of the two
+	// sides' product (decorrelate.go), which the rest of ON then
+	// filters; an outer join's ON must see its sides unjoined, so its
+	// correlated subqueries run per row (over the catalogs only).
+	prod := &engine.Join{Kind: engine.JoinInner, Left: j.Left, Right: j.Right}
+	cb.src.rel = prod
+	cb.noJoins = kind != engine.JoinInner
+	if cond != nil {
+		rest := []ast.ExprNode{cond}
+		if kind == engine.JoinInner {
+			// [NOT] EXISTS and IN conjuncts become semi and anti joins
+			// of the product, as WHERE's do
+			var err error
+			if rest, err = cb.semiJoins(cond); err != nil {
+				return source{}, err
+			}
+		}
+		for _, c := range rest {
+			on, err := cb.predicate(c, "JOIN/ON")
+			if err != nil {
+				return source{}, err
+			}
+			conds = append(conds, conjuncts(on)...)
+		}
+	}
 	for _, c := range conds {
 		if k, ok := c.(*engine.Const); ok && !k.Null && k.I == 1 {
 			continue // ON true
@@ -375,6 +393,17 @@ func (b *binder) join(n *ast.Join) (source, error) {
 		j.Residual = andExpr(j.Residual, c)
 	}
 	comb.rel = j
+	if cb.src.rel != prod {
+		// ON's subqueries joined the product: filter that by the
+		// condition and keep the two sides' columns
+		p := &engine.Plan{Input: cb.src.rel, Table: comb.name, Host: comb.host, Limit: -1, Filter: j.Residual}
+		for i, c := range comb.cols {
+			p.Project = append(p.Project, &engine.ColRef{Idx: i, Name: c.Name, T: c.Type})
+			p.Names = append(p.Names, c.Name)
+		}
+		p.Visible = len(p.Project)
+		comb.rel = p
+	}
 	if len(pairs) > 0 {
 		return usingJoin(comb, j, using, pairs)
 	}

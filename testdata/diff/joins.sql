@@ -594,6 +594,43 @@ SELECT region, name FROM jc JOIN jd USING (region) WHERE EXISTS (SELECT 1 FROM j
 -- name: jn199_using_join_scalar_subquery
 SELECT region, name, (SELECT count(*) FROM ja WHERE ja.k = region) AS n FROM jc LEFT JOIN jd USING (region);
 
+-- name: jn201_scalar_subquery_in_inner_on
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k AND b.w > (SELECT count(*) * 20 FROM jc c WHERE c.k = a.k);
+
+-- name: jn202_scalar_subquery_order_by
+-- ordered
+SELECT a.id FROM ja a ORDER BY (SELECT count(*) FROM jb b WHERE b.k = a.k), a.id;
+
+-- name: jn203_scalar_subquery_in_case
+SELECT a.id, CASE WHEN a.id > 5 THEN (SELECT max(b.w) FROM jb b WHERE b.k = a.k) END FROM ja a;
+
+-- name: jn204_scalar_subquery_in_or
+SELECT a.id FROM ja a WHERE a.id = 1 OR (SELECT count(*) FROM jb b WHERE b.k = a.k) > 1;
+
+-- name: jn205_scalar_subquery_over_derived
+SELECT t.id, (SELECT count(*) FROM jb b WHERE b.k = t.k) FROM (SELECT * FROM ja WHERE id < 5) t;
+
+-- name: jn206_scalar_subquery_where_over_join
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k WHERE b.w > (SELECT count(*) * 20 FROM jc c WHERE c.k = a.k);
+
+-- name: jn207_in_correlated_nonequi
+SELECT id FROM ja a WHERE k IN (SELECT b.k FROM jb b WHERE b.w > a.id * 5);
+
+-- name: jn208_exists_limit
+SELECT id FROM ja a WHERE EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k LIMIT 1);
+
+-- name: jn209_two_scalar_subqueries_where
+SELECT id FROM ja a WHERE (SELECT count(*) FROM jb b WHERE b.k = a.k AND b.s = a.s) = 0 AND (SELECT count(*) FROM jc c WHERE c.k = a.k) = 1;
+
+-- name: jn210_exists_in_inner_on
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k AND EXISTS (SELECT 1 FROM jc c WHERE c.k = b.k AND c.region = 1);
+
+-- name: jn211_in_not_in_in_inner_on
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k AND b.w NOT IN (SELECT w FROM jb WHERE w > 50) AND a.id IN (SELECT id FROM jb);
+
+-- name: jn212_not_exists_in_on_three_way
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k AND NOT EXISTS (SELECT 1 FROM jc c WHERE c.k = a.id) JOIN jd d ON d.region = b.id;
+
 -- name: e901_ambiguous_column
 -- error 42702
 SELECT id FROM ja a JOIN jb b ON a.k = b.k;
