@@ -386,11 +386,20 @@ SELECT id FROM ja a WHERE NOT EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k AND b.i
 -- name: jn127_exists_two_keys
 SELECT id FROM ja a WHERE EXISTS (SELECT * FROM jb b WHERE b.k = a.k AND b.d = a.d);
 
+-- name: jn128_exists_in_or
+SELECT id FROM ja a WHERE a.id = 5 OR EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k);
+
+-- name: jn129_not_exists_in_select_list
+SELECT id, EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k) AS e, NOT EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k AND b.w > 50) AS ne FROM ja a;
+
 -- name: jn130_exists_uncorrelated
 SELECT id FROM ja WHERE EXISTS (SELECT 1 FROM jempty);
 
 -- name: jn131_not_exists_uncorrelated
 SELECT id FROM ja WHERE NOT EXISTS (SELECT 1 FROM jempty);
+
+-- name: jn132_exists_with_aggregate
+SELECT id FROM ja a WHERE EXISTS (SELECT count(*) FROM jb b WHERE b.k = a.k);
 
 -- name: jn133_exists_over_join
 SELECT id FROM ja a WHERE EXISTS (SELECT 1 FROM jb b JOIN jc c ON c.k = b.k WHERE b.k = a.k AND c.region = 1);
@@ -630,6 +639,21 @@ SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k AND b.w NOT IN (SELECT w FROM
 
 -- name: jn212_not_exists_in_on_three_way
 SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k AND NOT EXISTS (SELECT 1 FROM jc c WHERE c.k = a.id) JOIN jd d ON d.region = b.id;
+
+-- name: jn213_exists_group_by
+SELECT id FROM ja a WHERE EXISTS (SELECT b.k, count(*) FROM jb b WHERE b.k = a.k GROUP BY b.k);
+
+-- name: jn214_not_exists_aggregate_false
+SELECT id FROM ja a WHERE NOT EXISTS (SELECT max(b.w) FROM jb b WHERE b.k = a.k);
+
+-- name: jn215_exists_having_uncorrelated_group
+SELECT id, EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k GROUP BY b.s) AS e FROM ja a;
+
+-- name: jn216_exists_in_case_and_count
+SELECT id, CASE WHEN EXISTS (SELECT 1 FROM jc c WHERE c.k = a.k AND c.region = 1) THEN 'north' ELSE 'other' END AS r, (SELECT count(*) FROM jb b WHERE b.k = a.k) AS n FROM ja a;
+
+-- name: jn217_exists_or_not_exists
+SELECT id FROM ja a WHERE NOT EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k) OR EXISTS (SELECT 1 FROM jc c WHERE c.k = a.k AND c.region IS NULL);
 
 -- name: e901_ambiguous_column
 -- error 42702
