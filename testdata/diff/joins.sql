@@ -655,6 +655,82 @@ SELECT id, CASE WHEN EXISTS (SELECT 1 FROM jc c WHERE c.k = a.k AND c.region = 1
 -- name: jn217_exists_or_not_exists
 SELECT id FROM ja a WHERE NOT EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k) OR EXISTS (SELECT 1 FROM jc c WHERE c.k = a.k AND c.region IS NULL);
 
+-- name: jn218_float_keys_zero_nan
+SELECT a.x, b.y FROM (SELECT '-0'::float8 AS x UNION ALL SELECT 'NaN'::float8 UNION ALL SELECT 1.5::float8 UNION ALL SELECT NULL::float8) a JOIN (SELECT 0::float8 AS y UNION ALL SELECT 'NaN'::float8 UNION ALL SELECT 1.5::float8 UNION ALL SELECT NULL::float8) b ON a.x = b.y;
+
+-- name: jn219_boolean_keys
+SELECT x.id, y.id FROM obs x JOIN obs y ON x.flag = y.flag AND x.id + 20 = y.id;
+
+-- name: jn220_left_join_constant_column
+SELECT a.id, t.one, t.k FROM ja a LEFT JOIN (SELECT k, 1 AS one, 'x' AS s FROM jb WHERE w > 50) t ON a.k = t.k;
+
+-- name: jn221_left_join_count_constant
+SELECT count(t.one), count(*), sum(t.one) FROM ja a LEFT JOIN (SELECT k, 1 AS one FROM jb) t ON a.k = t.k;
+
+-- name: jn223_lineitem_partkey_self_join
+SELECT count(*), count(DISTINCT a.l_partkey) FROM lineitem a JOIN lineitem b ON a.l_partkey = b.l_partkey AND a.l_orderkey < b.l_orderkey;
+
+-- name: jn224_comma_then_left_join
+SELECT a.id, b.id, c.name FROM ja a, jb b LEFT JOIN jc c ON c.k = b.k WHERE a.k = b.k;
+
+-- name: jn225_two_keys_same_left_column
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k AND a.k = b.kb;
+
+-- name: jn226_null_safe_or_join
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k OR (a.k IS NULL AND b.k IS NULL);
+
+-- name: jn227_left_join_having_no_match
+SELECT a.id FROM ja a LEFT JOIN jb b ON a.k = b.k GROUP BY a.id HAVING count(b.id) = 0;
+
+-- name: jn228_left_join_where_merged_using
+SELECT k, ja.id, jb.id FROM ja LEFT JOIN jb USING (k) WHERE k = 2 OR k IS NULL;
+
+-- name: jn229_order_by_right_column_limit
+-- ordered
+SELECT a.id FROM ja a LEFT JOIN jb b ON a.k = b.k ORDER BY b.w DESC NULLS LAST, a.id, b.id LIMIT 6;
+
+-- name: jn230_select_both_stars
+SELECT a.*, b.* FROM jc a JOIN jd b ON a.region = b.region;
+
+-- name: jn231_bigint_extreme_keys
+SELECT x.v, y.v FROM (SELECT 9223372036854775807 AS v UNION ALL SELECT -9223372036854775807 - 1 UNION ALL SELECT 0) x JOIN (SELECT 0::bigint AS v UNION ALL SELECT 9223372036854775807 UNION ALL SELECT -9223372036854775807 - 1) y ON x.v = y.v;
+
+-- name: jn232_text_keys_multibyte_lower
+SELECT a.id, b.id FROM ja a JOIN jb b ON lower(a.c) = lower(b.c) AND a.c <> '';
+
+-- name: jn233_left_join_chain_where_rejects_inner
+SELECT a.id, b.id, c.k FROM ja a LEFT JOIN jb b ON a.k = b.k LEFT JOIN jc c ON c.k = b.k WHERE c.region > 0;
+
+-- name: jn234_left_join_not_in_where
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k WHERE NOT (b.w IN (10, 20));
+
+-- name: jn235_left_join_not_or_keeps
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k WHERE NOT (b.w = 10 AND a.id = 2);
+
+-- name: jn236_left_join_concat_where
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k WHERE b.s || 'x' IS NULL;
+
+-- name: jn237_join_obs_lineitem_dates
+SELECT o.id, count(*) FROM obs o JOIN lineitem l ON l.l_shipdate = o.ts::date GROUP BY o.id;
+
+-- name: jn238_right_join_chain
+SELECT a.id, b.id, c.k FROM ja a RIGHT JOIN jb b ON a.k = b.k RIGHT JOIN jc c ON c.k = b.k;
+
+-- name: jn239_full_join_chain
+SELECT a.id, b.id, c.k FROM ja a FULL JOIN jb b ON a.k = b.k FULL JOIN jc c ON c.k = b.k;
+
+-- name: jn240_full_join_coalesce_chain
+SELECT a.id, b.id, c.k FROM ja a FULL JOIN jb b ON a.k = b.k FULL JOIN jc c ON c.k = coalesce(a.k, b.k);
+
+-- name: jn241_semi_join_over_left_join
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k WHERE a.k IN (SELECT k FROM jc WHERE region = 1);
+
+-- name: jn242_anti_join_on_right_side_column
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k WHERE NOT EXISTS (SELECT 1 FROM jc c WHERE c.k = b.k);
+
+-- name: jn243_not_in_on_right_side_column
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k WHERE b.k NOT IN (SELECT k FROM jc WHERE k IS NOT NULL AND region = 1);
+
 -- name: e901_ambiguous_column
 -- error 42702
 SELECT id FROM ja a JOIN jb b ON a.k = b.k;
@@ -706,3 +782,7 @@ SELECT * FROM jc JOIN jd USING (region, region);
 -- name: e913_using_type_mismatch
 -- error 42804
 SELECT * FROM ja JOIN jb USING (d, s) JOIN jc ON true JOIN (SELECT 1 AS name) x USING (name) WHERE false;
+
+-- name: e914_comma_then_join_reference
+-- error 42P01
+SELECT 1 FROM ja a, jb b LEFT JOIN jc c ON c.k = a.k;
