@@ -731,6 +731,35 @@ SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k WHERE NOT EXISTS (SELECT
 -- name: jn243_not_in_on_right_side_column
 SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k WHERE b.k NOT IN (SELECT k FROM jc WHERE k IS NOT NULL AND region = 1);
 
+-- name: jn244_right_using_in_derived_where
+SELECT * FROM (SELECT k, jb.w FROM ja RIGHT JOIN jb USING (k)) t WHERE k > 2 OR k IS NULL;
+
+-- name: jn245_using_three_chain_same_name
+SELECT k, count(*) FROM ja JOIN jb USING (k) JOIN jc USING (k) GROUP BY k;
+
+-- name: jn246_parenthesized_left
+SELECT a.id, b.id, c.name FROM (ja a JOIN jb b ON a.k = b.k) LEFT JOIN jc c ON c.k = a.id;
+
+-- name: jn247_derived_duplicate_names
+SELECT * FROM (SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k) t;
+
+-- name: jn248_with_in_subquery_and_join
+WITH t AS (SELECT k FROM jb WHERE w >= 30)
+SELECT a.id, c.name FROM ja a JOIN jc c ON c.k = a.k WHERE a.k IN (SELECT k FROM t);
+
+-- name: jn249_union_of_joins_order_limit
+-- ordered
+(SELECT a.id, b.w FROM ja a JOIN jb b ON a.k = b.k) UNION (SELECT c.k, d.region FROM jc c JOIN jd d ON c.region = d.region) ORDER BY 1 DESC, 2 LIMIT 5;
+
+-- name: jn250_count_bug_in_expression
+SELECT id, (SELECT count(*) FROM jb b WHERE b.k = a.k) * 2 + 1 AS n, coalesce((SELECT sum(b.w) FROM jb b WHERE b.k = a.k), 0) AS s FROM ja a;
+
+-- name: jn251_count_distinct_correlated
+SELECT id, (SELECT count(DISTINCT b.s) FROM jb b WHERE b.k = a.k) FROM ja a;
+
+-- name: jn252_group_by_merged_using
+SELECT k, count(*), max(ja.id) FROM ja FULL JOIN jb USING (k) GROUP BY k;
+
 -- name: e901_ambiguous_column
 -- error 42702
 SELECT id FROM ja a JOIN jb b ON a.k = b.k;
@@ -786,3 +815,35 @@ SELECT * FROM ja JOIN jb USING (d, s) JOIN jc ON true JOIN (SELECT 1 AS name) x 
 -- name: e914_comma_then_join_reference
 -- error 42P01
 SELECT 1 FROM ja a, jb b LEFT JOIN jc c ON c.k = a.k;
+
+-- name: e916_left_join_without_on
+-- error 42601
+SELECT a.id FROM ja a LEFT JOIN jb b;
+
+-- name: e917_table_name_hidden_by_alias
+-- error 42P01
+SELECT jb.id FROM ja a JOIN jb b ON true;
+
+-- name: e918_order_by_ambiguous
+-- error 42702
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k ORDER BY id;
+
+-- name: e919_on_not_boolean
+-- error 42804
+SELECT 1 FROM ja a JOIN jb b ON a.k;
+
+-- name: e920_aggregate_in_on
+-- error 42803
+SELECT 1 FROM ja a JOIN jb b ON count(*) > 1;
+
+-- name: e921_derived_reads_sibling
+-- error 42P01
+SELECT 1 FROM ja a, (SELECT * FROM jb WHERE jb.k = a.k) t;
+
+-- name: e923_on_unknown_column
+-- error 42703
+SELECT 1 FROM ja a JOIN jb b ON a.nope = b.k;
+
+-- name: e924_natural_with_using
+-- error 42601
+SELECT * FROM ja NATURAL JOIN jb USING (k);
