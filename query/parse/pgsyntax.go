@@ -416,6 +416,70 @@ func (r *rewriter) fullJoin(items []*node) ([]*node, error) {
 	return out, nil
 }
 
+// joinCondition refuses a qualified join without its condition, as
+// PostgreSQL's grammar does: [INNER | LEFT | RIGHT] JOIN needs ON or
+// USING (tidb's makes a bare JOIN a cross join). CROSS JOIN and NATURAL
+// joins take none. A join nested in another's right side (a JOIN b JOIN
+// c ON x ON y) takes the first condition that follows it.
+func (r *rewriter) joinCondition(items []*node) ([]*node, error) {
+	for i, n := range items {
+		if !n.word("join") || !qualifiedJoin(items, i) {
+			continue
+		}
+		pending := 0
+		k := i + 1
+		for ; k < len(items); k++ {
+			m := items[k]
+			if m.word("on") || m.word("using") {
+				if pending == 0 {
+					break
+				}
+				pending--
+				continue
+			}
+			if m.word("join") {
+				if qualifiedJoin(items, k) {
+					pending++
+				}
+				continue
+			}
+			if joinEnd(items, k) && !joinWord(m) {
+				break
+			}
+		}
+		if k == len(items) || !(items[k].word("on") || items[k].word("using")) {
+			return nil, syntaxErr(r.src, tokAt(items, k, len(items), r.end))
+		}
+	}
+	return items, nil
+}
+
+// qualifiedJoin reports whether the JOIN at items[i] needs a condition:
+// it is not CROSS JOIN nor NATURAL [kind] JOIN.
+func qualifiedJoin(items []*node, i int) bool {
+	for k := i - 1; k >= 0; k-- {
+		m := items[k]
+		switch {
+		case m.word("cross"), m.word("natural"):
+			return false
+		case m.word("inner"), m.word("left"), m.word("right"), m.word("full"), m.word("outer"):
+			continue
+		}
+		return true
+	}
+	return true
+}
+
+// joinWord reports whether n is a word of a join's type.
+func joinWord(n *node) bool {
+	for _, w := range []string{"join", "inner", "left", "right", "full", "outer", "cross", "natural"} {
+		if n.word(w) {
+			return true
+		}
+	}
+	return false
+}
+
 // joinEnd reports whether items[k] ends a join condition: the next join,
 // a clause of the query, or a comma between FROM items.
 func joinEnd(items []*node, k int) bool {

@@ -816,6 +816,10 @@ SELECT * FROM ja JOIN jb USING (d, s) JOIN jc ON true JOIN (SELECT 1 AS name) x 
 -- error 42P01
 SELECT 1 FROM ja a, jb b LEFT JOIN jc c ON c.k = a.k;
 
+-- name: e915_join_without_on
+-- error 42601
+SELECT * FROM ja JOIN jb;
+
 -- name: e916_left_join_without_on
 -- error 42601
 SELECT a.id FROM ja a LEFT JOIN jb b;
