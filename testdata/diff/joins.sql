@@ -844,6 +844,10 @@ SELECT 1 FROM ja a JOIN jb b ON count(*) > 1;
 -- error 42P01
 SELECT 1 FROM ja a, (SELECT * FROM jb WHERE jb.k = a.k) t;
 
+-- name: e922_derived_duplicate_name_ambiguous
+-- error 42702
+SELECT t.id FROM (SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k) t;
+
 -- name: e923_on_unknown_column
 -- error 42703
 SELECT 1 FROM ja a JOIN jb b ON a.nope = b.k;
