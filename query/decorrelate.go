@@ -15,7 +15,9 @@ import (
 //     the outer query's columns (q's other conditions filter its side);
 //   - x IN (q) is a semi join on x = q's column (and, when q is
 //     correlated, its outer conditions); an uncorrelated x NOT IN (q) is
-//     NOT IN's null-aware anti join (engine.JoinAntiNull);
+//     NOT IN's null-aware anti join (engine.JoinAntiNull), a correlated
+//     one an anti join on its outer conditions and x = y OR x IS NULL OR
+//     y IS NULL;
 //   - a scalar subquery whose value is an aggregate and whose outer
 //     conditions are equalities, inner = outer, is grouped by its inner
 //     side and LEFT JOINed to the source on them; the subquery's value is
@@ -24,8 +26,8 @@ import (
 //     under OR) is such a subquery counting its rows, compared with 0.
 //
 // A subquery of another shape (LIMIT, a non-aggregate scalar, outer
-// references outside WHERE, references two levels out, a correlated NOT
-// IN) keeps the per-row evaluation of subquery.go.
+// references outside WHERE, references two levels out) keeps the
+// per-row evaluation of subquery.go.
 
 // whereConjuncts splits WHERE's top-level AND.
 func whereConjuncts(n ast.ExprNode) []ast.ExprNode {
@@ -320,7 +322,7 @@ func (b *binder) inJoin(xn ast.ExprNode, q ast.ResultSetNode, not bool) (bool, e
 		b.addJoin(j, nil)
 		return true, nil
 	}
-	if not || sub.outer == nil {
+	if sub.outer == nil {
 		return false, nil
 	}
 	outer, inner, ok := correlation(plan, sub.outer)
@@ -329,6 +331,18 @@ func (b *binder) inJoin(xn ast.ExprNode, q ast.ResultSetNode, not bool) (bool, e
 	}
 	side := subquerySide(plan, inner, []engine.Expr{plan.Project[0]})
 	j := &engine.Join{Kind: engine.JoinSemi, Left: relOf(b.src), Right: side, Residual: eq}
+	if not {
+		// x NOT IN (q) is true when no row of q (for this outer row) is
+		// x or NULL, nor x NULL with q not empty: an anti join on
+		// x = y OR x IS NULL OR y IS NULL
+		isNull := func(e engine.Expr) engine.Expr {
+			return &engine.Call{Op: engine.OpIsNull, Args: []engine.Expr{e}, T: engine.Bool}
+		}
+		j.Kind = engine.JoinAnti
+		j.Residual = &engine.Call{Op: engine.OpOr, T: engine.Bool, Args: []engine.Expr{
+			&engine.Call{Op: engine.OpOr, T: engine.Bool, Args: []engine.Expr{eq, isNull(call.Args[0])}},
+			isNull(call.Args[1])}}
+	}
 	for _, e := range outer {
 		j.Residual = andExpr(j.Residual, joined(e, n, 1))
 	}

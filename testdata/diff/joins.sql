@@ -365,6 +365,9 @@ SELECT id FROM ja WHERE kb IN (SELECT kn FROM jb);
 -- name: jn119_in_char_text
 SELECT id FROM ja WHERE c IN (SELECT v FROM jb);
 
+-- name: jn120_not_in_correlated
+SELECT id FROM ja a WHERE k NOT IN (SELECT b.k FROM jb b WHERE b.w > a.id * 10);
+
 -- name: jn121_exists_correlated_eq
 SELECT id FROM ja a WHERE EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k);
 
@@ -759,6 +762,15 @@ SELECT id, (SELECT count(DISTINCT b.s) FROM jb b WHERE b.k = a.k) FROM ja a;
 
 -- name: jn252_group_by_merged_using
 SELECT k, count(*), max(ja.id) FROM ja FULL JOIN jb USING (k) GROUP BY k;
+
+-- name: jn254_not_in_correlated_eq
+SELECT id FROM ja a WHERE k NOT IN (SELECT b.k FROM jb b WHERE b.s = a.s);
+
+-- name: jn255_not_in_correlated_nulls_both
+SELECT a.id FROM ja a WHERE a.kb NOT IN (SELECT b.kb FROM jb b WHERE b.d = a.d OR b.d IS NULL);
+
+-- name: jn256_not_in_correlated_null_outer_empty
+SELECT a.id, a.k FROM ja a WHERE a.k NOT IN (SELECT b.k FROM jb b WHERE b.w = a.id * 1000);
 
 -- name: e901_ambiguous_column
 -- error 42702
