@@ -772,98 +772,98 @@ SELECT a.id FROM ja a WHERE a.kb NOT IN (SELECT b.kb FROM jb b WHERE b.d = a.d O
 -- name: jn256_not_in_correlated_null_outer_empty
 SELECT a.id, a.k FROM ja a WHERE a.k NOT IN (SELECT b.k FROM jb b WHERE b.w = a.id * 1000);
 
--- name: e901_ambiguous_column
+-- name: e931_ambiguous_column
 -- error 42702
 SELECT id FROM ja a JOIN jb b ON a.k = b.k;
 
--- name: e902_ambiguous_in_on
+-- name: e932_ambiguous_in_on
 -- error 42702
 SELECT a.id FROM ja a JOIN jb b ON k = b.k;
 
--- name: e903_ambiguous_in_where
+-- name: e933_ambiguous_in_where
 -- error 42702
 SELECT a.id FROM ja a, jb b WHERE s = 'x';
 
--- name: e904_missing_from_entry
+-- name: e934_missing_from_entry
 -- error 42P01
 SELECT x.id FROM ja a JOIN jb b ON a.k = b.k;
 
--- name: e905_missing_from_entry_star
+-- name: e935_missing_from_entry_star
 -- error 42P01
 SELECT x.* FROM ja a;
 
--- name: e906_duplicate_alias
+-- name: e936_duplicate_alias
 -- error 42712
 SELECT 1 FROM ja a JOIN jb a ON true;
 
--- name: e907_duplicate_table_name
+-- name: e937_duplicate_table_name
 -- error 42712
 SELECT 1 FROM ja, ja;
 
--- name: e908_using_missing_column
+-- name: e938_using_missing_column
 -- error 42703
 SELECT 1 FROM ja JOIN jc USING (region);
 
--- name: e909_alias_hides_table_name
+-- name: e939_alias_hides_table_name
 -- error 42P01
 SELECT ja.id FROM ja a;
 
--- name: e910_on_references_later_table
+-- name: e940_on_references_later_table
 -- error 42P01
 SELECT 1 FROM ja a JOIN jb b ON a.k = c.k JOIN jc c ON c.k = b.k;
 
--- name: e911_ambiguous_using
+-- name: e941_ambiguous_using
 -- error 42702
 SELECT k FROM ja a JOIN jb b ON a.k = b.k JOIN jc USING (k);
 
--- name: e912_using_duplicate_column
+-- name: e942_using_duplicate_column
 -- error 42701
 SELECT * FROM jc JOIN jd USING (region, region);
 
--- name: e913_using_type_mismatch
+-- name: e943_using_type_mismatch
 -- error 42804
 SELECT * FROM ja JOIN jb USING (d, s) JOIN jc ON true JOIN (SELECT 1 AS name) x USING (name) WHERE false;
 
--- name: e914_comma_then_join_reference
+-- name: e944_comma_then_join_reference
 -- error 42P01
 SELECT 1 FROM ja a, jb b LEFT JOIN jc c ON c.k = a.k;
 
--- name: e915_join_without_on
+-- name: e945_join_without_on
 -- error 42601
 SELECT * FROM ja JOIN jb;
 
--- name: e916_left_join_without_on
+-- name: e946_left_join_without_on
 -- error 42601
 SELECT a.id FROM ja a LEFT JOIN jb b;
 
--- name: e917_table_name_hidden_by_alias
+-- name: e947_table_name_hidden_by_alias
 -- error 42P01
 SELECT jb.id FROM ja a JOIN jb b ON true;
 
--- name: e918_order_by_ambiguous
+-- name: e948_order_by_ambiguous
 -- error 42702
 SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k ORDER BY id;
 
--- name: e919_on_not_boolean
+-- name: e949_on_not_boolean
 -- error 42804
 SELECT 1 FROM ja a JOIN jb b ON a.k;
 
--- name: e920_aggregate_in_on
+-- name: e950_aggregate_in_on
 -- error 42803
 SELECT 1 FROM ja a JOIN jb b ON count(*) > 1;
 
--- name: e921_derived_reads_sibling
+-- name: e951_derived_reads_sibling
 -- error 42P01
 SELECT 1 FROM ja a, (SELECT * FROM jb WHERE jb.k = a.k) t;
 
--- name: e922_derived_duplicate_name_ambiguous
+-- name: e952_derived_duplicate_name_ambiguous
 -- error 42702
 SELECT t.id FROM (SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k) t;
 
--- name: e923_on_unknown_column
+-- name: e953_on_unknown_column
 -- error 42703
 SELECT 1 FROM ja a JOIN jb b ON a.nope = b.k;
 
--- name: e924_natural_with_using
+-- name: e954_natural_with_using
 -- error 42601
 SELECT * FROM ja NATURAL JOIN jb USING (k);
