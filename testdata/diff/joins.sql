@@ -772,6 +772,46 @@ SELECT a.id FROM ja a WHERE a.kb NOT IN (SELECT b.kb FROM jb b WHERE b.d = a.d O
 -- name: jn256_not_in_correlated_null_outer_empty
 SELECT a.id, a.k FROM ja a WHERE a.k NOT IN (SELECT b.k FROM jb b WHERE b.w = a.id * 1000);
 
+-- name: jn257_cross_join_values
+SELECT a.id, t.one FROM ja a CROSS JOIN (SELECT 1 AS one) t WHERE a.id < 4;
+
+-- name: jn258_join_generate_series
+SELECT a.id, n FROM ja a JOIN generate_series(1, 3) n ON a.k = n;
+
+-- name: jn259_left_join_generate_series
+SELECT n, count(a.id) FROM generate_series(0, 10) n LEFT JOIN ja a ON a.k = n GROUP BY n;
+
+-- name: jn260_distinct_order_over_join
+-- ordered
+SELECT DISTINCT a.g, b.k FROM ja a JOIN jb b ON a.k = b.k ORDER BY a.g, b.k;
+
+-- name: jn261_limit_zero_join
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k LIMIT 0;
+
+-- name: jn262_case_key
+SELECT a.id, b.id FROM ja a JOIN jb b ON CASE WHEN a.k > 2 THEN a.k ELSE 0 END = b.k;
+
+-- name: jn263_on_in_list
+SELECT a.id, b.id FROM ja a LEFT JOIN jb b ON a.k = b.k AND b.w IN (10, 20, 30);
+
+-- name: jn265_not_distinct_int
+SELECT a.id, b.id FROM ja a JOIN jb b ON a.k IS NOT DISTINCT FROM b.k WHERE a.id > 4;
+
+-- name: jn266_full_join_lineitem_obs
+SELECT count(*), count(l.l_orderkey), count(o.id), sum(o.id) FROM (SELECT l_orderkey, l_linenumber FROM lineitem WHERE l_orderkey < 30) l FULL JOIN obs o ON o.id = l.l_orderkey;
+
+-- name: jn267_uncorrelated_scalar_in_join_query
+SELECT a.id, b.id, (SELECT max(k) FROM jc) AS mx FROM ja a JOIN jb b ON a.k = b.k AND b.k < (SELECT avg(k) FROM jc);
+
+-- name: jn268_count_cross_join_empty
+SELECT count(*) FROM ja, jempty;
+
+-- name: jn269_join_catalog_and_user_table
+SELECT c.relname::text, count(*) FROM pg_class c JOIN ja a ON c.relname = 'ja' GROUP BY c.relname;
+
+-- name: jn270_between_join
+SELECT a.id, b.id FROM ja a JOIN jb b ON b.d BETWEEN a.d AND a.d + 1 WHERE a.id < 5;
+
 -- name: e931_ambiguous_column
 -- error 42702
 SELECT id FROM ja a JOIN jb b ON a.k = b.k;
