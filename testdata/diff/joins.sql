@@ -434,6 +434,9 @@ SELECT id, (SELECT count(*) FROM jb b WHERE b.k = a.k AND b.d = a.d) FROM ja a;
 -- name: jn144_scalar_inner_filter
 SELECT id, (SELECT max(b.s) FROM jb b WHERE b.k = a.k AND b.w > 15) AS m FROM ja a;
 
+-- name: jn145_scalar_q17_shape
+SELECT id, kn FROM ja a WHERE a.kn < (SELECT 0.9 * avg(b.kn) FROM jb b WHERE b.k = a.k);
+
 -- name: jn146_scalar_uncorrelated
 SELECT id, (SELECT max(w) FROM jb) AS m FROM ja WHERE k > (SELECT min(k) FROM jb);
 
@@ -605,6 +608,9 @@ SELECT region, name FROM jc JOIN jd USING (region) WHERE EXISTS (SELECT 1 FROM j
 
 -- name: jn199_using_join_scalar_subquery
 SELECT region, name, (SELECT count(*) FROM ja WHERE ja.k = region) AS n FROM jc LEFT JOIN jd USING (region);
+
+-- name: jn200_scalar_q17_obs
+SELECT x.id FROM obs x WHERE x.i > (SELECT 0.5 * avg(y.i) FROM obs y WHERE y.grp = x.grp);
 
 -- name: jn201_scalar_subquery_in_inner_on
 SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k AND b.w > (SELECT count(*) * 20 FROM jc c WHERE c.k = a.k);
@@ -811,6 +817,9 @@ SELECT c.relname::text, count(*) FROM pg_class c JOIN ja a ON c.relname = 'ja' G
 
 -- name: jn270_between_join
 SELECT a.id, b.id FROM ja a JOIN jb b ON b.d BETWEEN a.d AND a.d + 1 WHERE a.id < 5;
+
+-- name: jn271_derived_avg_times_constant
+SELECT t.k, t.a, c.name FROM (SELECT k, 0.9 * avg(kn) AS a FROM jb GROUP BY k) t LEFT JOIN jc c ON c.k = t.k;
 
 -- name: e931_ambiguous_column
 -- error 42702
