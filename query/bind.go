@@ -50,6 +50,10 @@ type binder struct {
 	windows map[*ast.WindowFuncExpr]int
 	// windowFiltered: bindWindows has applied WHERE already.
 	windowFiltered bool
+	// noJoins: subqueries may not become joins of src (decorrelate.go);
+	// set while binding the ON condition of an outer join, whose sides
+	// are not yet joined.
+	noJoins bool
 }
 
 // stmtState is shared by every binder of one statement.
@@ -120,7 +124,7 @@ func (b *binder) bindStmt(stmt ast.StmtNode) (*engine.Plan, []engine.ResultColum
 // references to b's columns are marked, so that the subquery can become
 // a join (decorrelate.go).
 func (b *binder) child() *binder {
-	return &binder{s: b.s, params: b.params, st: b.st, outer: &outerScope{b: b, mark: b.src.present && !b.src.host && b.agg == nil}}
+	return &binder{s: b.s, params: b.params, st: b.st, outer: &outerScope{b: b, mark: b.src.present && !b.src.host && b.agg == nil && !b.noJoins}}
 }
 
 // bindSelect binds one SELECT.
@@ -444,7 +448,7 @@ func (b *binder) orderKey(p *engine.Plan, o *ast.ByItem, distinct bool) (engine.
 }
 
 func (b *binder) plain() *binder {
-	return &binder{s: b.s, src: b.src, params: b.params, st: b.st, outer: b.outer, windows: b.windows}
+	return &binder{s: b.s, src: b.src, params: b.params, st: b.st, outer: b.outer, windows: b.windows, noJoins: b.noJoins}
 }
 
 // predicate binds a boolean condition.

@@ -218,10 +218,17 @@ func (b *binder) localColumn(c *ast.ColumnName) (engine.Expr, error) {
 			if r.alias != q {
 				continue
 			}
+			found := -1
 			for i := r.start; i < r.start+r.n; i++ {
 				if b.src.cols[i].Name == name {
-					return &engine.ColRef{Idx: i, Name: name, T: b.src.cols[i].Type}, nil
+					if found >= 0 { // a derived table with two columns of the name
+						return nil, engine.Errorf(engine.CodeAmbiguousColumn, "column reference %q is ambiguous", name)
+					}
+					found = i
 				}
+			}
+			if found >= 0 {
+				return &engine.ColRef{Idx: found, Name: name, T: b.src.cols[found].Type}, nil
 			}
 			return nil, engine.Errorf(engine.CodeUndefinedColumn, "column %s.%s does not exist", q, name)
 		}
@@ -396,8 +403,8 @@ func operand(x engine.Expr, t engine.Type) (engine.Expr, error) {
 	if xt.IsString() && t.Kind == engine.KindText && !isUnknown(x) {
 		return x, nil
 	}
-	if xt.IsString() && t.Kind == engine.KindChar && t.Len == 0 && !isUnknown(x) {
-		return x, nil
+	if xt.Kind == engine.KindChar && t.Kind == engine.KindChar && t.Len == 0 {
+		return x, nil // char(n) values are held without their padding already
 	}
 	return castTo(x, t)
 }

@@ -119,6 +119,14 @@ func commonType(a, b engine.Type) (engine.Type, bool) {
 			}
 			return engine.Type{Kind: a.Kind}, true
 		}
+		if a.Kind == engine.KindChar && b.Kind == engine.KindVarchar || a.Kind == engine.KindVarchar && b.Kind == engine.KindChar {
+			// As PostgreSQL's operator resolution: bpchar = bpchar
+			// matches one argument exactly and text = text none, so the
+			// varchar is cast to bpchar and trailing blanks do not
+			// count on either side. Against text, text wins as the
+			// preferred string type.
+			return engine.Type{Kind: engine.KindChar}, true
+		}
 		return engine.Text, true
 	case a.Kind == b.Kind:
 		if a.Kind == engine.KindNumeric {

@@ -15,15 +15,19 @@ import (
 //     the outer query's columns (q's other conditions filter its side);
 //   - x IN (q) is a semi join on x = q's column (and, when q is
 //     correlated, its outer conditions); an uncorrelated x NOT IN (q) is
-//     NOT IN's null-aware anti join (engine.JoinAntiNull);
+//     NOT IN's null-aware anti join (engine.JoinAntiNull), a correlated
+//     one an anti join on its outer conditions and x = y OR x IS NULL OR
+//     y IS NULL;
 //   - a scalar subquery whose value is an aggregate and whose outer
 //     conditions are equalities, inner = outer, is grouped by its inner
 //     side and LEFT JOINed to the source on them; the subquery's value is
-//     then a column (COUNT over no rows giving 0, not NULL, as it must).
+//     then a column (COUNT over no rows giving 0, not NULL, as it must);
+//   - an EXISTS elsewhere than among WHERE's conjuncts (the select list,
+//     under OR) is such a subquery counting its rows, compared with 0.
 //
 // A subquery of another shape (LIMIT, a non-aggregate scalar, outer
-// references outside WHERE, references two levels out, a correlated NOT
-// IN) keeps the per-row evaluation of subquery.go.
+// references outside WHERE, references two levels out) keeps the
+// per-row evaluation of subquery.go.
 
 // whereConjuncts splits WHERE's top-level AND.
 func whereConjuncts(n ast.ExprNode) []ast.ExprNode {
@@ -264,7 +268,7 @@ func (b *binder) existsJoin(q ast.ResultSetNode, not bool) (bool, error) {
 		return false, nil // uncorrelated: runs once (subquery.go)
 	}
 	outer, inner, ok := correlation(plan, sub.outer)
-	if !ok || plan.Aggregate || plan.Limit == 0 || plan.Offset > 0 {
+	if !ok || !rowsExistAsInput(plan) {
 		return false, nil
 	}
 	n := len(b.src.cols)
@@ -318,7 +322,7 @@ func (b *binder) inJoin(xn ast.ExprNode, q ast.ResultSetNode, not bool) (bool, e
 		b.addJoin(j, nil)
 		return true, nil
 	}
-	if not || sub.outer == nil {
+	if sub.outer == nil {
 		return false, nil
 	}
 	outer, inner, ok := correlation(plan, sub.outer)
@@ -327,6 +331,18 @@ func (b *binder) inJoin(xn ast.ExprNode, q ast.ResultSetNode, not bool) (bool, e
 	}
 	side := subquerySide(plan, inner, []engine.Expr{plan.Project[0]})
 	j := &engine.Join{Kind: engine.JoinSemi, Left: relOf(b.src), Right: side, Residual: eq}
+	if not {
+		// x NOT IN (q) is true when no row of q (for this outer row) is
+		// x or NULL, nor x NULL with q not empty: an anti join on
+		// x = y OR x IS NULL OR y IS NULL
+		isNull := func(e engine.Expr) engine.Expr {
+			return &engine.Call{Op: engine.OpIsNull, Args: []engine.Expr{e}, T: engine.Bool}
+		}
+		j.Kind = engine.JoinAnti
+		j.Residual = &engine.Call{Op: engine.OpOr, T: engine.Bool, Args: []engine.Expr{
+			&engine.Call{Op: engine.OpOr, T: engine.Bool, Args: []engine.Expr{eq, isNull(call.Args[0])}},
+			isNull(call.Args[1])}}
+	}
 	for _, e := range outer {
 		j.Residual = andExpr(j.Residual, joined(e, n, 1))
 	}
@@ -440,6 +456,43 @@ func (b *binder) scalarJoin(sub *binder, plan *engine.Plan) (engine.Expr, bool, 
 			Results: []engine.Expr{ev}}
 	}
 	return res, true, nil
+}
+
+// rowsExistAsInput reports whether a subquery has a row exactly when its
+// filtered input does: it may group (without HAVING), be DISTINCT,
+// ORDER BY and LIMIT n > 0, but not OFFSET.
+func rowsExistAsInput(p *engine.Plan) bool {
+	if p.Aggregate && (len(p.GroupBy) == 0 || p.Having != nil) {
+		return false
+	}
+	return p.Limit != 0 && p.Offset == 0
+}
+
+// existsCount makes a correlated [NOT] EXISTS that is not a conjunct of
+// WHERE (in the select list, under OR) a count of the subquery's rows,
+// joined as scalarJoin joins an aggregate: EXISTS is count(*) > 0, NOT
+// EXISTS count(*) = 0. ok is false when the subquery has another shape.
+func (b *binder) existsCount(sub *binder, plan *engine.Plan, not bool) (engine.Expr, bool, error) {
+	if !rowsExistAsInput(plan) {
+		return nil, false, nil
+	}
+	// the subquery's input rows counted; its grouping, select list,
+	// DISTINCT, ORDER BY and LIMIT do not change whether there is one
+	cnt := *plan
+	cnt.Aggregate, cnt.Distinct, cnt.OrderBy, cnt.Limit = true, false, nil, -1
+	cnt.GroupBy, cnt.Having = nil, nil
+	cnt.Aggs = []engine.AggCall{{Func: engine.AggCountStar, T: engine.Int64}}
+	cnt.Project = []engine.Expr{&engine.ColRef{Idx: 0, Name: "count", T: engine.Int64}}
+	cnt.Names, cnt.Visible = []string{"count"}, 1
+	n, ok, err := b.scalarJoin(sub, &cnt)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	op := engine.OpGt
+	if not {
+		op = engine.OpEq
+	}
+	return &engine.Call{Op: op, Args: []engine.Expr{n, &engine.Const{T: engine.Int64}}, T: engine.Bool}, true, nil
 }
 
 // onlyOuter reports whether e reads outer references and no column of

@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"slices"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
@@ -23,12 +24,12 @@ const maxHostRows = 1 << 20
 // rel is one FROM item in a source's scope: its columns are
 // [start, start+n) of the source.
 type rel struct {
-	alias string
+	alias string // empty for the merged columns of USING / NATURAL
 	start int
 	n     int
 	oid   uint32
-	// hidden marks columns of the right side of USING / NATURAL that
-	// name resolution and * skip (the left ones stand for both).
+	// hidden marks the columns that USING / NATURAL merged (usingJoin):
+	// unqualified names and * skip them.
 	hidden map[int]bool
 }
 
@@ -248,7 +249,9 @@ func (b *binder) derived(sel ast.ResultSetNode, alias string) (source, error) {
 	return src, nil
 }
 
-// join combines two FROM items into an engine.Join node.
+// join combines two FROM items into an engine.Join node; a join with
+// USING or NATURAL is that node under a projection that puts the merged
+// columns first (usingJoin).
 func (b *binder) join(n *ast.Join) (source, error) {
 	l, err := b.fromItem(n.Left)
 	if err != nil {
@@ -263,36 +266,71 @@ func (b *binder) join(n *ast.Join) (source, error) {
 	comb.cols = append(append([]engine.ColumnDef(nil), l.cols...), r.cols...)
 	comb.rels = append(comb.rels, l.scope()...)
 	for _, x := range r.scope() {
-		x.start += len(l.cols)
-		comb.rels = append(comb.rels, x)
+		comb.rels = append(comb.rels, x.shifted(len(l.cols)))
 	}
 	for i := range comb.rels {
 		for j := i + 1; j < len(comb.rels); j++ {
-			if comb.rels[i].alias == comb.rels[j].alias {
-				return source{}, engine.Errorf(engine.CodeDuplicateAlias, "table name %q specified more than once", comb.rels[i].alias)
+			if a := comb.rels[i].alias; a != "" && a == comb.rels[j].alias {
+				return source{}, engine.Errorf(engine.CodeDuplicateAlias, "table name %q specified more than once", a)
 			}
 		}
 	}
 	cb := &binder{s: b.s, src: comb, params: b.params, st: b.st, outer: b.outer}
 
-	// The join condition: ON, USING or NATURAL.
-	var conds []engine.Expr
+	// The join type and condition: ON, USING or NATURAL. FULL JOIN
+	// arrives rewritten for tidb (query/parse) as a LEFT JOIN whose ON
+	// is a marker call.
+	tp := n.Tp
+	natural := n.NaturalJoin
 	var using []string
-	switch {
-	case n.NaturalJoin:
-		for _, c := range l.cols {
-			for _, d := range r.cols {
-				if c.Name == d.Name {
-					using = append(using, c.Name)
+	for _, c := range n.Using {
+		using = append(using, c.Name.O)
+	}
+	var cond ast.ExprNode
+	if n.On != nil {
+		cond = n.On.Expr
+	}
+	if f, ok := cond.(*ast.FuncCallExpr); ok && tp == ast.LeftJoin {
+		switch f.FnName.L {
+		case "__gpusql_full_join":
+			if len(f.Args) == 1 {
+				tp, cond = fullJoin, f.Args[0]
+			}
+		case "__gpusql_full_using":
+			tp, cond = fullJoin, nil
+			for _, a := range f.Args {
+				c, ok := a.(*ast.ColumnNameExpr)
+				if !ok || c.Name.Table.O != "" {
+					return source{}, engine.Errorf(engine.CodeSyntaxError, "syntax error in USING")
+				}
+				using = append(using, c.Name.Name.O)
+			}
+		case "__gpusql_full_natural":
+			tp, cond, natural = fullJoin, nil, true
+		}
+	}
+	if natural {
+		// the columns of both sides with the same name, in the left's order
+		rv := visibleCols(r)
+		for _, i := range visibleCols(l) {
+			name := l.cols[i].Name
+			if slices.Contains(using, name) {
+				continue
+			}
+			for _, k := range rv {
+				if r.cols[k].Name == name {
+					using = append(using, name)
+					break
 				}
 			}
 		}
-	case len(n.Using) > 0:
-		for _, c := range n.Using {
-			using = append(using, c.Name.O)
-		}
 	}
-	for _, name := range using {
+	var conds []engine.Expr
+	var pairs [][2]int // USING: each name's left column and right column (in comb)
+	for k, name := range using {
+		if slices.Contains(using[:k], name) {
+			return source{}, engine.Errorf(engine.CodeDuplicateColumn, "column name %q appears more than once in USING clause", name)
+		}
 		li, err := uniqueColumn(l, name, "left")
 		if err != nil {
 			return source{}, err
@@ -301,34 +339,17 @@ func (b *binder) join(n *ast.Join) (source, error) {
 		if err != nil {
 			return source{}, err
 		}
-		eq, err := cb.compareOp("=", &engine.ColRef{Idx: li, Name: name, T: l.cols[li].Type},
-			&engine.ColRef{Idx: len(l.cols) + ri, Name: name, T: r.cols[ri].Type})
+		ri += len(l.cols)
+		if _, ok := setType(comb.cols[li].Type, comb.cols[ri].Type); !ok {
+			return source{}, engine.Errorf(engine.CodeDatatypeMismatch, "JOIN/USING types %s and %s cannot be matched", comb.cols[li].Type, comb.cols[ri].Type)
+		}
+		eq, err := cb.compareOp("=", &engine.ColRef{Idx: li, Name: name, T: comb.cols[li].Type},
+			&engine.ColRef{Idx: ri, Name: name, T: comb.cols[ri].Type})
 		if err != nil {
 			return source{}, err
 		}
 		conds = append(conds, eq)
-		// The right column is reached only through its qualifier.
-		for k := range comb.rels {
-			x := &comb.rels[k]
-			if i := len(l.cols) + ri; i >= x.start && i < x.start+x.n {
-				if x.hidden == nil {
-					x.hidden = map[int]bool{}
-				}
-				x.hidden[i] = true
-			}
-		}
-	}
-	tp := n.Tp
-	if n.On != nil {
-		cond := n.On.Expr
-		if f, ok := cond.(*ast.FuncCallExpr); ok && f.FnName.L == "__gpusql_full_join" && len(f.Args) == 1 && tp == ast.LeftJoin {
-			tp, cond = fullJoin, f.Args[0] // FULL JOIN, rewritten for tidb (query/parse)
-		}
-		on, err := cb.predicate(cond, "JOIN/ON")
-		if err != nil {
-			return source{}, err
-		}
-		conds = append(conds, conjuncts(on)...)
+		pairs = append(pairs, [2]int{li, ri})
 	}
 	kind := engine.JoinInner
 	switch tp {
@@ -340,6 +361,31 @@ func (b *binder) join(n *ast.Join) (source, error) {
 		kind = engine.JoinFull
 	}
 	j := &engine.Join{Kind: kind, Left: relOf(l), Right: relOf(r)}
+	// A subquery of an inner join's ON may become a join of the two
+	// sides' product (decorrelate.go), which the rest of ON then
+	// filters; an outer join's ON must see its sides unjoined, so its
+	// correlated subqueries run per row (over the catalogs only).
+	prod := &engine.Join{Kind: engine.JoinInner, Left: j.Left, Right: j.Right}
+	cb.src.rel = prod
+	cb.noJoins = kind != engine.JoinInner
+	if cond != nil {
+		rest := []ast.ExprNode{cond}
+		if kind == engine.JoinInner {
+			// [NOT] EXISTS and IN conjuncts become semi and anti joins
+			// of the product, as WHERE's do
+			var err error
+			if rest, err = cb.semiJoins(cond); err != nil {
+				return source{}, err
+			}
+		}
+		for _, c := range rest {
+			on, err := cb.predicate(c, "JOIN/ON")
+			if err != nil {
+				return source{}, err
+			}
+			conds = append(conds, conjuncts(on)...)
+		}
+	}
 	for _, c := range conds {
 		if k, ok := c.(*engine.Const); ok && !k.Null && k.I == 1 {
 			continue // ON true
@@ -347,7 +393,120 @@ func (b *binder) join(n *ast.Join) (source, error) {
 		j.Residual = andExpr(j.Residual, c)
 	}
 	comb.rel = j
+	if cb.src.rel != prod {
+		// ON's subqueries joined the product: filter that by the
+		// condition and keep the two sides' columns
+		p := &engine.Plan{Input: cb.src.rel, Table: comb.name, Host: comb.host, Limit: -1, Filter: j.Residual}
+		for i, c := range comb.cols {
+			p.Project = append(p.Project, &engine.ColRef{Idx: i, Name: c.Name, T: c.Type})
+			p.Names = append(p.Names, c.Name)
+		}
+		p.Visible = len(p.Project)
+		comb.rel = p
+	}
+	if len(pairs) > 0 {
+		return usingJoin(comb, j, using, pairs)
+	}
 	return comb, nil
+}
+
+// usingJoin makes the source of a join with USING or NATURAL: as in
+// PostgreSQL, each named column appears once, first, merged from the
+// two sides (the left's value for an inner or left join, the right's
+// for a right join, the first non-NULL for a full join, in the type
+// both sides convert to), and then the other columns of the left and
+// the right. The merged columns belong to no FROM item; the columns they
+// merge are reached only through their qualifiers.
+func usingJoin(comb source, j *engine.Join, names []string, pairs [][2]int) (source, error) {
+	m := len(pairs)
+	p := &engine.Plan{Input: j, Table: comb.name, Host: comb.host, Limit: -1}
+	var cols []engine.ColumnDef
+	for k, pr := range pairs {
+		lc, rc := comb.cols[pr[0]], comb.cols[pr[1]]
+		var err error
+		t, _ := setType(lc.Type, rc.Type) // join checked that there is one
+		var e engine.Expr
+		switch j.Kind {
+		case engine.JoinRight:
+			e, err = mergedSide(&engine.ColRef{Idx: pr[1], Name: names[k], T: rc.Type}, t)
+		case engine.JoinFull:
+			if lc.Type == rc.Type {
+				t = lc.Type
+			}
+			var le, re engine.Expr
+			if le, err = castTo(&engine.ColRef{Idx: pr[0], Name: names[k], T: lc.Type}, t); err == nil {
+				re, err = castTo(&engine.ColRef{Idx: pr[1], Name: names[k], T: rc.Type}, t)
+			}
+			e = &engine.Call{Op: engine.OpCoalesce, Args: []engine.Expr{le, re}, T: t}
+		default:
+			e, err = mergedSide(&engine.ColRef{Idx: pr[0], Name: names[k], T: lc.Type}, t)
+		}
+		if err != nil {
+			return source{}, err
+		}
+		t = e.Type()
+		p.Project = append(p.Project, e)
+		p.Names = append(p.Names, names[k])
+		cols = append(cols, engine.ColumnDef{Name: names[k], Type: t})
+	}
+	for i, c := range comb.cols {
+		p.Project = append(p.Project, &engine.ColRef{Idx: i, Name: c.Name, T: c.Type})
+		p.Names = append(p.Names, c.Name)
+	}
+	p.Visible = len(p.Project)
+	out := source{name: comb.name, present: true, host: comb.host, rel: p}
+	out.cols = append(cols, comb.cols...)
+	out.rels = []rel{{start: 0, n: m}}
+	for _, x := range comb.rels {
+		x = x.shifted(m)
+		for _, pr := range pairs {
+			for _, c := range pr {
+				if c+m >= x.start && c+m < x.start+x.n {
+					x.hidden[c+m] = true
+				}
+			}
+		}
+		out.rels = append(out.rels, x)
+	}
+	return out, nil
+}
+
+// mergedSide is a merged column that one side's column c gives: c in
+// the type t both sides convert to, or c as it is when t differs from
+// its type only by a length, precision or scale that PostgreSQL drops
+// (bpchar keeps each value's padding and numeric its scale, as c's own
+// type shows them).
+func mergedSide(c *engine.ColRef, t engine.Type) (engine.Expr, error) {
+	if c.T.Kind == t.Kind {
+		return c, nil
+	}
+	return castTo(c, t)
+}
+
+// shifted is the FROM item with its columns moved d to the right (and
+// its own copy of hidden).
+func (x rel) shifted(d int) rel {
+	h := map[int]bool{}
+	for i := range x.hidden {
+		h[i+d] = true
+	}
+	x.start += d
+	x.hidden = h
+	return x
+}
+
+// visibleCols are the columns of src that an unqualified name or * can
+// reach, in the order * lists them.
+func visibleCols(src source) []int {
+	var out []int
+	for _, r := range src.scope() {
+		for i := r.start; i < r.start+r.n; i++ {
+			if !r.hidden[i] {
+				out = append(out, i)
+			}
+		}
+	}
+	return out
 }
 
 // andExpr is a AND c (c alone when a is nil).
@@ -361,11 +520,12 @@ func andExpr(a, c engine.Expr) engine.Expr {
 // fullJoin is FULL [OUTER] JOIN, a join type tidb's AST lacks.
 const fullJoin ast.JoinType = 100
 
-// uniqueColumn finds the one column of src called name (USING).
+// uniqueColumn finds the one column of src called name that an
+// unqualified name reaches (USING).
 func uniqueColumn(src source, name, side string) (int, error) {
 	found := -1
-	for i, c := range src.cols {
-		if c.Name == name {
+	for _, i := range visibleCols(src) {
+		if src.cols[i].Name == name {
 			if found >= 0 {
 				return 0, engine.Errorf(engine.CodeAmbiguousColumn, "common column name %q appears more than once in %s table", name, side)
 			}

@@ -101,8 +101,10 @@ func (o *optimizer) twoSided(j *engine.Join, preds []engine.Expr, need []bool) (
 			residual = append(residual, e)
 		}
 	}
-	if j.Kind == engine.JoinFull && len(lk) == 0 {
-		// As PostgreSQL, which runs a full join only as a merge or hash join.
+	if j.Kind == engine.JoinFull && len(lk) == 0 && !constantOnly(residual, nl) {
+		// As PostgreSQL, which runs a full join only as a merge or hash
+		// join: without a key, only a condition that reads no column
+		// (ON true, ON false) joins.
 		return nil, nil, nil, unsupported("FULL JOIN is only supported with merge-joinable or hash-joinable join conditions")
 	}
 	needL, needR := make([]bool, nl), make([]bool, nr)
@@ -664,4 +666,14 @@ func impliedByOrs(conds []engine.Expr, membersOf func(engine.Expr) []int) []engi
 		}
 	}
 	return out
+}
+
+// constantOnly reports whether every condition of cs reads no column.
+func constantOnly(cs []engine.Expr, nl int) bool {
+	for _, e := range cs {
+		if sideOf(e, nl) != sideNone {
+			return false
+		}
+	}
+	return true
 }

@@ -163,7 +163,14 @@ func (b *binder) existsSubquery(n *ast.ExistsSubqueryExpr) (engine.Expr, error) 
 		}
 		return &engine.Const{T: engine.Bool, I: v}, nil
 	}
+	if oneRow(plan) {
+		// an aggregate without GROUP BY or HAVING: always one row
+		return &engine.Const{T: engine.Bool, I: boolInt(!n.Not)}, nil
+	}
 	if refs := sub.outerRefs(); len(refs) > 0 {
+		if e, ok, err := b.existsCount(sub, plan, n.Not); err != nil || ok { // decorrelate.go
+			return e, err
+		}
 		return b.correlated("exists", q, refs, nil, engine.Bool, exists)
 	}
 	if plan.Limit != 0 {
@@ -174,6 +181,13 @@ func (b *binder) existsSubquery(n *ast.ExistsSubqueryExpr) (engine.Expr, error) 
 		return nil, err
 	}
 	return exists(rows, nil)
+}
+
+// oneRow reports whether a plan returns exactly one row whatever its
+// input: an aggregate without GROUP BY or HAVING, not cut by LIMIT 0 or
+// an OFFSET.
+func oneRow(p *engine.Plan) bool {
+	return p.Aggregate && len(p.GroupBy) == 0 && p.Having == nil && p.Limit != 0 && p.Offset == 0
 }
 
 // inSubquery binds x [NOT] IN (SELECT ...).

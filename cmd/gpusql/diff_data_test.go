@@ -47,6 +47,113 @@ var diffTables = []*diffTable{
 		File:    "obs.csv",
 		ViaCopy: true,
 	},
+	// Small hand-written tables for the join corpus (joins.sql): NULL and
+	// duplicate keys, keys of different but comparable types, char(n)
+	// against text and varchar, and an empty table.
+	{
+		Name:    "ja",
+		Columns: `id integer, k integer, kb bigint, kn numeric(8,2), s text, c char(4), v varchar(10), d date, g text`,
+		File:    "ja.csv",
+		ViaCopy: true,
+	},
+	{
+		Name:    "jb",
+		Columns: `id integer, k smallint, kb bigint, kn numeric(10,3), s text, c char(6), v varchar(10), d date, w integer`,
+		File:    "jb.csv",
+	},
+	{
+		Name:    "jc",
+		Columns: `k integer, name text, region integer`,
+		File:    "jc.csv",
+		ViaCopy: true,
+	},
+	{
+		Name:    "jd",
+		Columns: `region integer, rname varchar(10)`,
+		File:    "jd.csv",
+	},
+	{
+		Name:    "jempty",
+		Columns: `k integer, s text, d date`,
+		File:    "jempty.csv",
+		ViaCopy: true,
+	},
+}
+
+// The join tables' rows: fields separated by |, ~ is NULL, an empty field
+// the empty string. Values keep their trailing blanks (char(n) and
+// varchar compare differently with them).
+var diffJoinRows = map[string][]string{
+	"ja": {
+		"id|k|kb|kn|s|c|v|d|g",
+		"1|1|1|1.00|apple|ab|ab|2024-01-01|x",
+		"2|2|2|2.50|Banana|ab|ab |2024-01-02|x",
+		"3|2|2|2.5|banana|abc|abc|2024-01-02|y",
+		"4|3|3|3.00|cherry|||2024-02-29|y",
+		"5|~|~|~|~|~|~|~|z",
+		"6|~|6|6.00|date|x|x|2023-12-31|z",
+		"7|5|5|5.10|elder|x |x |2024-03-01|~",
+		"8|7|7|7.00|fig|ÄÖ|ÄÖ|2024-01-01|x",
+		"9|8|8|-1.00|grape|ab|AB|1999-12-31|",
+		"10|1|1|1.000|Apple|a|a|2024-01-01|y",
+		"11|9|9|9.99||zz|zz|2024-04-01|~",
+		"12|2|2|2.50|kiwi|ab|ab|2024-01-02|x",
+	},
+	"jb": {
+		"id|k|kb|kn|s|c|v|d|w",
+		"1|2|2|2.500|banana|ab|ab|2024-01-02|10",
+		"2|2|2|2.5|Banana|abc|abc |2024-01-03|20",
+		"3|3|3|3|CHERRY|||2024-02-29|30",
+		"4|4|4|4.000|durian|ab  |ab|2024-05-05|40",
+		"5|~|~|~|~|~|~|~|50",
+		"6|~|~|~|apple|x|x|~|60",
+		"7|5|5|5.100|elder|x |x|2024-03-01|~",
+		"8|10|10|10.000|fig|ÄÖ|ÄÖ|2024-01-01|80",
+		"9|1|1|1.000|apple|a|a|2024-01-01|90",
+		"10|2|2|2.50|kiwi|ab|ab|2024-01-02|100",
+	},
+	"jc": {
+		"k|name|region",
+		"1|one|1",
+		"2|two|1",
+		"3|three|2",
+		"4|four|2",
+		"5|five|~",
+		"6|six|3",
+		"7|seven|3",
+		"9|nine|4",
+		"~|none|1",
+	},
+	"jd": {
+		"region|rname",
+		"1|north",
+		"2|south",
+		"3|east",
+		"5|west",
+	},
+	"jempty": {
+		"k|s|d",
+	},
+}
+
+// writeDiffJoinTable writes one of diffJoinRows' tables.
+func writeDiffJoinTable(path string, lines []string) error {
+	c, err := newDiffCSV(path, strings.Split(lines[0], "|"))
+	if err != nil {
+		return err
+	}
+	for _, line := range lines[1:] {
+		var vals []*string
+		for _, f := range strings.Split(line, "|") {
+			if f == "~" {
+				vals = append(vals, nil)
+			} else {
+				vals = append(vals, diffStr(f))
+			}
+		}
+		c.row(vals...)
+	}
+	return c.close()
 }
 
 // diffCSVField quotes a value as PostgreSQL's CSV format needs: an unquoted
@@ -101,7 +208,15 @@ func writeDiffData(dir string) error {
 	if err := writeDiffLineitem(filepath.Join(dir, "lineitem.csv")); err != nil {
 		return err
 	}
-	return writeDiffObs(filepath.Join(dir, "obs.csv"))
+	if err := writeDiffObs(filepath.Join(dir, "obs.csv")); err != nil {
+		return err
+	}
+	for name, lines := range diffJoinRows {
+		if err := writeDiffJoinTable(filepath.Join(dir, name+".csv"), lines); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 var diffEpoch = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)

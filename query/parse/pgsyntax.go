@@ -339,7 +339,9 @@ func (r *rewriter) stringAgg(name, g *node) []*node {
 
 // fullJoin rewrites "FULL [OUTER] JOIN item ON cond", which tidb's
 // grammar lacks, as "LEFT JOIN item ON __gpusql_full_join(cond)"; the
-// binder runs it as a full join. FULL JOIN ... USING is refused.
+// binder runs it as a full join. "FULL JOIN item USING (cols)" becomes
+// "LEFT JOIN item ON __gpusql_full_using(cols)", and "NATURAL FULL JOIN
+// item" "LEFT JOIN item ON __gpusql_full_natural()".
 func (r *rewriter) fullJoin(items []*node) ([]*node, error) {
 	out := make([]*node, 0, len(items))
 	for i := 0; i < len(items); i++ {
@@ -352,10 +354,16 @@ func (r *rewriter) fullJoin(items []*node) ([]*node, error) {
 			out = append(out, n)
 			continue
 		}
-		on := -1
-		for k := j + 1; k < len(items); k++ {
+		natural := len(out) > 0 && out[len(out)-1].word("natural")
+		if natural {
+			out = out[:len(out)-1]
+		}
+		on, using := -1, -1
+		k := j + 1
+		for ; k < len(items) && !natural; k++ {
 			if items[k].word("using") {
-				return nil, notSupported(r.src, n.tok, "FULL JOIN ... USING is not supported by gpusql; write the condition with ON")
+				using = k
+				break
 			}
 			if items[k].word("on") {
 				on = k
@@ -365,22 +373,111 @@ func (r *rewriter) fullJoin(items []*node) ([]*node, error) {
 				break
 			}
 		}
-		if on < 0 {
+		left := []*node{{tok: synth(kIdent, "left", n.tok)}, {tok: synth(kIdent, "join", items[j].tok)}}
+		switch {
+		case natural:
+			end := j + 1
+			for end < len(items) && !joinEnd(items, end) {
+				end++
+			}
+			if end == j+1 {
+				return nil, syntaxErr(r.src, tokAt(items, end, len(items), r.end))
+			}
+			out = append(out, left...)
+			out = append(out, items[j+1:end]...)
+			out = append(out, &node{tok: synth(kIdent, "on", items[end-1].tok)})
+			out = append(out, call(fnFullNatural, items[end-1].tok)...)
+			i = end - 1
+		case using >= 0:
+			if using+1 >= len(items) || !items[using+1].group {
+				return nil, syntaxErr(r.src, tokAt(items, using+1, len(items), r.end))
+			}
+			out = append(out, left...)
+			out = append(out, items[j+1:using]...)
+			out = append(out, &node{tok: synth(kIdent, "on", items[using].tok)})
+			out = append(out, call(fnFullUsing, items[using].tok, items[using+1].kids)...)
+			i = using + 1
+		case on >= 0:
+			end := on + 1
+			for end < len(items) && !joinEnd(items, end) {
+				end++
+			}
+			if end == on+1 {
+				return nil, syntaxErr(r.src, tokAt(items, end, len(items), r.end))
+			}
+			out = append(out, left...)
+			out = append(out, items[j+1:on+1]...)
+			out = append(out, call(fnFullJoin, items[on].tok, items[on+1:end])...)
+			i = end - 1
+		default:
 			return nil, syntaxErr(r.src, tokAt(items, j+1, len(items), r.end))
 		}
-		end := on + 1
-		for end < len(items) && !joinEnd(items, end) {
-			end++
-		}
-		if end == on+1 {
-			return nil, syntaxErr(r.src, tokAt(items, end, len(items), r.end))
-		}
-		out = append(out, &node{tok: synth(kIdent, "left", n.tok)}, &node{tok: synth(kIdent, "join", items[j].tok)})
-		out = append(out, items[j+1:on+1]...)
-		out = append(out, call(fnFullJoin, items[on].tok, items[on+1:end])...)
-		i = end - 1
 	}
 	return out, nil
+}
+
+// joinCondition refuses a qualified join without its condition, as
+// PostgreSQL's grammar does: [INNER | LEFT | RIGHT] JOIN needs ON or
+// USING (tidb's makes a bare JOIN a cross join). CROSS JOIN and NATURAL
+// joins take none. A join nested in another's right side (a JOIN b JOIN
+// c ON x ON y) takes the first condition that follows it.
+func (r *rewriter) joinCondition(items []*node) ([]*node, error) {
+	for i, n := range items {
+		if !n.word("join") || !qualifiedJoin(items, i) {
+			continue
+		}
+		pending := 0
+		k := i + 1
+		for ; k < len(items); k++ {
+			m := items[k]
+			if m.word("on") || m.word("using") {
+				if pending == 0 {
+					break
+				}
+				pending--
+				continue
+			}
+			if m.word("join") {
+				if qualifiedJoin(items, k) {
+					pending++
+				}
+				continue
+			}
+			if joinEnd(items, k) && !joinWord(m) {
+				break
+			}
+		}
+		if k == len(items) || !(items[k].word("on") || items[k].word("using")) {
+			return nil, syntaxErr(r.src, tokAt(items, k, len(items), r.end))
+		}
+	}
+	return items, nil
+}
+
+// qualifiedJoin reports whether the JOIN at items[i] needs a condition:
+// it is not CROSS JOIN nor NATURAL [kind] JOIN.
+func qualifiedJoin(items []*node, i int) bool {
+	for k := i - 1; k >= 0; k-- {
+		m := items[k]
+		switch {
+		case m.word("cross"), m.word("natural"):
+			return false
+		case m.word("inner"), m.word("left"), m.word("right"), m.word("full"), m.word("outer"):
+			continue
+		}
+		return true
+	}
+	return true
+}
+
+// joinWord reports whether n is a word of a join's type.
+func joinWord(n *node) bool {
+	for _, w := range []string{"join", "inner", "left", "right", "full", "outer", "cross", "natural"} {
+		if n.word(w) {
+			return true
+		}
+	}
+	return false
 }
 
 // joinEnd reports whether items[k] ends a join condition: the next join,

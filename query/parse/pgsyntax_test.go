@@ -45,6 +45,9 @@ func TestPGSyntax(t *testing.T) {
 		{"full join", `select * from a full join b on a.x = b.y and a.z > 1 where a.x > 0`, `select * from a left join b on __gpusql_full_join(a.x = b.y and a.z > 1) where a.x > 0`},
 		{"full outer join chained", `select * from a full outer join b on a.x = b.y left join c on true, d`, `select * from a left join b on __gpusql_full_join(a.x = b.y) left join c on true, d`},
 		{"full join condition with left()", `select * from a full join b on left(a.s, 1) = b.s join c on true`, `select * from a left join b on __gpusql_full_join(left(a.s, 1) = b.s) join c on true`},
+		{"full join using", `select * from a full join b using (x, y) join c using (z)`, `select * from a left join b on __gpusql_full_using(x, y) join c using (z)`},
+		{"join conditions", `select * from a join b join c on c.x = b.x on b.y = a.y cross join d natural join e natural left outer join f inner join g using (x), h left join i on left(i.s, 1) = h.s`, `select * from a join b join c on c.x = b.x on b.y = a.y cross join d natural join e natural left outer join f inner join g using (x), h left join i on left(i.s, 1) = h.s`},
+		{"natural full join", `select * from a natural full outer join b as bb, c natural full join d where true`, `select * from a left join b as "bb" on __gpusql_full_natural(), c left join d on __gpusql_full_natural() where true`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -70,7 +73,11 @@ func TestPGSyntaxErrors(t *testing.T) {
 		{"COLLATE without name", `select a collate from t`, engine.CodeSyntaxError},
 		{"regex without operand", `select ~ 'x'`, engine.CodeSyntaxError},
 		{"> ANY array", `select 1 where 1 > any (array[1])`, engine.CodeFeatureNotSupported},
-		{"FULL JOIN USING", `select * from a full join b using (x)`, engine.CodeFeatureNotSupported},
+		{"FULL JOIN USING without columns", `select * from a full join b using where true`, engine.CodeSyntaxError},
+		{"NATURAL FULL JOIN without item", `select * from a natural full join`, engine.CodeSyntaxError},
+		{"JOIN without condition", `select * from a join b where true`, engine.CodeSyntaxError},
+		{"INNER JOIN without condition", `select * from a inner join b, c`, engine.CodeSyntaxError},
+		{"nested JOIN without outer condition", `select * from a join b join c on true`, engine.CodeSyntaxError},
 		{"FULL JOIN without condition", `select * from a full join b where true`, engine.CodeSyntaxError},
 	}
 	for _, tt := range tests {

@@ -10,20 +10,22 @@ import (
 // Names of the functions that rewrites produce. The binder recognises
 // them; see docs/sql.md.
 const (
-	fnCast       = "__gpusql_cast"        // (expr, 'canonical type')
-	fnExtract    = "__gpusql_extract"     // ('field', expr)
-	fnIsDistinct = "__gpusql_is_distinct" // (a, b)
-	fnNullsFirst = "__gpusql_nulls_first" // (order-by expr)
-	fnNullsLast  = "__gpusql_nulls_last"  // (order-by expr)
-	fnParam      = "__gpusql_param"       // (n) for $n
-	fnRegex      = "__gpusql_regex"       // (x, pattern, 'flags') for x ~ pattern, ~*
-	fnRegCast    = "__gpusql_regcast"     // (expr, 'regclass') for casts to reg* types
-	fnSubscript  = "__gpusql_subscript"   // (array, i) for array[i]
-	fnArrayHas   = "__gpusql_array_has"   // (x, array) for x = ANY (array)
-	fnArraySub   = "__gpusql_array_sub"   // ((SELECT ...)) for ARRAY(SELECT ...)
-	fnSRF        = "__gpusql_srf"         // ('name', args...) for a function in FROM
-	fnConcat     = "__gpusql_concat"      // (args...) for PostgreSQL's concat(), not ||
-	fnFullJoin   = "__gpusql_full_join"   // (cond) as the ON of a LEFT JOIN that stands for FULL JOIN
+	fnCast        = "__gpusql_cast"         // (expr, 'canonical type')
+	fnExtract     = "__gpusql_extract"      // ('field', expr)
+	fnIsDistinct  = "__gpusql_is_distinct"  // (a, b)
+	fnNullsFirst  = "__gpusql_nulls_first"  // (order-by expr)
+	fnNullsLast   = "__gpusql_nulls_last"   // (order-by expr)
+	fnParam       = "__gpusql_param"        // (n) for $n
+	fnRegex       = "__gpusql_regex"        // (x, pattern, 'flags') for x ~ pattern, ~*
+	fnRegCast     = "__gpusql_regcast"      // (expr, 'regclass') for casts to reg* types
+	fnSubscript   = "__gpusql_subscript"    // (array, i) for array[i]
+	fnArrayHas    = "__gpusql_array_has"    // (x, array) for x = ANY (array)
+	fnArraySub    = "__gpusql_array_sub"    // ((SELECT ...)) for ARRAY(SELECT ...)
+	fnSRF         = "__gpusql_srf"          // ('name', args...) for a function in FROM
+	fnConcat      = "__gpusql_concat"       // (args...) for PostgreSQL's concat(), not ||
+	fnFullJoin    = "__gpusql_full_join"    // (cond) as the ON of a LEFT JOIN that stands for FULL JOIN
+	fnFullUsing   = "__gpusql_full_using"   // (cols) as that ON, for FULL JOIN ... USING (cols)
+	fnFullNatural = "__gpusql_full_natural" // () as that ON, for NATURAL FULL JOIN
 	// aggMarker is the SEPARATOR of the group_concat call that stands for
 	// string_agg(value, delimiter [ORDER BY ...]).
 	aggMarker = "__gpusql_string_agg"
@@ -55,7 +57,7 @@ func (r *rewriter) level(items []*node, end token) ([]*node, error) {
 		}
 	}
 	r.end = end
-	passes := []func([]*node) ([]*node, error){r.pgSyntax, r.fullJoin, r.specials, r.casts, r.arrays, r.regex, r.distinct, r.nulls, r.limit}
+	passes := []func([]*node) ([]*node, error){r.pgSyntax, r.fullJoin, r.joinCondition, r.specials, r.casts, r.arrays, r.regex, r.distinct, r.nulls, r.limit}
 	for _, pass := range passes {
 		var err error
 		if items, err = pass(items); err != nil {
