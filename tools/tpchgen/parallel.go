@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -54,6 +55,12 @@ func workerMain(args []string) int {
 	quiet := fs.Bool("q", false, "")
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if os.Getenv("GOGC") == "" {
+		// The 300 MB text pool is most of the live heap; collecting at
+		// 25% over it rather than 100% keeps a worker at about 400 MB
+		// rather than 650 MB, for next to no more time.
+		debug.SetGCPercent(25)
 	}
 	start := time.Now()
 	st, err := generatePart(*sf, *dir, *part, *parts)
