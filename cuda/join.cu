@@ -371,3 +371,111 @@ extern "C" __global__ void __launch_bounds__(J_TPB) j_take(u64 outPtr, u64 srcPt
     const int *sel = (const int *)selPtr;
     for (i64 k = (i64)blockIdx.x * J_TPB + threadIdx.x; k < n; k += (i64)gridDim.x * J_TPB) out[k] = src[sel[k]];
 }
+
+// ---- GROUP BY results on the device ---------------------------------
+// q_group and q_agg (query.cu) leave each group's key values and
+// accumulators on the device; these kernels turn the accumulators into
+// register-form values (lo, hi, nul; strings also their bytes) that
+// j_pack stores as columns, so that HAVING, the projection, ORDER BY and
+// LIMIT can run over the groups on the device.
+
+struct JAcc {
+    u64 cnt, s0, s1, s2;
+};
+
+struct JAgg {
+    int fn, reg, cls, pad;
+};
+
+// accumulator classes and functions (ACC_*, AGG_* in query.cu)
+#define JACC_COUNT 0
+#define JACC_INT 1
+#define JACC_FLOAT 2
+#define JACC_MMI 3
+#define JACC_MMF 4
+#define JACC_MMD 5
+#define JACC_MMS 6
+#define JAGG_COUNTSTAR 0
+#define JAGG_COUNT 1
+#define JAGG_MIN 4
+
+// j_acc_init sets n accumulators to their starting values (accInit in
+// engine/gpu/fused.go): min/max keys at their identity, the rest zero.
+extern "C" __global__ void __launch_bounds__(J_TPB) j_acc_init(u64 accPtr, u64 aggsPtr, int na, i64 n) {
+    JAcc *acc = (JAcc *)accPtr;
+    const JAgg *aggs = (const JAgg *)aggsPtr;
+    for (i64 i = (i64)blockIdx.x * J_TPB + threadIdx.x; i < n; i += (i64)gridDim.x * J_TPB) {
+        const JAgg A = aggs[i % na];
+        JAcc a = {0, 0, 0, 0};
+        if (A.cls == JACC_MMS) a.s0 = ~0ULL;
+        else if (A.cls >= JACC_MMI) a.s0 = A.fn == JAGG_MIN ? 0x7fffffffffffffffULL : 0x8000000000000000ULL;
+        acc[i] = a;
+    }
+}
+
+// result kinds of j_agg_out
+#define JO_COUNT 0  // the count
+#define JO_INT64 1  // a sum as int64 (err 2: bigint out of range)
+#define JO_DEC 2    // a sum as 128 bits (err 3: past 127 bits)
+#define JO_MINMAX 3 // the key in s0 (integers, scaled numerics)
+#define JO_FLOAT 4  // the key in s0 back to a double's bits
+#define JO_STR 5    // the bytes at address s0, width a value
+
+// j_agg_out writes aggregate k of ng groups (na aggregates a group) as
+// register values. A group with no value (count 0) is NULL, but for
+// count. Strings: lo is the length; trim drops trailing blanks (char).
+extern "C" __global__ void __launch_bounds__(J_TPB) j_agg_out(u64 accPtr, int na, int k, i64 ng, int kind, u64 loPtr, u64 hiPtr,
+                                                              u64 nulPtr, u64 strPtr, int width, int trim, u64 errPtr) {
+    const JAcc *acc = (const JAcc *)accPtr;
+    i64 *lo = (i64 *)loPtr, *hi = (i64 *)hiPtr;
+    u8 *nul = (u8 *)nulPtr;
+    for (i64 g = (i64)blockIdx.x * J_TPB + threadIdx.x; g < ng; g += (i64)gridDim.x * J_TPB) {
+        const JAcc a = acc[g * na + k];
+        i64 l = 0, h = 0;
+        bool null = a.cnt == 0 && kind != JO_COUNT;
+        if (!null) {
+            switch (kind) {
+            case JO_COUNT: l = (i64)a.cnt; break;
+            case JO_INT64:
+                if (a.s2 != (u64)((i64)a.s1 >> 63) || a.s1 != (u64)((i64)a.s0 >> 63)) ((int *)errPtr)[0] = 2;
+                l = (i64)a.s0;
+                break;
+            case JO_DEC:
+                if (a.s2 != (u64)((i64)a.s1 >> 63) || (a.s1 == 0x8000000000000000ULL && a.s0 == 0)) ((int *)errPtr)[0] = 3;
+                l = (i64)a.s0;
+                h = (i64)a.s1;
+                break;
+            case JO_MINMAX:
+                l = (i64)a.s0;
+                h = l >> 63;
+                break;
+            case JO_FLOAT: {
+                i64 key = (i64)a.s0;
+                if (key == 0x7fffffffffffffffLL) {
+                    l = 0x7ff8000000000000LL; // NaN
+                } else {
+                    if (key < 0) key ^= 0x7fffffffffffffffLL;
+                    l = key;
+                }
+                break;
+            }
+            default: {
+                const u8 *src = (const u8 *)a.s0;
+                u8 *dst = (u8 *)strPtr + g * (i64)width;
+                int n = 0;
+                while (n < width && src[n] != 0) n++;
+                if (trim)
+                    while (n > 0 && src[n - 1] == ' ') n--;
+                for (int j = 0; j < width; j++) dst[j] = j < n ? src[j] : 0;
+                l = n;
+            }
+            }
+        } else if (kind == JO_STR) {
+            u8 *dst = (u8 *)strPtr + g * (i64)width;
+            for (int j = 0; j < width; j++) dst[j] = 0;
+        }
+        lo[g] = l;
+        if (hiPtr) hi[g] = h;
+        nul[g] = null;
+    }
+}

@@ -63,7 +63,12 @@ func (o *optimizer) join(j *engine.Join, preds []engine.Expr, need []bool) (engi
 			}
 		}
 		return o.twoSided(j, preds, need)
-	case engine.JoinFull, engine.JoinSemi, engine.JoinAnti, engine.JoinAntiNull:
+	case engine.JoinSemi, engine.JoinAnti, engine.JoinAntiNull:
+		if pushed, ok := o.pushSemi(j); ok {
+			return o.rel(pushed, preds, need)
+		}
+		return o.twoSided(j, preds, need)
+	case engine.JoinFull:
 		return o.twoSided(j, preds, need)
 	}
 	return o.innerGroup(j, preds, need)
@@ -676,4 +681,90 @@ func constantOnly(cs []engine.Expr, nl int) bool {
 		}
 	}
 	return true
+}
+
+// pushSemi moves a semi or anti join below the inner joins of its left
+// side, onto the one member whose columns it reads, when its right side
+// is expected to be no larger than that member: the member is then
+// filtered before it is joined (TPC-H Q18's IN over a small grouped
+// subquery filters orders, not the join of lineitem, orders and
+// customer). The left side's columns stay where they were.
+func (o *optimizer) pushSemi(j *engine.Join) (engine.Rel, bool) {
+	inner, ok := j.Left.(*engine.Join)
+	if !ok || inner.Kind != engine.JoinInner {
+		return nil, false
+	}
+	var items []groupItem
+	var conds []engine.Expr
+	flatten(inner, 0, &items, &conds)
+	nl := len(j.Left.Columns())
+	read := map[int]bool{}
+	for _, k := range j.LeftKeys {
+		colsOf(k, read)
+	}
+	res := map[int]bool{}
+	if j.Residual != nil {
+		colsOf(j.Residual, res)
+	}
+	for c := range res {
+		if c < nl {
+			read[c] = true
+		}
+	}
+	if len(read) == 0 {
+		return nil, false
+	}
+	target := -1
+	for i, it := range items {
+		all := true
+		for c := range read {
+			all = all && c >= it.off && c < it.off+it.n
+		}
+		if all {
+			target = i
+		}
+	}
+	if target < 0 {
+		return nil, false
+	}
+	it := items[target]
+	if o.estimate(j.Right).rows > o.estimate(it.rel).rows {
+		return nil, false
+	}
+	moved := &engine.Join{Kind: j.Kind, Left: it.rel, Right: j.Right, RightKeys: j.RightKeys}
+	for _, k := range j.LeftKeys {
+		moved.LeftKeys = append(moved.LeftKeys, shiftBy(k, -it.off))
+	}
+	if j.Residual != nil {
+		moved.Residual = mapCols(j.Residual, func(c *engine.ColRef) engine.Expr {
+			r := *c
+			if c.Idx < nl {
+				r.Idx -= it.off
+			} else {
+				r.Idx = c.Idx - nl + it.n
+			}
+			return &r
+		})
+	}
+	return replaceMember(inner, 0, it.off, moved), true
+}
+
+// replaceMember returns the tree of inner joins r (its columns from off)
+// with the member whose columns start at at replaced by with.
+func replaceMember(r engine.Rel, off, at int, with engine.Rel) engine.Rel {
+	j, ok := r.(*engine.Join)
+	if !ok || j.Kind != engine.JoinInner {
+		if off == at {
+			return with
+		}
+		return r
+	}
+	nl := len(j.Left.Columns())
+	out := *j
+	if at < off+nl {
+		out.Left = replaceMember(j.Left, off, at, with)
+	} else {
+		out.Right = replaceMember(j.Right, off+nl, at, with)
+	}
+	return &out
 }

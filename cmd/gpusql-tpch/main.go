@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
@@ -24,6 +25,12 @@ import (
 
 	"github.com/gpusql/gpusql"
 )
+
+// opts are the flags that only some runs use.
+var opts struct {
+	explain bool
+	profile *os.File
+}
 
 var tables = []string{"region", "nation", "part", "supplier", "partsupp", "customer", "orders", "lineitem"}
 
@@ -50,12 +57,24 @@ func main() {
 	queries := flag.String("queries", "testdata/tpch/queries", "directory of q01.sql ... q22.sql")
 	schema := flag.String("schema", "testdata/tpch/schema.sql", "the tables' DDL")
 	only := flag.String("only", "", "comma-separated query names to run (default all)")
+	explain := flag.Bool("explain", false, "print each query's EXPLAIN ANALYZE (after a warm-up run)")
+	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the timed runs to `file`")
 	flag.Parse()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gpusql-tpch:", err)
+			os.Exit(1)
+		}
+		opts.profile = f
+	}
+	opts.explain = *explain
 	if *data == "" {
 		fmt.Fprintln(os.Stderr, "gpusql-tpch: -data is required")
 		os.Exit(2)
 	}
 	if err := run(*data, *sf, *device, *compare, *runs, *check, *queries, *schema, *only); err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "gpusql-tpch:", err)
 		os.Exit(1)
 	}
@@ -109,6 +128,12 @@ func run(data, sf, device, compare string, runs int, check, queries, schema, onl
 			want[q] = true
 		}
 	}
+	if opts.profile != nil {
+		if err := pprof.StartCPUProfile(opts.profile); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
 	var results []result
 	for q := 1; q <= 22; q++ {
 		name := fmt.Sprintf("q%02d", q)
@@ -120,6 +145,15 @@ func run(data, sf, device, compare string, runs int, check, queries, schema, onl
 			return err
 		}
 		res := result{Engine: db.Backend(), Query: name, SF: sf, Runs: runs}
+		if opts.explain {
+			if _, err := rowsText(db, string(sql)); err == nil {
+				plan, err := rowsText(db, "EXPLAIN ANALYZE "+string(sql))
+				if err != nil {
+					plan = err.Error()
+				}
+				fmt.Printf("== %s\n%s", name, plan)
+			}
+		}
 		var times []time.Duration
 		var text string
 		for i := 0; i < runs; i++ {

@@ -311,6 +311,18 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 	if p.Aggregate {
 		var ok bool
 		if res, ok, err = r.fusedAggregate(p); err == nil && !ok {
+			if deviceGroupable(p) {
+				// the groups stay on the device, and the rest of the
+				// query runs over them there (groups.go)
+				t, err := r.deviceGroups(p)
+				if err == nil {
+					defer t.Release()
+					return b.Execute(ctx, groupsPlan(p, t), sink)
+				}
+				if err != errHostAggregate {
+					return err
+				}
+			}
 			res, err = r.aggregate(p)
 		}
 	} else if deviceSorts(p) {

@@ -138,6 +138,25 @@ func (b *Backend) materializePlan(ctx context.Context, p *engine.Plan) (*Table, 
 		return nil, err
 	}
 	defer in.Release()
+	if p.Aggregate && !p.Distinct && len(p.OrderBy) == 0 && p.Limit < 0 && p.Offset == 0 && deviceGroupable(p) {
+		// a GROUP BY whose groups are finished on the device: HAVING and
+		// the projection filter and project its table there
+		t, err := b.groupsOnDevice(ctx, in, p)
+		switch {
+		case err == nil:
+			defer t.Release()
+			q := groupsPlan(p, t)
+			s := &scratch{dev: b.dev}
+			defer s.free()
+			out, err := b.devicePipeline(ctx, s, t, q)
+			if err == errHostPath {
+				return b.viaHost(ctx, q)
+			}
+			return out, err
+		case err != errHostAggregate:
+			return nil, err
+		}
+	}
 	if !plainPipeline(p) {
 		q := *p
 		q.Input, q.Data, q.Schema, q.Table = nil, in, p.InputColumns(), "(input)"
@@ -485,4 +504,19 @@ func (b *Backend) sampleStats(t *Table, col int) (engine.ColumnStats, error) {
 		return engine.ColumnStats{}, err
 	}
 	return engine.EstimateStats(h.Cols[0], t.N), nil
+}
+
+// groupsOnDevice groups the rows of in by p (groups.go).
+func (b *Backend) groupsOnDevice(ctx context.Context, in *Table, p *engine.Plan) (*Table, error) {
+	s := &scratch{dev: b.dev}
+	defer s.free()
+	r, err := b.newRun(s, in, in.N)
+	if err != nil {
+		return nil, err
+	}
+	q, err := r.hostSteps(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	return r.deviceGroups(q)
 }
