@@ -21,16 +21,42 @@ func (r *run) aggregate(p *engine.Plan) (*engine.Batch, error) {
 	if len(p.Aggs) > maxAggs {
 		return nil, unsupported("more than %d aggregates", maxAggs)
 	}
+	var g *groups
+	if len(p.GroupBy) > 0 {
+		var err error
+		if g, err = r.groupRows(p); err != nil {
+			return nil, err
+		}
+	}
+	return r.aggregateGroups(p, g)
+}
+
+// groups is what group found: per row group ids, the number of groups,
+// and the keys' registers and per-group values.
+type groups struct {
+	gids    uint64
+	ng      int64
+	keyVals []val
+	keyBufs [][4]*cuda.Buffer
+}
+
+func (r *run) groupRows(p *engine.Plan) (*groups, error) {
+	gids, ng, keyVals, keyBufs, err := r.group(p)
+	if err != nil {
+		return nil, err
+	}
+	return &groups{gids: gids, ng: ng, keyVals: keyVals, keyBufs: keyBufs}, nil
+}
+
+// aggregateGroups is aggregate over the groups g found (nil: no GROUP
+// BY, one group).
+func (r *run) aggregateGroups(p *engine.Plan, g *groups) (*engine.Batch, error) {
 	var gids uint64
 	ng := int64(1)
 	var keyVals []val
 	var keyBufs [][4]*cuda.Buffer
-	if len(p.GroupBy) > 0 {
-		var err error
-		gids, ng, keyVals, keyBufs, err = r.group(p)
-		if err != nil {
-			return nil, err
-		}
+	if g != nil {
+		gids, ng, keyVals, keyBufs = g.gids, g.ng, g.keyVals, g.keyBufs
 	}
 	qa, argv, accs, err := r.accumulate(p, gids, ng, nil)
 	if err != nil {

@@ -311,19 +311,29 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 	if p.Aggregate {
 		var ok bool
 		if res, ok, err = r.fusedAggregate(p); err == nil && !ok {
+			var g *groups
 			if deviceGroupable(p) {
-				// the groups stay on the device, and the rest of the
-				// query runs over them there (groups.go)
-				t, err := r.deviceGroups(p)
-				if err == nil {
-					defer t.Release()
-					return b.Execute(ctx, groupsPlan(p, t), sink)
+				if g, err = r.groupRows(p); err != nil {
+					return err
 				}
-				if err != errHostAggregate {
+				if g.ng >= deviceGroupsMin {
+					// the groups stay on the device, and the rest of
+					// the query runs over them there (groups.go)
+					t, err := r.groupsTable(p, g)
+					if err == nil {
+						defer t.Release()
+						return b.Execute(ctx, groupsPlan(p, t), sink)
+					}
+					if err != errHostAggregate {
+						return err
+					}
+				}
+			} else if len(p.GroupBy) > 0 {
+				if g, err = r.groupRows(p); err != nil {
 					return err
 				}
 			}
-			res, err = r.aggregate(p)
+			res, err = r.aggregateGroups(p, g)
 		}
 	} else if deviceSorts(p) {
 		res, err = r.sortProject(p)

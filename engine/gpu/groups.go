@@ -76,16 +76,31 @@ func groupsPlan(p *engine.Plan, t *Table) *engine.Plan {
 	return &q
 }
 
+// deviceGroupsMin is the fewest groups that are finished on the device
+// in a query's last step: fewer cost less to finish on the host than the
+// device's extra launches. Inside a plan tree, where the groups are an
+// input, they always stay on the device.
+const deviceGroupsMin = 4096
+
 // deviceGroups groups p's rows and stores the groups as a table (see the
 // top). The table's buffers are the caller's.
 func (r *run) deviceGroups(p *engine.Plan) (*Table, error) {
 	if len(p.Aggs) > maxAggs {
 		return nil, errHostAggregate
 	}
-	gids, ng, keyVals, keyBufs, err := r.group(p)
+	g, err := r.groupRows(p)
 	if err != nil {
 		return nil, err
 	}
+	return r.groupsTable(p, g)
+}
+
+// groupsTable stores the groups g found as a table (see the top).
+func (r *run) groupsTable(p *engine.Plan, g *groups) (*Table, error) {
+	if len(p.Aggs) > maxAggs {
+		return nil, errHostAggregate
+	}
+	gids, ng, keyVals, keyBufs := g.gids, g.ng, g.keyVals, g.keyBufs
 	for k, v := range keyVals {
 		if needsFirstRow(p.GroupBy[k], v) {
 			return nil, errHostAggregate
