@@ -18,9 +18,6 @@ const sharedAccBytes = 30 << 10
 // aggregate runs filter, grouping and aggregates on the device, then HAVING
 // and the projection over the (small) per-group results on the host.
 func (r *run) aggregate(p *engine.Plan) (*engine.Batch, error) {
-	if len(p.Aggs) > maxAggs {
-		return nil, unsupported("more than %d aggregates", maxAggs)
-	}
 	var g *groups
 	if len(p.GroupBy) > 0 {
 		var err error
@@ -120,11 +117,54 @@ func (r *run) aggregateGroups(p *engine.Plan, g *groups) (*engine.Batch, error) 
 	return r.aggResultWith(p, keyCols, argv, accs, int(ng), int(na), strs, fsums, scales, done)
 }
 
+// aggChunk is how many aggregates one pass of q_agg accumulates when a
+// query has more than its kernel holds (MAXAGG): half of MAXAGG, so that
+// a chunk's hidden scale aggregates (compileAggsAt) fit too.
+const aggChunk = maxAggs / 2
+
 // accumulate runs the aggregates' arguments over the rows (filtered, or
 // grouped by gids into ng groups) and returns the accumulators. targets
 // gives the static scale at which the sums of numerics with per-row
 // scales add up (nil: the first pass, which adds hidden aggregates).
+// More aggregates than one pass holds run in several passes of aggChunk
+// each, their accumulators laid out as one pass's would be.
 func (r *run) accumulate(p *engine.Plan, gids uint64, ng int64, targets map[int]int32) ([]qAgg, []val, []qAcc, error) {
+	if len(p.Aggs) <= maxAggs {
+		return r.accumulateOne(p, gids, ng, targets)
+	}
+	if targets != nil {
+		return nil, nil, nil, unsupported("more than %d aggregates with sums of numerics whose scale varies by row", maxAggs)
+	}
+	var qa []qAgg
+	var argv []val
+	var chunks [][]qAcc
+	for start := 0; start < len(p.Aggs); start += aggChunk {
+		sub := *p
+		sub.Aggs = p.Aggs[start:min(start+aggChunk, len(p.Aggs))]
+		q, v, a, err := r.accumulateOne(&sub, gids, ng, nil)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if len(q) != len(sub.Aggs) {
+			return nil, nil, nil, unsupported("more than %d aggregates with sums of numerics whose scale varies by row", maxAggs)
+		}
+		qa, argv, chunks = append(qa, q...), append(argv, v...), append(chunks, a)
+	}
+	na := int64(len(qa))
+	accs := make([]qAcc, ng*na)
+	off := int64(0)
+	for c, ch := range chunks {
+		nc := int64(min(aggChunk, len(p.Aggs)-c*aggChunk))
+		for g := int64(0); g < ng; g++ {
+			copy(accs[g*na+off:g*na+off+nc], ch[g*nc:(g+1)*nc])
+		}
+		off += nc
+	}
+	return qa, argv, accs, nil
+}
+
+// accumulateOne is accumulate in one pass of q_agg.
+func (r *run) accumulateOne(p *engine.Plan, gids uint64, ng int64, targets map[int]int32) ([]qAgg, []val, []qAcc, error) {
 	prog := newProgram()
 	c := &compiler{p: prog, cols: r.t.Cols}
 	mask := int32(0)

@@ -176,7 +176,32 @@ func writeCSV(t *testing.T, path string, n int, rng *rand.Rand) {
 	}
 }
 
+// manySums is a select list of n aggregates: more than one q_agg pass
+// holds (MAXAGG), as ClickBench's q29 has 90.
+func manySums(n int) string {
+	var b strings.Builder
+	for k := 0; k < n; k++ {
+		if k > 0 {
+			b.WriteString(", ")
+		}
+		switch k % 4 {
+		case 0:
+			fmt.Fprintf(&b, "sum(qty + %d)", k)
+		case 1:
+			fmt.Fprintf(&b, "max(price - %d)", k)
+		case 2:
+			fmt.Fprintf(&b, "count(CASE WHEN qty > %d THEN 1 END)", k%50)
+		default:
+			fmt.Fprintf(&b, "min(name)")
+		}
+	}
+	return b.String()
+}
+
 var diffQueries = []string{
+	`SELECT ` + manySums(40) + ` FROM li`,
+	`SELECT flag, ` + manySums(90) + ` FROM li GROUP BY flag ORDER BY flag`,
+	`SELECT id % 20000 AS g, ` + manySums(37) + ` FROM li GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 30`,
 	`SELECT count(*) FROM li`,
 	`SELECT sum(qty), sum(price), avg(price), min(price), max(price), count(disc) FROM li`,
 	`SELECT sum(price * disc) AS revenue FROM li WHERE ship >= date '1994-01-01' AND ship < date '1995-01-01' AND disc BETWEEN 0.05 AND 0.07 AND qty < 24`,

@@ -85,9 +85,6 @@ const deviceGroupsMin = 4096
 // deviceGroups groups p's rows and stores the groups as a table (see the
 // top). The table's buffers are the caller's.
 func (r *run) deviceGroups(p *engine.Plan) (*Table, error) {
-	if len(p.Aggs) > maxAggs {
-		return nil, errHostAggregate
-	}
 	g, err := r.groupRows(p)
 	if err != nil {
 		return nil, err
@@ -97,18 +94,45 @@ func (r *run) deviceGroups(p *engine.Plan) (*Table, error) {
 
 // groupsTable stores the groups g found as a table (see the top).
 func (r *run) groupsTable(p *engine.Plan, g *groups) (*Table, error) {
-	if len(p.Aggs) > maxAggs {
-		return nil, errHostAggregate
-	}
 	gids, ng, keyVals, keyBufs := g.gids, g.ng, g.keyVals, g.keyBufs
 	for k, v := range keyVals {
 		if needsFirstRow(p.GroupBy[k], v) {
 			return nil, errHostAggregate
 		}
 	}
-	qa, argv, acc, err := r.accumulateOnDevice(p, gids, ng)
-	if err != nil {
-		return nil, err
+	// the aggregates in passes of at most aggChunk (agg.go), each with
+	// its own accumulators
+	type chunk struct {
+		acc   *cuda.Buffer
+		first int
+		n     int
+	}
+	var qa []qAgg
+	var argv []val
+	var chunks []chunk
+	for start := 0; start < len(p.Aggs); start += aggChunk {
+		sub := *p
+		sub.Aggs = p.Aggs[start:min(start+aggChunk, len(p.Aggs))]
+		if len(p.Aggs) <= maxAggs {
+			sub.Aggs = p.Aggs
+		}
+		q, v, acc, err := r.accumulateOnDevice(&sub, gids, ng)
+		if err != nil {
+			return nil, err
+		}
+		qa, argv = append(qa, q...), append(argv, v...)
+		chunks = append(chunks, chunk{acc: acc, first: start, n: len(sub.Aggs)})
+		if len(sub.Aggs) == len(p.Aggs) {
+			break
+		}
+	}
+	chunkOf := func(k int) chunk {
+		for _, c := range chunks {
+			if k >= c.first && k < c.first+c.n {
+				return c
+			}
+		}
+		return chunk{}
 	}
 	b := r.b
 	out := &Table{N: ng, Dev: b.dev, Cols: make([]*Column, 0, len(keyVals)+len(p.Aggs))}
@@ -128,8 +152,8 @@ func (r *run) groupsTable(p *engine.Plan, g *groups) (*Table, error) {
 	if err != nil {
 		return fail(err)
 	}
-	na := int32(len(qa))
 	for k, ag := range p.Aggs {
+		ch := chunkOf(k)
 		q, arg := qa[k], argv[k]
 		v := val{t: ag.T}
 		kind := int32(0)
@@ -179,7 +203,7 @@ func (r *run) groupsTable(p *engine.Plan, g *groups) (*Table, error) {
 			}
 		}
 		if ng > 0 {
-			if err := b.joinLaunch("j_agg_out", ng, acc.Ptr(), na, int32(k), ng, kind, d.lo.Ptr(), hi, d.nul.Ptr(), str,
+			if err := b.joinLaunch("j_agg_out", ng, ch.acc.Ptr(), int32(ch.n), int32(k-ch.first), ng, kind, d.lo.Ptr(), hi, d.nul.Ptr(), str,
 				int32(v.width), trim, errw.Ptr()); err != nil {
 				return fail(err)
 			}
