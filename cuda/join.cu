@@ -37,8 +37,13 @@ typedef __int128 i128;
 #define JCLS_DEC 7
 #define JCLS_STR 8
 #define JCLS_CHAR 9
+// JCLS_NATIVE: an integer column read where it is stored: width bytes a
+// row at lo (1: boolean, 2, 4: integer, date, 8: bigint, timestamp),
+// signed, and its validity bitmap at nul (0: no NULLs).
+#define JCLS_NATIVE 20
 
-// JKey is one key's values, as q_project wrote them.
+// JKey is one key's values, as q_project wrote them (lo, hi, nul a byte
+// a row, str), or a stored integer column (JCLS_NATIVE).
 struct JKey {
     u64 lo, hi, nul, str;
     int cls, width;
@@ -61,8 +66,20 @@ __device__ __host__ inline u64 jFloatBits(u64 bits) {
     return bits;
 }
 
-__device__ __host__ inline bool jNull(const JKey &k, i64 r) { return ((const u8 *)k.nul)[r] != 0; }
-__device__ __host__ inline i64 jLo(const JKey &k, i64 r) { return ((const i64 *)k.lo)[r]; }
+__device__ __host__ inline bool jNull(const JKey &k, i64 r) {
+    if (k.cls == JCLS_NATIVE) return k.nul != 0 && !((((const u64 *)k.nul)[r >> 6] >> (r & 63)) & 1);
+    return ((const u8 *)k.nul)[r] != 0;
+}
+__device__ __host__ inline i64 jLo(const JKey &k, i64 r) {
+    if (k.cls == JCLS_NATIVE) {
+        switch (k.width) {
+        case 1: return ((const u8 *)k.lo)[r];
+        case 2: return ((const short *)k.lo)[r];
+        case 4: return ((const int *)k.lo)[r];
+        }
+    }
+    return ((const i64 *)k.lo)[r];
+}
 __device__ __host__ inline i64 jHi(const JKey &k, i64 r) { return ((const i64 *)k.hi)[r]; }
 __device__ __host__ inline bool jIsStr(int cls) { return cls == JCLS_STR || cls == JCLS_CHAR; }
 __device__ __host__ inline i64 jLen(const JKey &k, i64 r) { return k.width > 0 ? jLo(k, r) : 0; }

@@ -31,21 +31,66 @@ const (
 	jmAntiNull
 )
 
-// joinKeys evaluates key expressions over t into device registers, and
-// returns the numeric keys' scales (-1 for other keys).
+// jClsNative is JCLS_NATIVE: a key read from its stored integer column.
+const jClsNative = 20
+
+// nativeKey is the key of column reference e read where t stores it, for
+// an integer-valued column (booleans, integers, dates, timestamps): the
+// kernels need no interpreter pass for it.
+func nativeKey(e engine.Expr, t *Table) (jKey, bool) {
+	c, ok := e.(*engine.ColRef)
+	if !ok || c.Idx >= len(t.Cols) {
+		return jKey{}, false
+	}
+	col := t.Cols[c.Idx]
+	switch col.Type.Kind {
+	case engine.KindBool, engine.KindInt16, engine.KindInt32, engine.KindInt64, engine.KindDate, engine.KindTimestamp:
+	default:
+		return jKey{}, false
+	}
+	if col.Type.Kind != c.T.Kind && !(c.T.IsInteger() && col.Type.IsInteger()) {
+		return jKey{}, false
+	}
+	k := jKey{Cls: jClsNative, Width: int32(col.Type.StorageWidth())}
+	if col.Data != nil {
+		k.Lo = uint64(col.Data.Ptr())
+	}
+	if col.Valid != nil {
+		k.Nul = uint64(col.Valid.Ptr())
+	}
+	return k, true
+}
+
+// joinKeys evaluates key expressions over t into device registers (or
+// reads integer columns as they are stored), and returns the numeric
+// keys' scales (-1 for other keys).
 func (b *Backend) joinKeys(s *scratch, t *Table, keys []engine.Expr) ([]jKey, []int32, error) {
+	scales := make([]int32, len(keys))
+	ks := make([]jKey, len(keys))
+	var exprs []engine.Expr
+	var at []int
+	for i, e := range keys {
+		if k, ok := nativeKey(e, t); ok && t.N > 0 {
+			ks[i], scales[i] = k, -1
+			continue
+		}
+		exprs, at = append(exprs, e), append(at, i)
+	}
+	if len(exprs) == 0 {
+		return ks, scales, nil
+	}
 	r, err := b.newRun(s, t, t.N)
 	if err != nil {
 		return nil, nil, err
 	}
-	vals, outs, err := r.deviceOutputs(keys, 0, t.N, nil)
+	vals, outs, err := r.deviceOutputs(exprs, 0, t.N, nil)
 	if err != nil {
 		return nil, nil, err
 	}
-	scales := make([]int32, len(keys))
-	ks := make([]jKey, len(keys))
-	for i, v := range vals {
-		if outs[i].scale != nil {
+	for j, v := range vals {
+		i := at[j]
+		o := outs[j]
+		if o.scale != nil {
 			return nil, nil, unsupported("a join key that is a numeric of varying scale")
 		}
 		scales[i] = -1
@@ -53,17 +98,17 @@ func (b *Backend) joinKeys(s *scratch, t *Table, keys []engine.Expr) ([]jKey, []
 			scales[i] = v.scale
 		}
 		k := jKey{Cls: v.cls, Width: int32(v.width)}
-		if outs[i].lo != nil {
-			k.Lo = uint64(outs[i].lo.Ptr())
+		if o.lo != nil {
+			k.Lo = uint64(o.lo.Ptr())
 		}
-		if outs[i].nul != nil {
-			k.Nul = uint64(outs[i].nul.Ptr())
+		if o.nul != nil {
+			k.Nul = uint64(o.nul.Ptr())
 		}
-		if outs[i].hi != nil {
-			k.Hi = uint64(outs[i].hi.Ptr())
+		if o.hi != nil {
+			k.Hi = uint64(o.hi.Ptr())
 		}
-		if outs[i].str != nil {
-			k.Str = uint64(outs[i].str.Ptr())
+		if o.str != nil {
+			k.Str = uint64(o.str.Ptr())
 		}
 		if isStr(v.cls) {
 			k.Cls = clsStr
