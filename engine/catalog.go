@@ -25,6 +25,10 @@ type Table struct {
 	Name    string
 	Columns []ColumnDef
 	OID     uint32
+	// Schema is "" for a table of schema public, or a session's
+	// temporary schema (pg_temp_N) for a temporary table, which the
+	// catalog keeps apart from the public names (relations.go).
+	Schema string
 
 	// writeMu serialises writers (Write, Drop), so that an append
 	// reads the version it extends and publishes its successor with no
@@ -195,6 +199,10 @@ type Catalog struct {
 	tables  map[string]*Table
 	nextOID uint32
 	errors  []LoadErrorRow
+	// views are schema public's views by name, temp the sessions'
+	// temporary schemas (relations.go).
+	views map[string]*View
+	temp  map[string]*tempSchema
 	// MaxLoadErrors caps the rows kept in gpusql_load_errors.
 	MaxLoadErrors int
 	live          atomic.Int64 // versions not yet freed, of all tables
@@ -202,7 +210,8 @@ type Catalog struct {
 
 // NewCatalog returns an empty catalog.
 func NewCatalog() *Catalog {
-	return &Catalog{tables: map[string]*Table{}, nextOID: 16384, MaxLoadErrors: 1 << 20}
+	return &Catalog{tables: map[string]*Table{}, views: map[string]*View{}, temp: map[string]*tempSchema{},
+		nextOID: 16384, MaxLoadErrors: 1 << 20}
 }
 
 // Lookup finds a table by (already folded) name.
@@ -222,31 +231,7 @@ func (c *Catalog) Create(name string, cols []ColumnDef) (*Table, error) {
 // in one step: no reader sees the table without its data. On failure
 // data is released.
 func (c *Catalog) CreateWith(name string, cols []ColumnDef, data TableData) (*Table, error) {
-	fail := func(err error) (*Table, error) {
-		if data != nil {
-			data.Release()
-		}
-		return nil, err
-	}
-	seen := map[string]bool{}
-	for _, col := range cols {
-		if seen[col.Name] {
-			return fail(Errorf(CodeDuplicateColumn, "column %q specified more than once", col.Name))
-		}
-		seen[col.Name] = true
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.tables[name]; ok {
-		return fail(Errorf(CodeDuplicateTable, "relation %q already exists", name))
-	}
-	t := &Table{Name: name, Columns: cols, OID: c.nextOID, live: &c.live}
-	if data != nil {
-		t.cur = newVersion(data, t.live)
-	}
-	c.nextOID++
-	c.tables[name] = t
-	return t, nil
+	return c.CreateIn("", name, cols, data)
 }
 
 // Drop removes a table. Its data is freed once no query holds it.

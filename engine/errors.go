@@ -27,6 +27,8 @@ const (
 	CodeInvalidBinaryRepresent  = "22P03"
 	CodeUntranslatableCharacter = "22P05"
 	CodeNotNullViolation        = "23502"
+	CodeDependentObjects        = "2BP01" // dependent_objects_still_exist
+	CodeInvalidRecursion        = "42P17" // invalid_object_definition: a view that reads itself
 	CodeInvalidTransactionState = "25000"
 	CodeActiveSQLTransaction    = "25001"
 	CodeNoActiveSQLTransaction  = "25P01"
