@@ -134,10 +134,19 @@ func ConcatHost(a, b *HostTable) *HostTable {
 	out := NewHostTable(make([]*Column, len(a.Cols)), int64(n))
 	for k, ca := range a.Cols {
 		cb := b.Cols[k]
+		if ca.Type.Kind == KindNumeric {
+			ca, cb = conformNumeric(ca, cb)
+		}
 		w := max(ca.Width, cb.Width)
 		c := NewColumn(ca.Type, n, w, ca.Valid != nil || cb.Valid != nil)
+		if ca.D != nil {
+			c.I64, c.D = nil, make([]Dec, n)
+		}
 		na := int(a.N)
 		switch {
+		case c.D != nil:
+			copy(c.D, ca.D)
+			copy(c.D[na:], cb.D)
 		case c.B != nil:
 			copy(c.B, ca.B)
 			copy(c.B[na:], cb.B)
