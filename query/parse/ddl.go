@@ -8,12 +8,31 @@ import (
 
 // parseCreate parses CREATE TABLE [IF NOT EXISTS] name (columns)
 // [FROM CSV 'path' [WITH] [(options)]].
+//
+// CREATE [OR REPLACE] [TEMP] VIEW and CREATE [TEMP] TABLE ... AS are
+// parsed in write.go.
 func parseCreate(c *cursor, text string) (Stmt, error) {
 	c.word("create")
-	if !c.word("table") {
+	replace := c.words("or", "replace")
+	temp := false
+	switch {
+	case c.word("temporary"), c.word("temp"):
+		temp = true
+	case c.word("local"), c.word("global"):
+		if !c.word("temporary") && !c.word("temp") {
+			return nil, c.fail()
+		}
+		temp = true
+	case !replace && c.word("unlogged"):
+		// gpusql writes no WAL: every table is as an unlogged one
+	}
+	if c.word("view") {
+		return parseCreateView(c, text, replace, temp)
+	}
+	if replace || !c.word("table") {
 		return nil, notSupported(c.src, c.items[0].tok, unsupportedKind(c.items)+" is not supported by gpusql")
 	}
-	st := &CreateTable{Text: text}
+	st := &CreateTable{Text: text, Temp: temp}
 	if c.words("if", "not", "exists") {
 		st.IfNotExists = true
 	}
@@ -21,7 +40,10 @@ func parseCreate(c *cursor, text string) (Stmt, error) {
 	if st.Name, err = c.tableName(); err != nil {
 		return nil, err
 	}
-	if c.word("as") || c.word("of") || c.word("partition") {
+	if as, ok, err := parseCreateAs(c, text, st.Name, temp, st.IfNotExists); ok {
+		return as, err
+	}
+	if c.word("of") || c.word("partition") {
 		return nil, notSupported(c.src, c.items[c.i-1].tok, "CREATE TABLE "+strings.ToUpper(c.items[c.i-1].tok.text)+" is not supported by gpusql")
 	}
 	g, err := c.group()
@@ -29,6 +51,9 @@ func parseCreate(c *cursor, text string) (Stmt, error) {
 		return nil, err
 	}
 	if st.Columns, err = columnDefs(c.sub(g), st.Name); err != nil {
+		return nil, err
+	}
+	if err := onCommit(c, temp); err != nil {
 		return nil, err
 	}
 	if c.word("from") {
@@ -141,6 +166,9 @@ func constraintWord(w string) bool {
 // parseDrop parses DROP TABLE [IF EXISTS] name [, ...] [CASCADE | RESTRICT].
 func parseDrop(c *cursor, text string) (Stmt, error) {
 	c.word("drop")
+	if c.word("view") {
+		return parseDropView(c, text)
+	}
 	if !c.word("table") {
 		return nil, notSupported(c.src, c.items[0].tok, unsupportedKind(c.items)+" is not supported by gpusql")
 	}
@@ -156,7 +184,9 @@ func parseDrop(c *cursor, text string) (Stmt, error) {
 			break
 		}
 	}
-	if !c.word("cascade") {
+	if c.word("cascade") {
+		st.Cascade = true
+	} else {
 		c.word("restrict")
 	}
 	return st, c.finish()

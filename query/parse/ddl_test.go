@@ -63,7 +63,7 @@ func TestDropTable(t *testing.T) {
 		want parse.DropTable
 	}{
 		{`drop table t`, parse.DropTable{Names: []string{"t"}}},
-		{`DROP TABLE IF EXISTS A, "B", public.c CASCADE`, parse.DropTable{Names: []string{"a", "B", "c"}, IfExists: true}},
+		{`DROP TABLE IF EXISTS A, "B", public.c CASCADE`, parse.DropTable{Names: []string{"a", "B", "c"}, IfExists: true, Cascade: true}},
 		{`drop table t restrict`, parse.DropTable{Names: []string{"t"}}},
 	}
 	for _, tt := range tests {
@@ -90,12 +90,15 @@ func TestDDLErrors(t *testing.T) {
 		{`create table t (a int,)`, "42601", `syntax error at or near ")"`, 23},
 		{`create table t (select int)`, "42601", `syntax error at or near "select"`, 17},
 		{`create table t (a int`, "42601", "syntax error at end of input", 22},
-		{`create table t as select 1`, "0A000", "CREATE TABLE AS is not supported by gpusql", 16},
+		{`create table t as execute p`, "0A000", "CREATE TABLE ... AS EXECUTE is not supported by gpusql", 19},
+		{`create table t (a) as`, "42601", "syntax error at end of input", 22},
 		{`create table t (a int) with (fillfactor=70)`, "0A000", "CREATE TABLE ... WITH is not supported by gpusql", 24},
 		{`create table t (a int) from csv`, "42601", "syntax error at end of input", 32},
 		{`create table t (a int) from csv 'x' with (delimiter 'ab')`, "0A000", "COPY delimiter must be a single one-byte character", 0},
 		{`create table other.t (a int)`, "3F000", `schema "other" does not exist`, 14},
-		{`create temp table t (a int)`, "0A000", "CREATE TEMP TABLE is not supported by gpusql", 1},
+		{`create temp table t (a int) on commit drop`, "0A000", "ON COMMIT DELETE ROWS and ON COMMIT DROP are not supported by gpusql", 29},
+		{`create table t (a int) on commit preserve rows`, "42P16", "ON COMMIT can only be used on temporary tables", 24},
+		{`create materialized view v as select 1`, "0A000", "CREATE MATERIALIZED VIEW is not supported by gpusql", 1},
 		{`drop table`, "42601", "syntax error at end of input", 11},
 		{`drop table a b`, "42601", `syntax error at or near "b"`, 14},
 		{`drop index i`, "0A000", "DROP INDEX is not supported by gpusql", 1},

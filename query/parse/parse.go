@@ -35,6 +35,7 @@ type Select struct {
 type CreateTable struct {
 	Text, Name  string
 	IfNotExists bool
+	Temp        bool // CREATE TEMP TABLE
 	Columns     []engine.ColumnDef
 	CSV         *CSVSource // nil for a plain CREATE TABLE
 }
@@ -64,11 +65,12 @@ type Copy struct {
 	ForceQuoteAll bool
 }
 
-// DropTable is DROP TABLE [IF EXISTS] names.
+// DropTable is DROP TABLE [IF EXISTS] names [CASCADE | RESTRICT].
 type DropTable struct {
 	Text     string
 	Names    []string
 	IfExists bool
+	Cascade  bool
 }
 
 // Set is SET name = value. SET TIME ZONE has Name "timezone".
@@ -141,6 +143,9 @@ func parseStmt(src string, toks []token, end token) (Stmt, error) {
 	}
 	if first.kind != kIdent {
 		return nil, syntaxErr(src, first)
+	}
+	if st, ok, err := parseWrite(c, text, first.text); ok {
+		return st, err
 	}
 	switch first.text {
 	case "select", "with", "table":
