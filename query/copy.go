@@ -17,9 +17,9 @@ func (s *Session) copyFrom(ctx context.Context, st *parse.Copy, w engine.ResultW
 	if st.To {
 		return s.copyTo(ctx, st, w)
 	}
-	t, ok := s.srv.cat.Lookup(st.Table)
-	if !ok {
-		return engine.Errorf(engine.CodeUndefinedTable, "relation %q does not exist", st.Table)
+	t, err := s.userTable("", st.Table, "COPY FROM")
+	if err != nil {
+		return err
 	}
 	// The input's columns: the COPY column list, or all of the table's.
 	fileCols := t.Columns
@@ -47,7 +47,6 @@ func (s *Session) copyFrom(ctx context.Context, st *parse.Copy, w engine.ResultW
 	}
 	start := time.Now()
 	var res *engine.LoadResult
-	var err error
 	if st.Stdin {
 		cs, ok := w.(engine.CopyStream)
 		if !ok {
@@ -220,7 +219,12 @@ func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWri
 // tableQuery is the SELECT that COPY table [(columns)] TO reads.
 func (s *Session) tableQuery(st *parse.Copy) (*parse.Select, error) {
 	var names []string
-	if t, ok := s.srv.cat.Lookup(st.Table); ok {
+	t, v := s.userRelation("", st.Table)
+	if v != nil {
+		return nil, engine.Errorf(engine.CodeWrongObjectType, "cannot copy from view %q", st.Table).
+			WithHint("Try the COPY (SELECT ...) TO variant.")
+	}
+	if t != nil {
 		for _, name := range st.Columns {
 			if _, ok := t.Column(name); !ok {
 				return nil, engine.Errorf(engine.CodeUndefinedColumn, "column %q of relation %q does not exist", name, st.Table)

@@ -209,6 +209,9 @@ func (b *binder) table(schema, name string) (source, error) {
 	if src, ok := b.st.ctes[name]; ok && schema == "" {
 		return src, nil
 	}
+	if src, ok, err := b.userSource(schema, name); ok || err != nil {
+		return src, err // a temporary table or a view (relations.go)
+	}
 	key := schema + "." + name
 	if src, ok := b.st.sources[key]; ok {
 		return src, nil

@@ -126,10 +126,13 @@ func (s *Session) runLoad(ctx context.Context, table, from string, src io.Reader
 }
 
 func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engine.ResultWriter) error {
-	if isSystemTable(st.Name) {
+	schema := ""
+	if st.Temp {
+		schema = s.tempSchema()
+	} else if isSystemTable(st.Name) {
 		return engine.Errorf(engine.CodeDuplicateTable, "relation %q already exists", st.Name)
 	}
-	if _, exists := s.srv.cat.Lookup(st.Name); exists {
+	if t, v := s.srv.cat.LookupIn(schema, st.Name); t != nil || v != nil {
 		if st.IfNotExists {
 			_ = w.Notice(engine.Notice{Severity: "NOTICE", Code: engine.CodeDuplicateTable, Message: fmt.Sprintf("relation %q already exists, skipping", st.Name)})
 			return w.Complete("CREATE TABLE")
@@ -140,7 +143,7 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 		return engine.Errorf(engine.CodeInvalidTableDefinition, "a gpusql table needs at least one column")
 	}
 	if st.CSV == nil {
-		if _, err := s.srv.cat.Create(st.Name, st.Columns); err != nil {
+		if _, err := s.srv.cat.CreateIn(schema, st.Name, st.Columns, nil); err != nil {
 			return err
 		}
 		return w.Complete("CREATE TABLE")
@@ -157,7 +160,7 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 		return canceledStatement(ctx)
 	}
 	s.srv.gatherStats(res.Data)
-	if _, err := s.srv.cat.CreateWith(st.Name, st.Columns, res.Data); err != nil {
+	if _, err := s.srv.cat.CreateIn(schema, st.Name, st.Columns, res.Data); err != nil {
 		return err
 	}
 	// The skipped rows become visible in gpusql_load_errors with the
@@ -175,22 +178,5 @@ func (s *Session) loadedNotice(w engine.ResultWriter, table string, res *engine.
 }
 
 func (s *Session) dropTable(st *parse.DropTable, w engine.ResultWriter) error {
-	for _, name := range st.Names {
-		if isSystemTable(name) {
-			return engine.Errorf(engine.CodeInsufficientPrivilege, "permission denied: %q is a system table", name)
-		}
-		if _, ok := s.srv.cat.Lookup(name); !ok && !st.IfExists {
-			return engine.Errorf(engine.CodeUndefinedTable, "table %q does not exist", name)
-		}
-	}
-	for _, name := range st.Names {
-		if err := s.srv.cat.Drop(name); err != nil {
-			if st.IfExists {
-				_ = w.Notice(engine.Notice{Severity: "NOTICE", Code: engine.CodeSuccessfulCompletion, Message: fmt.Sprintf("table %q does not exist, skipping", name)})
-				continue
-			}
-			return err
-		}
-	}
-	return w.Complete("DROP TABLE")
+	return s.dropRelations(st.Names, st.IfExists, st.Cascade, false, w)
 }

@@ -166,9 +166,11 @@ func (s *Session) relationOID(parts []string) (int64, bool) {
 			return rel.oid, true
 		}
 	}
-	if schema == "" || schema == "public" {
-		if t, ok := s.srv.cat.Lookup(name); ok {
+	if schema != "pg_catalog" && schema != "information_schema" {
+		if t, v := s.userRelation(schema, name); t != nil {
 			return int64(t.OID), true
+		} else if v != nil {
+			return int64(v.OID), true
 		}
 	}
 	return 0, false
@@ -179,10 +181,8 @@ func (s *Session) relationName(oid int64) (schema, name string, ok bool) {
 	if rel, ok := pgData().byOID[oid]; ok {
 		return rel.schema, rel.name, true
 	}
-	for _, t := range s.srv.cat.Tables() {
-		if int64(t.OID) == oid {
-			return "public", t.Name, true
-		}
+	if r, ok := s.userRelByOID(oid); ok {
+		return r.schema, r.name, true
 	}
 	return "", "", false
 }

@@ -13,6 +13,7 @@ import (
 type infoRel struct {
 	schema, name string
 	kind         byte
+	temp         bool
 	cols         []infoCol
 }
 
@@ -25,9 +26,9 @@ type infoCol struct {
 
 func (s *Session) infoRels() []infoRel {
 	var out []infoRel
-	for _, t := range s.srv.cat.Tables() {
-		r := infoRel{schema: "public", name: t.Name, kind: 'r'}
-		for _, c := range t.Columns {
+	for _, u := range s.userRels() {
+		r := infoRel{schema: u.schema, name: u.name, kind: u.kind, temp: u.temp}
+		for _, c := range u.cols {
 			r.cols = append(r.cols, infoCol{c.Name, typeOIDOf(c.Type), c.Type.Typmod(), c.NotNull})
 		}
 		out = append(out, r)
@@ -65,10 +66,15 @@ func (s *Session) infoSchemaRows(name string) []row {
 			if r.kind == 'v' {
 				typ, ins = "VIEW", "NO"
 			}
+			if r.temp {
+				typ = "LOCAL TEMPORARY"
+			}
 			out = append(out, row{"table_catalog": db, "table_schema": r.schema, "table_name": r.name,
 				"table_type": typ, "is_insertable_into": ins, "is_typed": "NO"})
 		}
 		return out
+	case "views":
+		return s.infoViewsRows()
 	case "columns":
 		var out []row
 		for _, r := range s.infoRels() {

@@ -331,6 +331,8 @@ func (s *Session) rowsOf(rel *pgRel) []row {
 		}
 	case "pg_stat_user_tables", "pg_statio_user_tables":
 		return s.pgStatTablesRows(rel.name)
+	case "pg_views":
+		return s.pgViewsRows()
 	}
 	// Everything else (pg_index, pg_constraint, pg_description, ...):
 	// gpusql has no such objects.
@@ -338,12 +340,12 @@ func (s *Session) rowsOf(rel *pgRel) []row {
 }
 
 func (s *Session) pgNamespaceRows() []row {
-	return []row{
+	return append([]row{
 		{"oid": oidPgCatalog, "nspname": "pg_catalog", "nspowner": oidSuperuser, "nspacl": "{" + s.params.User + "=UC/" + s.params.User + ",=U/" + s.params.User + "}"},
 		{"oid": oidPgToast, "nspname": "pg_toast", "nspowner": oidSuperuser},
 		{"oid": oidPublic, "nspname": "public", "nspowner": oidDatabaseOwner, "nspacl": "{pg_database_owner=UC/pg_database_owner,=U/pg_database_owner}"},
 		{"oid": oidInfoSchema, "nspname": "information_schema", "nspowner": oidSuperuser, "nspacl": "{" + s.params.User + "=UC/" + s.params.User + ",=U/" + s.params.User + "}"},
-	}
+	}, s.tempNamespaceRows()...)
 }
 
 func nspOID(schema string) int64 {
@@ -364,17 +366,8 @@ func tableBytes(t *engine.Table) int64 {
 
 func (s *Session) pgClassRows() []row {
 	var out []row
-	for _, t := range s.srv.cat.Tables() {
-		out = append(out, row{
-			"oid": t.OID, "relname": t.Name, "relnamespace": oidPublic, "reltype": 0, "reloftype": 0,
-			"relowner": oidSuperuser, "relam": oidHeapAM, "relfilenode": t.OID, "reltablespace": 0,
-			"relpages": int32((tableBytes(t) + 8191) / 8192), "reltuples": float32(t.Rows()), "relallvisible": 0,
-			"reltoastrelid": 0, "relhasindex": false, "relisshared": false, "relpersistence": "p",
-			"relkind": "r", "relnatts": len(t.Columns), "relchecks": 0, "relhasrules": false,
-			"relhastriggers": false, "relhassubclass": false, "relrowsecurity": false,
-			"relforcerowsecurity": false, "relispopulated": true, "relreplident": "d",
-			"relispartition": false, "relrewrite": 0, "relfrozenxid": 0, "relminmxid": 0,
-		})
+	for _, r := range s.userRels() {
+		out = append(out, pgClassUserRow(r))
 	}
 	d := pgData()
 	for i := range d.rels {
@@ -417,9 +410,9 @@ func attRow(relid int64, num int, name string, typ int64, typmod int32, notNull 
 
 func (s *Session) pgAttributeRows() []row {
 	var out []row
-	for _, t := range s.srv.cat.Tables() {
-		for i, c := range t.Columns {
-			out = append(out, attRow(int64(t.OID), i+1, c.Name, typeOIDOf(c.Type), c.Type.Typmod(), c.NotNull))
+	for _, r := range s.userRels() {
+		for i, c := range r.cols {
+			out = append(out, attRow(int64(r.oid), i+1, c.Name, typeOIDOf(c.Type), c.Type.Typmod(), c.NotNull))
 		}
 	}
 	d := pgData()
@@ -594,8 +587,10 @@ func (s *Session) pgTablesRows() []row {
 		out = append(out, row{"schemaname": schema, "tablename": name, "tableowner": s.params.User,
 			"hasindexes": false, "hasrules": false, "hastriggers": false, "rowsecurity": false})
 	}
-	for _, t := range s.srv.cat.Tables() {
-		add("public", t.Name)
+	for _, r := range s.userRels() {
+		if r.kind == 'r' {
+			add(r.schema, r.name)
+		}
 	}
 	for _, r := range pgData().rels {
 		if r.kind == 'r' {
@@ -607,10 +602,13 @@ func (s *Session) pgTablesRows() []row {
 
 func (s *Session) pgStatTablesRows(rel string) []row {
 	var out []row
-	for _, t := range s.srv.cat.Tables() {
-		r := row{"relid": t.OID, "schemaname": "public", "relname": t.Name}
+	for _, u := range s.userRels() {
+		if u.kind != 'r' {
+			continue
+		}
+		r := row{"relid": u.oid, "schemaname": u.schema, "relname": u.name}
 		if rel == "pg_stat_user_tables" {
-			n := t.Rows()
+			n := u.table.Rows()
 			r["n_live_tup"], r["n_dead_tup"], r["n_tup_ins"] = n, 0, n
 			r["seq_scan"], r["n_tup_upd"], r["n_tup_del"], r["n_tup_hot_upd"] = 0, 0, 0, 0
 			r["n_mod_since_analyze"], r["n_ins_since_vacuum"] = 0, 0

@@ -82,6 +82,9 @@ var pgFuncs = map[string]pgFunc{
 		if !ok {
 			return fnull(), nil
 		}
+		if r, ok := s.userRelByOID(a[0].i); ok {
+			return fbool(s.visible(r)), nil
+		}
 		return fbool(schema != "information_schema"), nil
 	}},
 	"pg_type_is_visible": {args: kInt, min: 1, ret: engine.Bool, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
@@ -117,13 +120,12 @@ var pgFuncs = map[string]pgFunc{
 	"has_any_column_privilege": privFunc(privAnyColumn),
 	"has_schema_privilege":     privFunc(privSchema),
 	"has_database_privilege":   privFunc(privDatabase),
-	// gpusql has no defaults, indexes, constraints, views, triggers,
+	// gpusql has no defaults, indexes, constraints, triggers,
 	// partitions, statistics objects, sequences or comments: the
 	// functions that describe them have nothing to describe.
 	"pg_get_expr":                     nothing([]argKind{argText, argInt, argBool}, 2),
 	"pg_get_indexdef":                 nothing([]argKind{argInt, argInt, argBool}, 1),
 	"pg_get_constraintdef":            nothing([]argKind{argInt, argBool}, 1),
-	"pg_get_viewdef":                  nothing([]argKind{argObj, argAny}, 1),
 	"pg_get_triggerdef":               nothing([]argKind{argInt, argBool}, 1),
 	"pg_get_partkeydef":               nothing(kInt, 1),
 	"pg_get_statisticsobjdef_columns": nothing(kInt, 1),
@@ -131,6 +133,17 @@ var pgFuncs = map[string]pgFunc{
 	"obj_description":                 nothing([]argKind{argInt, argText}, 1),
 	"col_description":                 nothing([]argKind{argInt, argInt}, 2),
 	"shobj_description":               nothing([]argKind{argInt, argText}, 2),
+	// A view's definition is its query as written (pgcatalog_user.go).
+	"pg_get_viewdef": {args: []argKind{argObj, argAny}, min: 1, ret: engine.Text, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		oid, ok, err := s.objOID(a[0])
+		if err != nil || !ok {
+			return fnull(), err
+		}
+		if r, ok := s.userRelByOID(oid); ok && r.view != nil {
+			return ftext(viewDefinition(r.view)), nil
+		}
+		return fnull(), nil
+	}},
 	"pg_encoding_to_char": {args: kInt, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
 		switch a[0].i {
 		case 0:
@@ -329,10 +342,8 @@ func relSize() pgFunc {
 		if err != nil || !ok {
 			return fnull(), err
 		}
-		for _, t := range s.srv.cat.Tables() {
-			if int64(t.OID) == oid {
-				return fint(tableBytes(t)), nil
-			}
+		if r, ok := s.userRelByOID(oid); ok && r.table != nil {
+			return fint(tableBytes(r.table)), nil
 		}
 		return fint(0), nil
 	}}

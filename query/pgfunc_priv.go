@@ -128,11 +128,9 @@ func (s *Session) relationColumns(oid int64) []string {
 		}
 		return out
 	}
-	for _, t := range s.srv.cat.Tables() {
-		if int64(t.OID) == oid {
-			for _, c := range t.Columns {
-				out = append(out, c.Name)
-			}
+	if r, ok := s.userRelByOID(oid); ok {
+		for _, c := range r.cols {
+			out = append(out, c.Name)
 		}
 	}
 	return out

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/eval"
 	"github.com/gpusql/gpusql/query/parse"
@@ -132,6 +134,8 @@ func queryOf(st parse.Stmt) *parse.Select {
 		return st.Query
 	case *parse.Declare:
 		return st.Query
+	case *parse.Insert:
+		return st.Query // nil for DEFAULT VALUES
 	}
 	return nil
 }
@@ -156,13 +160,26 @@ func (s *Session) prepare(ctx context.Context, st parse.Stmt, given []engine.Typ
 	}
 	if q != nil {
 		env.limits = q.LimitParams
-		plan, cols, err := s.describeSelect(ctx, q.AST, env)
-		if err != nil {
-			return nil, err
+		// An INSERT's VALUES rows are bound one by one (write.go).
+		queries := []ast.Node{q.AST}
+		if ins, ok := st.(*parse.Insert); ok {
+			s.prepareInsert(ins, typedParams(env))
+			if ins.Rows > 0 {
+				queries = queries[:0]
+				for _, r := range valuesRows(q.AST) {
+					queries = append(queries, r)
+				}
+			}
 		}
-		env.inferPlan(plan)
-		if _, ok := st.(*parse.Select); ok {
-			p.cols = cols
+		for _, query := range queries {
+			plan, cols, err := s.describeSelect(ctx, query.(ast.StmtNode), env)
+			if err != nil {
+				return nil, err
+			}
+			env.inferPlan(plan)
+			if _, ok := st.(*parse.Select); ok {
+				p.cols = cols
+			}
 		}
 	}
 	env.settle()
@@ -261,6 +278,7 @@ func (s *Session) exec(ctx context.Context, st parse.Stmt, w engine.ResultWriter
 func (s *Session) execParams(ctx context.Context, st parse.Stmt, w engine.ResultWriter, env *paramEnv) error {
 	return s.runStatement(ctx, func(ctx context.Context) error {
 		s.observeTransaction(st)
+		s.noteWrite(st)
 		switch st := st.(type) {
 		case *parse.Select:
 			if env != nil {
@@ -287,6 +305,8 @@ func (s *Session) execParams(ctx context.Context, st parse.Stmt, w engine.Result
 			return s.closeCursor(st, w)
 		case *parse.Explain:
 			return s.explain(ctx, st, w, env)
+		case *parse.Insert:
+			return s.insert(ctx, st, w, env)
 		}
 		return s.execStmt(ctx, st, w)
 	})
@@ -432,6 +452,9 @@ func (s *Session) discard(st *parse.Discard, w engine.ResultWriter) error {
 		s.settings = map[string]string{}
 		clear(s.ext.stmts)
 		clear(s.ext.cursors)
+	}
+	if st.What == "ALL" || st.What == "TEMP" {
+		s.dropTemp()
 	}
 	return w.Complete("DISCARD " + st.What)
 }

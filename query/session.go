@@ -19,6 +19,14 @@ type Session struct {
 	inTx     bool
 	failedTx bool
 	ext      sessionExt // prepared statements and cursors (prepare.go, cursor.go)
+	// temp is the session's temporary schema (pg_temp_N), "" until its
+	// first temporary table; tempOIDs are the OIDs of it and of its
+	// pg_toast_temp_N (relations.go).
+	temp     string
+	tempOIDs [2]uint32
+	// txWrote: a statement of the open transaction block wrote, which a
+	// ROLLBACK cannot undo (ddl.go, noteWrite).
+	txWrote bool
 }
 
 var _ engine.Session = (*Session)(nil)
@@ -46,8 +54,11 @@ func newSession(srv *Server, p engine.SessionParams) *Session {
 	return s
 }
 
-// Close ends the session.
-func (s *Session) Close() error { return nil }
+// Close ends the session: its temporary tables and views are dropped.
+func (s *Session) Close() error {
+	s.dropTemp()
+	return nil
+}
 
 // TxStatus is the ReadyForQuery status.
 func (s *Session) TxStatus() byte {
@@ -131,11 +142,26 @@ func (s *Session) execStmt(ctx context.Context, st parse.Stmt, w engine.ResultWr
 		return s.reset(st, w)
 	case *parse.Transaction:
 		return s.transaction(st, w)
+	case *parse.CreateTableAs:
+		return s.createTableAs(ctx, st, w)
+	case *parse.Insert:
+		return s.insert(ctx, st, w, nil)
+	case *parse.CreateView:
+		return s.createView(ctx, st, w)
+	case *parse.DropView:
+		return s.dropView(st, w)
+	case *parse.Truncate:
+		return s.truncate(st, w)
+	case *parse.AlterRename:
+		return s.alterRename(st, w)
 	}
 	return engine.Errorf(engine.CodeFeatureNotSupported, "statement is not supported: %s", st.SQL())
 }
 
 func (s *Session) transaction(t *parse.Transaction, w engine.ResultWriter) error {
+	if t.Kind != "BEGIN" || !s.inTx {
+		defer func() { s.txWrote = false }()
+	}
 	switch t.Kind {
 	case "BEGIN":
 		if s.inTx {
@@ -147,6 +173,7 @@ func (s *Session) transaction(t *parse.Transaction, w engine.ResultWriter) error
 		tag := "COMMIT"
 		if s.failedTx {
 			tag = "ROLLBACK"
+			s.warnWrites(w)
 		} else if !s.inTx {
 			_ = w.Notice(engine.Notice{Severity: "WARNING", Code: "25P01", Message: "there is no transaction in progress"})
 		}
@@ -156,6 +183,7 @@ func (s *Session) transaction(t *parse.Transaction, w engine.ResultWriter) error
 		if !s.inTx {
 			_ = w.Notice(engine.Notice{Severity: "WARNING", Code: "25P01", Message: "there is no transaction in progress"})
 		}
+		s.warnWrites(w)
 		s.inTx, s.failedTx = false, false
 		return w.Complete("ROLLBACK")
 	}

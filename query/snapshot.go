@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"sort"
 	"sync"
 
 	"github.com/gpusql/gpusql/engine"
@@ -20,6 +21,13 @@ type pinSet struct {
 	mu     sync.Mutex
 	tables map[string]pinned
 	closed bool
+	// deps are the user relations (tables and views) the statement's
+	// own text names, not those that views it names read: what a view
+	// defined by the statement's query depends on (relations.go).
+	deps map[engine.ViewDep]bool
+	// inView counts the views being bound, whose relations are not
+	// the statement's own.
+	inView int
 }
 
 type pinned struct {
@@ -44,24 +52,66 @@ func pinsOf(ctx context.Context) *pinSet {
 	return p
 }
 
-// table resolves name to its table and pinned data, through cat the first
-// time and from the set afterwards.
-func (p *pinSet) table(cat *engine.Catalog, name string) (*engine.Table, engine.TableData, error) {
+// table resolves a table name to its table and pinned data, through find
+// the first time and from the set afterwards. key identifies the name as
+// the statement wrote it (with its schema, if any).
+func (p *pinSet) table(key string, find func() (*engine.Table, error)) (*engine.Table, engine.TableData, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
-		return nil, nil, engine.Errorf(engine.CodeInternalError, "table %q read after its statement ended", name)
+		return nil, nil, engine.Errorf(engine.CodeInternalError, "table %q read after its statement ended", key)
 	}
-	if e, ok := p.tables[name]; ok {
+	if e, ok := p.tables[key]; ok {
+		p.noteLocked(e.t.Name, e.t.Ref())
 		return e.t, e.snap.Data(), nil
 	}
-	t, ok := cat.Lookup(name)
-	if !ok {
-		return nil, nil, engine.Errorf(engine.CodeUndefinedTable, "relation %q does not exist", name)
+	t, err := find()
+	if err != nil {
+		return nil, nil, err
 	}
 	s := t.Pin()
-	p.tables[name] = pinned{t: t, snap: s}
+	p.tables[key] = pinned{t: t, snap: s}
+	p.noteLocked(t.Name, t.Ref())
 	return t, s.Data(), nil
+}
+
+// note records that the statement's text names relation r as name.
+func (p *pinSet) note(name string, r engine.RelRef) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.noteLocked(name, r)
+}
+
+func (p *pinSet) noteLocked(name string, r engine.RelRef) {
+	if p.inView > 0 {
+		return
+	}
+	if p.deps == nil {
+		p.deps = map[engine.ViewDep]bool{}
+	}
+	p.deps[engine.ViewDep{Name: name, Rel: r}] = true
+}
+
+// enterView and leaveView bracket the binding of a view's query.
+func (p *pinSet) enterView() { p.mu.Lock(); p.inView++; p.mu.Unlock() }
+func (p *pinSet) leaveView() { p.mu.Lock(); p.inView--; p.mu.Unlock() }
+
+// relations lists the user relations the statement's text named.
+func (p *pinSet) relations() []engine.ViewDep {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]engine.ViewDep, 0, len(p.deps))
+	for d := range p.deps {
+		out = append(out, d)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.Name != b.Name {
+			return a.Name < b.Name
+		}
+		return a.Rel.Schema < b.Rel.Schema
+	})
+	return out
 }
 
 func (p *pinSet) release() {

@@ -61,6 +61,8 @@ func (r *recorder) EmptyQuery() error { r.tags = append(r.tags, "EMPTY"); return
 //	query                   the SQL's rows, after ----, a header line of
 //	                        column names and then rows as a|b|NULL
 //	notice TEXT             the SQL runs and some notice contains TEXT
+//	tag TEXT                the SQL runs and its command tags, joined
+//	                        by commas, are TEXT
 //
 // followed by the SQL on the next lines, up to a blank line (or ---- for
 // query). Lines starting with # are comments.
@@ -198,6 +200,14 @@ func runCase(t *testing.T, sess engine.Session, c sqlCase) {
 			}
 		}
 		t.Errorf("%s: %s\nno notice containing %q; got %q", where, c.sql, c.arg, r.notices)
+	case "tag":
+		if err != nil {
+			t.Errorf("%s: %s\nunexpected error: %v", where, c.sql, err)
+			return
+		}
+		if got := strings.Join(r.tags, ","); got != c.arg {
+			t.Errorf("%s: %s\ncommand tags %q, want %q", where, c.sql, got, c.arg)
+		}
 	case "query":
 		if err != nil {
 			t.Errorf("%s: %s\nunexpected error: %v", where, c.sql, err)

@@ -54,7 +54,7 @@ func (s *Session) lookupSource(ctx context.Context, schema, name string) (source
 	if pins == nil {
 		return source{}, engine.Errorf(engine.CodeInternalError, "table %q read outside a statement", name)
 	}
-	t, data, err := pins.table(s.srv.cat, name)
+	t, data, err := pins.table(name, func() (*engine.Table, error) { return s.publicTable(name) })
 	if err != nil {
 		return source{}, err
 	}

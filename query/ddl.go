@@ -1,0 +1,240 @@
+package query
+
+import (
+	"context"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/query/parse"
+)
+
+// Views, drops, TRUNCATE and ALTER ... RENAME.
+
+// createView runs CREATE [OR REPLACE] [TEMP] VIEW. The query is bound
+// (not run) to learn its columns and the relations it reads; the view
+// keeps its text and binds it where a query names the view.
+func (s *Session) createView(ctx context.Context, st *parse.CreateView, w engine.ResultWriter) error {
+	if !st.Temp && isSystemTable(st.Name) {
+		return engine.Errorf(engine.CodeDuplicateTable, "relation %q already exists", st.Name)
+	}
+	plan, _, err := s.describeSelect(ctx, st.Query.AST, nil)
+	if err != nil {
+		return err
+	}
+	deps := pinsOf(ctx).relations()
+	cols, err := resultColumns(plan, st.Columns, "CREATE VIEW")
+	if err != nil {
+		return err
+	}
+	temp := st.Temp
+	if !temp {
+		for _, d := range deps {
+			if d.Rel.Schema != "" {
+				// a view of a temporary relation is temporary itself
+				temp = true
+				notice(w, engine.CodeSuccessfulCompletion, "view %q will be a temporary view", st.Name)
+				break
+			}
+		}
+	}
+	schema := ""
+	if temp {
+		schema = s.tempSchema()
+	}
+	if st.Replace {
+		if t, _ := s.srv.cat.LookupIn(schema, st.Name); t != nil {
+			return engine.Errorf(engine.CodeWrongObjectType, "%q is not a view", st.Name)
+		}
+	}
+	v := &engine.View{Name: st.Name, Schema: schema, Columns: cols, SQL: st.QueryText, Deps: deps}
+	if err := s.srv.cat.CreateView(v, st.Replace); err != nil {
+		return err
+	}
+	return w.Complete("CREATE VIEW")
+}
+
+// dropView runs DROP VIEW.
+func (s *Session) dropView(st *parse.DropView, w engine.ResultWriter) error {
+	return s.dropRelations(st.Names, st.IfExists, st.Cascade, true, w)
+}
+
+// dropRelations drops the tables (or, with views set, the views) names.
+// Every name is checked first; the relations are dropped together, so
+// that one may depend on another of them without CASCADE.
+func (s *Session) dropRelations(names []string, ifExists, cascade, views bool, w engine.ResultWriter) error {
+	kind, tag, other := "table", "DROP TABLE", "DROP VIEW to remove a view"
+	if views {
+		kind, tag, other = "view", "DROP VIEW", "DROP TABLE to remove a table"
+	}
+	var refs []engine.RelRef
+	dropping := map[engine.RelRef]bool{}
+	for _, name := range names {
+		if !views && isSystemTable(name) {
+			return engine.Errorf(engine.CodeInsufficientPrivilege, "permission denied: %q is a system table", name)
+		}
+		t, v := s.userRelation("", name)
+		switch {
+		case t == nil && v == nil:
+			if !ifExists {
+				return engine.Errorf(engine.CodeUndefinedTable, "%s %q does not exist", kind, name)
+			}
+			notice(w, engine.CodeSuccessfulCompletion, "%s %q does not exist, skipping", kind, name)
+			continue
+		case views && t != nil, !views && v != nil:
+			return engine.Errorf(engine.CodeWrongObjectType, "%q is not a %s", name, kind).WithHint("Use " + other + ".")
+		}
+		r := engine.RelRef{Name: name}
+		if t != nil {
+			r.Schema = t.Schema
+		} else {
+			r.Schema = v.Schema
+		}
+		if !dropping[r] {
+			refs = append(refs, r)
+			dropping[r] = true
+		}
+	}
+	// Without CASCADE, only views that are dropped too may depend on
+	// what is dropped.
+	if !cascade {
+		for _, r := range refs {
+			var outside []*engine.View
+			for _, d := range s.srv.cat.Dependents(r) {
+				if !dropping[d.Ref()] {
+					outside = append(outside, d)
+				}
+			}
+			if len(outside) > 0 {
+				return engine.DependencyError(kind, r, s.srv.cat.Dependents(r))
+			}
+		}
+	}
+	var cascaded []*engine.View
+	for _, r := range refs {
+		deps, err := s.srv.cat.DropRelation(r, true)
+		if err != nil {
+			if engine.Code(err) == engine.CodeUndefinedTable && ifExists {
+				continue // dropped meanwhile, or as a dependent of an earlier one
+			}
+			if engine.Code(err) == engine.CodeUndefinedTable && dropping[r] {
+				continue
+			}
+			return err
+		}
+		for _, d := range deps {
+			if !dropping[d.Ref()] {
+				cascaded = append(cascaded, d)
+			}
+			dropping[d.Ref()] = true
+		}
+	}
+	cascadeNotice(w, cascaded)
+	return w.Complete(tag)
+}
+
+// truncate runs TRUNCATE: each table's next version is empty.
+func (s *Session) truncate(st *parse.Truncate, w engine.ResultWriter) error {
+	var tables []*engine.Table
+	for _, name := range st.Names {
+		if isSystemTable(name) {
+			return engine.Errorf(engine.CodeInsufficientPrivilege, "permission denied: %q is a system table", name)
+		}
+		t, err := s.userTable("", name, "TRUNCATE")
+		if err != nil {
+			return err
+		}
+		tables = append(tables, t)
+	}
+	for _, t := range tables {
+		if err := t.Truncate(); err != nil {
+			return err
+		}
+	}
+	return w.Complete("TRUNCATE TABLE")
+}
+
+// alterRename runs ALTER TABLE | VIEW ... RENAME. The views that read a
+// renamed relation go on reading it (Catalog.Alter); a column that views
+// may read cannot be renamed, as a view keeps its query as text.
+func (s *Session) alterRename(st *parse.AlterRename, w engine.ResultWriter) error {
+	tag := "ALTER TABLE"
+	if st.View {
+		tag = "ALTER VIEW"
+	}
+	t, v := s.userRelation("", st.Table)
+	switch {
+	case t == nil && v == nil:
+		if st.IfExists {
+			notice(w, engine.CodeSuccessfulCompletion, "relation %q does not exist, skipping", st.Table)
+			return w.Complete(tag)
+		}
+		return engine.Errorf(engine.CodeUndefinedTable, "relation %q does not exist", st.Table)
+	case st.View && t != nil:
+		return engine.Errorf(engine.CodeWrongObjectType, "%q is not a view", st.Table).WithHint("Use ALTER TABLE instead.")
+	}
+	ref := engine.RelRef{Name: st.Table}
+	cols := []engine.ColumnDef(nil)
+	if t != nil {
+		ref.Schema, cols = t.Schema, t.Columns
+	} else {
+		ref.Schema, cols = v.Schema, v.Columns
+	}
+	if deps := s.srv.cat.Dependents(ref); len(deps) > 0 && st.Column != "" {
+		return engine.Errorf(engine.CodeFeatureNotSupported, "cannot rename a column of %s %q: view %s reads it, and gpusql keeps a view's query as its text", relationKind(t), st.Table, viewName(deps[len(deps)-1])).
+			WithHint("Drop the views that read it, rename, and create them again.")
+	}
+	name := st.Table
+	if st.Column == "" {
+		name = st.NewName
+	} else {
+		found := -1
+		for i, c := range cols {
+			if c.Name == st.Column {
+				found = i
+			}
+			if c.Name == st.NewName {
+				return engine.Errorf(engine.CodeDuplicateColumn, "column %q of relation %q already exists", st.NewName, st.Table)
+			}
+		}
+		if found < 0 {
+			return engine.Errorf(engine.CodeUndefinedColumn, "column %q does not exist", st.Column)
+		}
+		cols = append([]engine.ColumnDef(nil), cols...)
+		cols[found].Name = st.NewName
+	}
+	if t != nil {
+		if name != t.Name && t.Schema == "" && isSystemTable(name) {
+			return engine.Errorf(engine.CodeDuplicateTable, "relation %q already exists", name)
+		}
+		if _, err := s.srv.cat.Alter(t, name, cols); err != nil {
+			return err
+		}
+	} else if err := s.srv.cat.AlterView(v, name, cols); err != nil {
+		return err
+	}
+	return w.Complete(tag)
+}
+
+// noteWrite remembers that a statement of an open transaction block
+// writes: gpusql has no transactions, so each write commits as it runs,
+// and a ROLLBACK says that it undid none of them.
+func (s *Session) noteWrite(st parse.Stmt) {
+	if !s.inTx {
+		return
+	}
+	switch st := st.(type) {
+	case *parse.Copy:
+		s.txWrote = s.txWrote || !st.To
+	case *parse.CreateTable, *parse.CreateTableAs, *parse.Insert, *parse.DropTable, *parse.CreateView,
+		*parse.DropView, *parse.Truncate, *parse.AlterRename:
+		s.txWrote = true
+	}
+}
+
+// warnWrites is the WARNING of a ROLLBACK of a transaction block that
+// wrote.
+func (s *Session) warnWrites(w engine.ResultWriter) {
+	if s.txWrote {
+		_ = w.Notice(engine.Notice{Severity: "WARNING", Code: engine.CodeWarning,
+			Message: "gpusql has no transactions: the writes of this transaction block were committed as each statement ran, and ROLLBACK undid none of them"})
+	}
+}
