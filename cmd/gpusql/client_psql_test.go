@@ -29,15 +29,20 @@ func psqlArgs(host, port string, extra ...string) []string {
 // No SSL or GSS negotiation: the cancel test's proxy reads plain messages.
 var psqlEnv = []string{"PGSSLMODE=disable", "PGGSSENCMODE=disable", "PGAPPNAME=psql", "COLUMNS=200"}
 
-func testClientPsql(t *testing.T, e *clientEnv) {
-	requireClient(t, psqlBin(), "postgresql-client-15")
-	both := func(t testing.TB, args ...string) (gp, pg string) {
+// psqlBoth runs psql with args against gpusql and against PostgreSQL.
+func psqlBoth(e *clientEnv) func(t testing.TB, args ...string) (gp, pg string) {
+	return func(t testing.TB, args ...string) (gp, pg string) {
 		h, p := e.gpHostPort()
 		gp = runClient(t, psqlEnv, psqlBin(), psqlArgs(h, p, args...)...)
 		h, p = e.pgHostPort()
 		pg = runClient(t, psqlEnv, psqlBin(), psqlArgs(h, p, args...)...)
 		return gp, pg
 	}
+}
+
+func testClientPsql(t *testing.T, e *clientEnv) {
+	requireClient(t, psqlBin(), "postgresql-client-15")
+	both := psqlBoth(e)
 
 	// The describe commands: the same output as PostgreSQL's for the same
 	// table (\l: PostgreSQL also lists its template databases, so only the
@@ -268,4 +273,30 @@ func (px *holdProxy) forwardHolding(c, s net.Conn) {
 			<-px.resume
 		}
 	}
+}
+
+// testClientPsqlViews: \dv lists a view, \d describes it (\d+ would
+// show its definition, which PostgreSQL rebuilds from the parsed query);
+// \dt lists the session's temporary table in its pg_temp schema. The
+// view is dropped again. It runs after the other clients: PostgreSQL
+// keeps a temporary schema once a session has made it (it lists
+// pg_temp_N in information_schema.schemata from then on), gpusql only
+// while the session lasts.
+func testClientPsqlViews(t *testing.T, e *clientEnv) {
+	requireClient(t, psqlBin(), "postgresql-client-15")
+	both := psqlBoth(e)
+	subtest(t, "views", func(t testing.TB) {
+		gp, pg := both(t,
+			"-c", `CREATE VIEW shipped AS SELECT l_orderkey, l_shipdate, l_quantity * 2 AS twice, 'x'::varchar(3) AS tag FROM lineitem`,
+			"-c", `\dv`, "-c", `\d shipped`,
+			"-c", `CREATE TEMP TABLE recent (k bigint NOT NULL, note varchar(20))`,
+			"-c", `INSERT INTO recent SELECT l_orderkey, l_shipmode FROM lineitem WHERE l_orderkey < 100`,
+			"-c", `\dt recent`, "-c", `SELECT count(*) FROM recent`,
+			"-c", `DROP VIEW shipped`)
+		// The temporary schema's number is the backend's in PostgreSQL.
+		re := regexp.MustCompile(`pg_temp_[0-9]+`)
+		gp, pg = re.ReplaceAllString(gp, "pg_temp_N"), re.ReplaceAllString(pg, "pg_temp_N")
+		sameOutput(t, `\dv, \d view, \dt temporary table`, gp, pg)
+		t.Logf("against gpusql:\n%s", gp)
+	})
 }

@@ -239,6 +239,8 @@ func TestClients(t *testing.T) {
 	// in PostgreSQL's catalog only.
 	t.Run("introspection", func(t *testing.T) { testIntrospection(t, e) })
 	t.Run("postgres_fdw", func(t *testing.T) { testClientFDW(t, e) })
+	// Last: it leaves a temporary schema in PostgreSQL's catalog.
+	t.Run("psql_views", func(t *testing.T) { testClientPsqlViews(t, e) })
 }
 
 func testClientPsycopg(t *testing.T, e *clientEnv, driver, module, pkg string) {

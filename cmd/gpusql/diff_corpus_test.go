@@ -28,7 +28,11 @@ type diffQuery struct {
 	// Known is set by "-- gpusql-error SQLSTATE": a documented difference.
 	// PostgreSQL must succeed and gpusql must fail with exactly Known.
 	Known string
-	SQL   string
+	// Session is set by "-- session": the entry runs on a connection of
+	// its own, closed afterwards, so that its temporary tables and views
+	// go with it (see README.md).
+	Session bool
+	SQL     string
 }
 
 var (
@@ -36,6 +40,7 @@ var (
 	diffErrorRe = regexp.MustCompile(`^--\s*error(?:\s+([0-9A-Z]{5}))?\s*$`)
 	diffOrderRe = regexp.MustCompile(`^--\s*ordered\s*$`)
 	diffKnownRe = regexp.MustCompile(`^--\s*gpusql-error\s+([0-9A-Z]{5})\s*$`)
+	diffSessRe  = regexp.MustCompile(`^--\s*session\s*$`)
 )
 
 // loadDiffCorpus reads every *.sql file of dir in name order.
@@ -118,6 +123,8 @@ func parseDiffCorpus(file, text string) ([]*diffQuery, error) {
 		switch {
 		case diffOrderRe.MatchString(trimmed):
 			cur.Ordered = true
+		case diffSessRe.MatchString(trimmed) && len(sql) == 0:
+			cur.Session = true
 		case diffKnownRe.MatchString(trimmed):
 			cur.Known = diffKnownRe.FindStringSubmatch(trimmed)[1]
 		case diffErrorRe.MatchString(trimmed):
@@ -340,6 +347,7 @@ SELECT 2
 SELECT 1/0;
 -- name: d
 -- error
+-- session
 SELECT x
   -- a comment inside the SQL
   FROM t
@@ -356,11 +364,11 @@ SELECT x
 		{Name: "a", Line: 2, SQL: "SELECT 1;"},
 		{Name: "b", Line: 4, Ordered: true, SQL: "SELECT 2\n ORDER BY 1;"},
 		{Name: "c", Line: 10, Error: true, Code: "22012", SQL: "SELECT 1/0;"},
-		{Name: "d", Line: 13, Error: true, SQL: "SELECT x\n  -- a comment inside the SQL\n  FROM t"},
+		{Name: "d", Line: 13, Error: true, Session: true, SQL: "SELECT x\n  -- a comment inside the SQL\n  FROM t"},
 	}
 	for i, w := range want {
 		g := qs[i]
-		if g.Name != w.Name || g.Line != w.Line || g.Ordered != w.Ordered || g.Error != w.Error || g.Code != w.Code || g.SQL != w.SQL {
+		if g.Name != w.Name || g.Line != w.Line || g.Ordered != w.Ordered || g.Error != w.Error || g.Code != w.Code || g.SQL != w.SQL || g.Session != w.Session {
 			t.Errorf("entry %d: got %+v, want %+v", i, *g, w)
 		}
 	}

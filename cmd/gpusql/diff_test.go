@@ -179,6 +179,15 @@ func TestDiff(t *testing.T) {
 	for _, q := range qs {
 		ok := t.Run(q.Name, func(t *testing.T) {
 			where := fmt.Sprintf("%s:%d", q.File, q.Line)
+			pgc, gpc := pgc, gpc
+			if q.Session {
+				pgc = &diffClient{name: pgc.name, connect: pgc.connect}
+				defer pgc.close()
+				if gpc != nil {
+					gpc = &diffClient{name: gpc.name, connect: gpc.connect}
+					defer gpc.close()
+				}
+			}
 			want := pgc.run(q.SQL)
 			if show {
 				t.Logf("%s\n%s\n%s", where, q.SQL, diffFormatOutcome(want))
