@@ -56,12 +56,7 @@ func (b *Backend) Concat(table string, x, y engine.TableData) (engine.TableData,
 
 func (b *Backend) kernels() error {
 	b.once.Do(func() {
-		ptx, err := cuda.PTX("query")
-		if err != nil {
-			b.modErr = err
-			return
-		}
-		m, err := b.dev.LoadModule(ptx)
+		m, _, err := b.dev.LoadKernels("query")
 		if err != nil {
 			b.modErr = err
 			return
