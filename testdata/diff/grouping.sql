@@ -274,3 +274,11 @@ SELECT grp, var_samp(i) FILTER (WHERE flag), round(corr(d, r) FILTER (WHERE id >
        percentile_disc(0.5) WITHIN GROUP (ORDER BY id) FILTER (WHERE flag),
        mode() WITHIN GROUP (ORDER BY code) FILTER (WHERE id < 30)
 FROM obs GROUP BY grp;
+
+-- name: gs058_rollup_in_derived_table_and_join
+SELECT t.l_returnflag, t.n, t.g, j.cnt
+FROM (SELECT l_returnflag, count(*) AS n, grouping(l_returnflag) AS g FROM lineitem GROUP BY ROLLUP (l_returnflag)) t
+JOIN (SELECT l_returnflag AS f, count(*) AS cnt FROM lineitem WHERE l_urgent GROUP BY 1) j ON j.f = t.l_returnflag;
+
+-- name: gs059_distinct_on_in_subquery
+SELECT count(*), sum(i) FROM (SELECT DISTINCT ON (grp) grp, i FROM obs ORDER BY grp, i NULLS LAST) t;
