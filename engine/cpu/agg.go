@@ -30,6 +30,8 @@ type aggState struct {
 	seen  map[string]struct{}
 	dbuf  []byte
 	str   *stringAgg // string_agg
+	stat  []eval.StatAcc // statistics (stats.go)
+	ord   *ordVals       // percentile_cont, percentile_disc, mode (stats.go)
 }
 
 // stringAgg keeps string_agg's input: every non-NULL value with its
@@ -55,6 +57,9 @@ func newAggregator(p *engine.Plan) *aggregator {
 		if c.Func == engine.AggMin || c.Func == engine.AggMax {
 			s.best = engine.NewVec(c.T, 0)
 		}
+		if c.Func.IsOrderedSet() {
+			s.ord = &ordVals{vals: engine.NewVec(c.Arg.Type(), 0)}
+		}
 		if c.Func == engine.AggStringAgg {
 			s.str = &stringAgg{vals: engine.NewVec(engine.Text, 0), seps: engine.NewVec(engine.Text, 0)}
 			for _, o := range c.Order {
@@ -79,6 +84,10 @@ func (a *aggregator) newGroup(keys []*engine.Vec, row int) int32 {
 		s.count = append(s.count, 0)
 		s.has = append(s.has, false)
 		switch {
+		case s.call.Func.IsStat():
+			s.stat = append(s.stat, eval.StatAcc{})
+		case s.ord != nil:
+			s.ord.rows = append(s.ord.rows, nil)
 		case s.str != nil:
 			s.str.rows = append(s.str.rows, nil)
 		case s.best != nil:
@@ -127,6 +136,12 @@ func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n
 		}
 	}
 	for _, s := range a.states {
+		if s.call.Func.IsStat() || s.ord != nil {
+			if err := s.addStats(ctxEval, ids, n); err != nil {
+				return err
+			}
+			continue
+		}
 		if s.str != nil {
 			vs := make([]*engine.Vec, 0, 2+len(s.call.Order))
 			for _, e := range s.call.Exprs() {
@@ -308,6 +323,14 @@ func (a *aggregator) merge(o *aggregator) error {
 
 func (s *aggState) mergeSlot(id int32, o *aggState, g int32) error {
 	s.count[id] += o.count[g]
+	if s.call.Func.IsStat() {
+		s.stat[id].Merge(&o.stat[g])
+		return nil
+	}
+	if s.ord != nil {
+		s.ord.merge(id, o.ord, g)
+		return nil
+	}
 	switch s.call.Func {
 	case engine.AggStringAgg:
 		// o scanned rows after s's: its rows follow, keeping input order.
@@ -348,6 +371,18 @@ func (a *aggregator) result() (*engine.Batch, error) {
 		v := engine.NewVec(s.call.T, a.ng)
 		for g := 0; g < a.ng; g++ {
 			empty := s.count[g] == 0
+			switch {
+			case s.call.Func.IsStat():
+				if err := s.stat[g].Put(s.call.Func, s.call.Arg.Type(), v, g); err != nil {
+					return nil, err
+				}
+				continue
+			case s.ord != nil:
+				if err := s.ord.put(s.call, v, g); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			switch s.call.Func {
 			case engine.AggCount, engine.AggCountStar:
 				v.I[g] = s.count[g]
