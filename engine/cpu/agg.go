@@ -7,18 +7,16 @@ import (
 	"github.com/gpusql/gpusql/engine/eval"
 )
 
-// aggregator is a hash aggregation: group keys are encoded into bytes and
-// mapped to dense group ids; each aggregate keeps one state slot per group
+// aggregator is a hash aggregation: group keys are mapped to dense group
+// ids by a groupIndex; each aggregate keeps one state slot per group
 // in typed arrays.
 type aggregator struct {
-	plan    *engine.Plan
-	groups  map[string]int32
-	keys    []*engine.Vec // one growing vector per GROUP BY expression
-	ng      int
-	states  []*aggState
-	keyBuf  []byte
-	ids     []int32
-	keyList []string // encoded key of each group, in group order
+	plan   *engine.Plan
+	index  *groupIndex
+	keys   []*engine.Vec // one growing vector per GROUP BY expression: group g's keys are row g
+	ng     int
+	states []*aggState
+	ids    []int32
 }
 
 type aggState struct {
@@ -45,7 +43,7 @@ type stringAgg struct {
 }
 
 func newAggregator(p *engine.Plan) *aggregator {
-	a := &aggregator{plan: p, groups: map[string]int32{}}
+	a := &aggregator{plan: p, index: newGroupIndex()}
 	for _, g := range p.GroupBy {
 		a.keys = append(a.keys, engine.NewVec(g.Type(), 0))
 	}
@@ -120,20 +118,7 @@ func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n
 			ids[i] = 0
 		}
 	} else {
-		for i := 0; i < n; i++ {
-			a.keyBuf = a.keyBuf[:0]
-			for _, kv := range keys {
-				a.keyBuf = eval.AppendKey(a.keyBuf, kv, i)
-			}
-			id, ok := a.groups[string(a.keyBuf)]
-			if !ok {
-				id = a.newGroup(keys, i)
-				k := string(a.keyBuf)
-				a.groups[k] = id
-				a.keyList = append(a.keyList, k)
-			}
-			ids[i] = id
-		}
+		a.index.assign(a.keys, keys, 0, n, ids, func(row int) int32 { return a.newGroup(keys, row) })
 	}
 	for _, s := range a.states {
 		if s.call.Func.IsStat() || s.ord != nil {
@@ -301,17 +286,11 @@ func (a *aggregator) hasDistinct() bool {
 // merge folds o's groups into a. Groups new to a are appended in o's
 // order, so merging workers' aggregators in worker order is deterministic.
 func (a *aggregator) merge(o *aggregator) error {
-	for g := 0; g < o.ng; g++ {
-		id := int32(0)
-		if len(a.plan.GroupBy) > 0 {
-			k := o.keyList[g]
-			var ok bool
-			if id, ok = a.groups[k]; !ok {
-				id = a.newGroup(o.keys, g)
-				a.groups[k] = id
-				a.keyList = append(a.keyList, k)
-			}
-		}
+	ids := make([]int32, o.ng)
+	if len(a.plan.GroupBy) > 0 {
+		a.index.assign(a.keys, o.keys, 0, o.ng, ids, func(row int) int32 { return a.newGroup(o.keys, row) })
+	}
+	for g, id := range ids {
 		for k, s := range a.states {
 			if err := s.mergeSlot(id, o.states[k], int32(g)); err != nil {
 				return err
