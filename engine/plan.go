@@ -54,11 +54,11 @@ type Plan struct {
 	// DistinctOn, with Distinct, makes it DISTINCT ON: after ORDER BY,
 	// the first row of each set of equal values of these Project columns.
 	DistinctOn []int
-	OrderBy   []SortKey
-	Offset    int64
-	Limit     int64 // -1: none
-	Visible   int
-	Names     []string
+	OrderBy    []SortKey
+	Offset     int64
+	Limit      int64 // -1: none
+	Visible    int
+	Names      []string
 }
 
 // String renders the plan for EXPLAIN and golden tests: the pipeline's

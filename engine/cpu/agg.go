@@ -27,7 +27,7 @@ type aggState struct {
 	best  *engine.Vec // min/max
 	seen  map[string]struct{}
 	dbuf  []byte
-	str   *stringAgg // string_agg
+	str   *stringAgg     // string_agg
 	stat  []eval.StatAcc // statistics (stats.go)
 	ord   *ordVals       // percentile_cont, percentile_disc, mode (stats.go)
 }
