@@ -35,7 +35,7 @@ const (
 var pgAggregates = map[string]bool{
 	"bool_and": true, "bool_or": true, "every": true, "bit_and": true, "bit_or": true,
 	"array_agg": true,
-	"stddev": true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true,
+	"stddev":    true, "stddev_samp": true, "stddev_pop": true, "variance": true, "var_samp": true, "var_pop": true,
 	"corr": true, "covar_pop": true, "covar_samp": true,
 	"regr_slope": true, "regr_intercept": true, "regr_r2": true, "regr_count": true, "regr_avgx": true,
 	"regr_avgy": true, "regr_sxx": true, "regr_syy": true, "regr_sxy": true,
