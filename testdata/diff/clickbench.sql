@@ -131,10 +131,8 @@ SELECT SearchPhrase FROM hits WHERE SearchPhrase <> '' ORDER BY EventTime, Searc
 SELECT CounterID, AVG(length(URL)) AS l, COUNT(*) AS c FROM hits WHERE URL <> '' GROUP BY CounterID HAVING COUNT(*) > 100000 ORDER BY l DESC, CounterID LIMIT 25;
 
 -- name: cb28_referer_domains
--- gpusql-error 42883
 -- ordered
 -- ClickBench's ORDER BY l DESC; here: ORDER BY l DESC, k
--- regexp_replace does not exist in gpusql yet (issue 21)
 SELECT REGEXP_REPLACE(Referer, '^https?://(?:www\.)?([^/]+)/.*$', '\1') AS k, AVG(length(Referer)) AS l, COUNT(*) AS c, MIN(Referer) FROM hits WHERE Referer <> '' GROUP BY k HAVING COUNT(*) > 100000 ORDER BY l DESC, k LIMIT 25;
 
 -- name: cb29_sum_90
@@ -228,7 +226,6 @@ SELECT * FROM hits WHERE Referer LIKE '%google%' ORDER BY EventTime, WatchID LIM
 SELECT CounterID, AVG(length(URL)) AS l, COUNT(*) AS c FROM hits WHERE URL <> '' GROUP BY CounterID HAVING COUNT(*) > 20 ORDER BY l DESC, CounterID LIMIT 25;
 
 -- name: cb28s_referer_domains_scaled
--- gpusql-error 42883
 -- ordered
 -- cb28 with HAVING COUNT(*) > 20 in place of HAVING COUNT(*) > 100000
 SELECT REGEXP_REPLACE(Referer, '^https?://(?:www\.)?([^/]+)/.*$', '\1') AS k, AVG(length(Referer)) AS l, COUNT(*) AS c, MIN(Referer) FROM hits WHERE Referer <> '' GROUP BY k HAVING COUNT(*) > 20 ORDER BY l DESC, k LIMIT 25;
