@@ -272,3 +272,19 @@ func TestSplitDistinct(t *testing.T) {
 		}
 	}
 }
+
+func TestAvgAsSum(t *testing.T) {
+	sess := newPlannerSession(t)
+	p := explain(t, sess, "SELECT l_suppkey, avg(l_quantity), count(*) FROM lineitem GROUP BY l_suppkey ORDER BY 2 DESC LIMIT 3")
+	if a := p.step("Aggregate"); strings.Contains(a, "avg(") || !strings.Contains(a, "sum(#2(l_quantity))") || !strings.Contains(a, "count(#2(l_quantity))") {
+		t.Errorf("GROUP BY avg should be a sum and a count: %s\n%s", a, p)
+	}
+	if pr := p.step("Project"); !strings.Contains(pr, "div(") {
+		t.Errorf("the projection should divide: %s", pr)
+	}
+	// without GROUP BY, avg stays
+	p = explain(t, sess, "SELECT avg(l_quantity) FROM lineitem")
+	if a := p.step("Aggregate"); !strings.Contains(a, "avg(") {
+		t.Errorf("a global avg should stay: %s", a)
+	}
+}

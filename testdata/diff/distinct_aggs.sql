@@ -69,3 +69,28 @@ SELECT a.l_shipmode, a.u, b.n FROM
 -- name: g994_split_over_join
 -- ordered
 SELECT ja.g, count(DISTINCT jb.s) FROM ja JOIN jb ON ja.k = jb.k GROUP BY ja.g ORDER BY 1 NULLS LAST;
+
+-- avg over integers and numerics of a GROUP BY runs as a sum and a count,
+-- divided above the aggregation (query/optimize_avg.go).
+
+-- name: g995_avg_split_types_nulls
+-- ordered
+SELECT grp, avg(s), avg(i), avg(big), avg(n), avg(n) FILTER (WHERE flag), count(*) FROM obs GROUP BY grp ORDER BY 1 NULLS FIRST;
+
+-- name: g996_avg_split_all_null_group
+-- ordered
+SELECT l_linenumber, avg(CASE WHEN l_linenumber > 3 THEN l_quantity END), avg(l_quantity) FROM lineitem GROUP BY 1 ORDER BY 1;
+
+-- name: g997_avg_split_having_order
+-- ordered
+SELECT l_partkey % 50 AS p, avg(l_extendedprice) AS a, avg(l_orderkey) FROM lineitem
+  GROUP BY 1 HAVING avg(l_quantity) > 25 ORDER BY a DESC, p LIMIT 7;
+
+-- name: g998_avg_split_in_expression
+-- ordered
+SELECT l_returnflag, round(avg(l_discount) * 100, 3), avg(l_tax) + avg(l_discount), sum(l_quantity) / avg(l_quantity)
+  FROM lineitem GROUP BY 1 ORDER BY 1;
+
+-- name: g999_avg_distinct_split
+-- ordered
+SELECT l_shipmode, avg(DISTINCT l_quantity), count(DISTINCT l_quantity) FROM lineitem GROUP BY 1 ORDER BY 1;
