@@ -54,9 +54,9 @@ func (f WindowFunc) UsesFrame() bool {
 type FrameMode uint8
 
 const (
-	FrameRange FrameMode = iota // offsets in the ORDER BY key's values; CURRENT ROW is the peer group
-	FrameRows                   // offsets in rows
-	FrameGroups                 // offsets in peer groups
+	FrameRange  FrameMode = iota // offsets in the ORDER BY key's values; CURRENT ROW is the peer group
+	FrameRows                    // offsets in rows
+	FrameGroups                  // offsets in peer groups
 )
 
 func (m FrameMode) String() string { return [...]string{"RANGE", "ROWS", "GROUPS"}[m] }
