@@ -98,6 +98,10 @@ func (b *Backend) window(ctx context.Context, w *engine.Window) (*engine.HostTab
 		if sorted {
 			v = v.Gather(perm)
 		}
+		if c := decColumn(v); c != nil {
+			out.Cols = append(out.Cols, c)
+			continue
+		}
 		h, err := engine.HostFromBatches([]engine.Type{w.Calls[k].T}, []*engine.Batch{{N: n, Cols: []*engine.Vec{v}}})
 		if err != nil {
 			return nil, err
@@ -105,6 +109,41 @@ func (b *Backend) window(ctx context.Context, w *engine.Window) (*engine.HostTab
 		out.Cols = append(out.Cols, h.Cols[0])
 	}
 	return out, nil
+}
+
+// decColumn stores an unconstrained numeric whose values differ in
+// scale (lag's default 2.5 among integers, avg's quotients) value by
+// value, each with its own scale as PostgreSQL shows it, where a host
+// table would store them all at the largest scale; nil otherwise.
+func decColumn(v *engine.Vec) *engine.Column {
+	if v.T.Kind != engine.KindNumeric || v.T.Prec != 0 {
+		return nil
+	}
+	scale := int32(-1)
+	mixed := false
+	for i, d := range v.D {
+		if v.IsNull(i) {
+			continue
+		}
+		if scale >= 0 && d.Scale != scale {
+			mixed = true
+			break
+		}
+		scale = d.Scale
+	}
+	if !mixed {
+		return nil
+	}
+	c := &engine.Column{Type: v.T, Len: v.N, D: append([]engine.Dec(nil), v.D...)}
+	if v.Null != nil {
+		c.Valid = engine.NewColumn(engine.Bool, v.N, 0, true).Valid
+		for i, null := range v.Null {
+			if null {
+				c.Valid[i>>6] &^= 1 << (uint(i) & 63)
+			}
+		}
+	}
+	return c
 }
 
 func isIota(perm []int32) bool {
