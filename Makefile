@@ -70,13 +70,17 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./query/parse
 	$(GO) test -run '^$$' -fuzz '^FuzzQuery$$' -fuzztime $(FUZZTIME) ./query
 
-# Each cuda/X.cu becomes cuda/X.ptx (committed, embedded by the cuda package).
-# compute_80 PTX is JIT-compiled by the driver for A100/H100/H200 (docs/gpu.md).
-# The first line records the source's SHA-256; cuda/ptx_test.go checks it,
-# so CI catches a .cu edited without `make ptx` and needs no nvcc.
-# PTX_SRCS=cuda/X.cu builds one.
+# Each cuda/X.cu becomes cuda/X.ptx and cuda/X.sass.gz (both committed,
+# embedded by the cuda package): compute_80 PTX, which the driver JIT-
+# compiles for any GPU from the A100 on, and a gzipped fatbin of machine
+# code (SASS) for SASS_ARCHS, which the driver loads without compiling
+# (docs/gpu.md, "Shipped machine code"). The PTX's first line and the
+# fatbin's gzip comment record the source's SHA-256; cuda/ptx_test.go
+# and cuda/sass_test.go check them, so CI catches a .cu edited without
+# `make ptx` and needs no nvcc. PTX_SRCS=cuda/X.cu builds one.
 PTX_ARCH  ?= compute_80
 PTX_SRCS  ?= cuda/*.cu
+SASS_ARCHS ?= 80 86 89 90
 ptx:
 	@command -v $(NVCC) >/dev/null 2>&1 || { \
 		echo "make ptx: nvcc (the CUDA toolkit) is needed to build cuda/*.cu into PTX, and it is not in PATH" >&2; \
@@ -88,6 +92,11 @@ ptx:
 		echo "$(NVCC) -ptx -arch=$(PTX_ARCH) $(NVCCFLAGS) -lineinfo -o $$out $$f"; \
 		$(NVCC) -ptx -arch=$(PTX_ARCH) $(NVCCFLAGS) -lineinfo -o "$$out.tmp" "$$f" || { rm -f "$$out.tmp"; exit 1; }; \
 		{ echo "// gpusql-source-sha256: $$(sha256sum "$$f" | cut -d' ' -f1)"; cat "$$out.tmp"; } > "$$out" && rm -f "$$out.tmp" || exit 1; \
+		gen=""; for a in $(SASS_ARCHS); do gen="$$gen -gencode arch=compute_$$a,code=sm_$$a"; done; \
+		fb=$${f%.cu}.fatbin.tmp; \
+		echo "$(NVCC) -fatbin$$gen $(NVCCFLAGS) -o $$fb $$f"; \
+		$(NVCC) -fatbin $$gen $(NVCCFLAGS) -o "$$fb" "$$f" || { rm -f "$$fb"; exit 1; }; \
+		$(GO) run ./cuda/sasspack -src "$$f" -fatbin "$$fb" -out "$${f%.cu}.sass.gz" && rm -f "$$fb" || exit 1; \
 	done
 
 # Builds the test binary of every package whose code or tests use the cuda

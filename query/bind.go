@@ -81,6 +81,11 @@ type aggScope struct {
 	groupKeys []string
 	aggs      []engine.AggCall
 	aggKeys   []string
+	// filter is the FILTER (WHERE ...) of the aggregate being bound
+	// (bindpgagg.go); sets are the GROUPING SETS (groupingsets.go).
+	filter   engine.Expr
+	sets     []groupingSet
+	grouping []groupingFunc
 }
 
 func unsupported(format string, args ...any) error {
@@ -143,6 +148,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 	if !b.src.present {
 		p.Table = ""
 	}
+	on := distinctOn(sel) // groupingsets.go
 
 	// The select list, with * expanded.
 	type item struct {
@@ -218,7 +224,11 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 		p.Aggregate = true
 		b.agg = &aggScope{}
 		if sel.GroupBy != nil {
-			for _, g := range sel.GroupBy.Items {
+			groupItems, sets, err := expandGroupBy(sel.GroupBy.Items) // groupingsets.go
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, g := range groupItems {
 				node := g.Expr
 				switch n := node.(type) {
 				case *ast.PositionExpr:
@@ -257,6 +267,9 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 				}
 				b.agg.groups = append(b.agg.groups, e)
 				b.agg.groupKeys = append(b.agg.groupKeys, e.String())
+			}
+			if err := b.finishGroupingSets(sel, sets); err != nil {
+				return nil, nil, err
 			}
 		}
 	}
@@ -317,6 +330,11 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 			p.OrderBy = append(p.OrderBy, key)
 		}
 	}
+	if on != nil {
+		if err := b.bindDistinctOn(p, on); err != nil {
+			return nil, nil, err
+		}
+	}
 	if sel.Limit != nil {
 		var err error
 		if sel.Limit.Count != nil {
@@ -338,6 +356,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 	if b.agg != nil {
 		p.GroupBy = b.agg.groups
 		p.Aggs = b.agg.aggs
+		p.GroupingSets = b.planGroupingSets()
 	}
 	// Binding may have joined subqueries to the source: the plan reads
 	// the source as it is now.
@@ -532,6 +551,9 @@ func (b *binder) starColumn(i int) (engine.Expr, error) {
 // expression that equals a GROUP BY expression becomes a reference to that
 // group column, and aggregates become references to their results.
 func (b *binder) expr(n ast.ExprNode) (engine.Expr, error) {
+	if f, ok := n.(*ast.FuncCallExpr); ok && (f.FnName.L == "__gpusql_filter" || f.FnName.L == "__gpusql_grouping") {
+		return b.groupingSyntax(f) // groupingsets.go
+	}
 	if b.agg == nil {
 		return b.node(n)
 	}
@@ -599,6 +621,10 @@ type aggFinder struct{ found bool }
 func (f *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 	if _, ok := n.(*ast.AggregateFuncExpr); ok {
 		f.found = true
+		return n, true
+	}
+	if c, ok := n.(*ast.FuncCallExpr); ok && c.FnName.L == "__gpusql_grouping" {
+		f.found = true // grouping() reads the grouping, as aggregates do
 		return n, true
 	}
 	if _, ok := n.(*ast.SubqueryExpr); ok {
@@ -703,6 +729,7 @@ func (b *binder) aggCall(a *ast.AggregateFuncExpr) (engine.Expr, error) {
 // addAgg registers an aggregate (once per distinct call) and returns a
 // reference to its result.
 func (b *binder) addAgg(call engine.AggCall) (engine.Expr, error) {
+	call = b.agg.applyFilter(call)
 	key := call.String()
 	for k, s := range b.agg.aggKeys {
 		if s == key {
@@ -778,6 +805,9 @@ func figureName(n ast.ExprNode) (string, int) {
 	case *ast.ParenthesesExpr:
 		return figureName(n.Expr)
 	case *ast.AggregateFuncExpr:
+		if name := aggMarkerName(n); name != "" {
+			return name, 2
+		}
 		if n.F == "group_concat" {
 			return "string_agg", 2 // see stringAgg
 		}
@@ -827,6 +857,12 @@ func figureName(n ast.ExprNode) (string, int) {
 			return "?column?", 0
 		case "__gpusql_extract":
 			return "extract", 2
+		case "__gpusql_filter":
+			if len(n.Args) == 2 {
+				return figureName(n.Args[0])
+			}
+		case "__gpusql_grouping":
+			return "grouping", 2
 		case "__gpusql_regcast":
 			if len(n.Args) == 2 {
 				if inner, st := figureName(n.Args[0]); st == 2 {

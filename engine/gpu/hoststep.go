@@ -231,6 +231,11 @@ func (s *stepper) rewrite(p *engine.Plan) (*engine.Plan, error) {
 				return nil, err
 			}
 		}
+		if a.Arg2 != nil {
+			if a.Arg2, err = s.walk(a.Arg2, nil); err != nil {
+				return nil, err
+			}
+		}
 		a.Order = append([]engine.AggOrder(nil), a.Order...)
 		for i := range a.Order {
 			if a.Order[i].Expr, err = s.walk(a.Order[i].Expr, nil); err != nil {
