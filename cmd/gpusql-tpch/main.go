@@ -54,7 +54,7 @@ func main() {
 	compare := flag.String("compare", "", "a second backend (cpu or cuda) to run each query on once and compare")
 	runs := flag.Int("runs", 5, "timed runs of each query")
 	check := flag.String("check", "", "directory of answers qNN.out to compare with")
-	queries := flag.String("queries", "testdata/tpch/queries", "directory of q01.sql ... q22.sql")
+	queries := flag.String("queries", "testdata/tpch/queries", "directory of the queries, NAME.sql (TPC-H: q01.sql ... q22.sql; testdata/bench/window: window functions over lineitem)")
 	schema := flag.String("schema", "testdata/tpch/schema.sql", "the tables' DDL")
 	only := flag.String("only", "", "comma-separated query names to run (default all)")
 	explain := flag.Bool("explain", false, "print each query's EXPLAIN ANALYZE (after a warm-up run)")
@@ -135,8 +135,16 @@ func run(data, sf, device, compare string, runs int, check, queries, schema, onl
 		defer pprof.StopCPUProfile()
 	}
 	var results []result
-	for q := 1; q <= 22; q++ {
-		name := fmt.Sprintf("q%02d", q)
+	files, err := filepath.Glob(filepath.Join(queries, "*.sql"))
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return fmt.Errorf("%s: no .sql files", queries)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".sql")
 		if len(want) > 0 && !want[name] {
 			continue
 		}
