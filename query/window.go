@@ -46,6 +46,9 @@ type windowScope struct {
 	inputAt map[string]int
 	// nested is set while a call's arguments bind.
 	nested bool
+	// aggFinish is what windowAgg's aggregate becomes (bool_and is
+	// min(...) = 1): an expression over the aggregate, column 0, or nil.
+	aggFinish engine.Expr
 }
 
 // newWindowScope checks a SELECT's WINDOW clause.
@@ -235,19 +238,28 @@ func (b *binder) windowCall(n *ast.WindowFuncExpr) (engine.Expr, error) {
 	if call.Frame, err = b.windowFrame(spec.Frame, exclude, call.Order, orderTypes); err != nil {
 		return nil, err
 	}
+	ws.aggFinish = nil
 	if err := b.windowFunc(&call, n, name); err != nil {
 		return nil, err
 	}
 	key := call.String()
-	for k, s := range ws.keys {
+	k := len(ws.calls)
+	for j, s := range ws.keys {
 		if s == key {
-			return &engine.ColRef{Idx: winPlaceholder + k, Name: ws.names[k], T: call.T}, nil
+			k = j
+			break
 		}
 	}
-	ws.calls = append(ws.calls, call)
-	ws.keys = append(ws.keys, key)
-	ws.names = append(ws.names, windowName(n))
-	return &engine.ColRef{Idx: winPlaceholder + len(ws.calls) - 1, Name: windowName(n), T: call.T}, nil
+	if k == len(ws.calls) {
+		ws.calls = append(ws.calls, call)
+		ws.keys = append(ws.keys, key)
+		ws.names = append(ws.names, windowName(n))
+	}
+	ref := &engine.ColRef{Idx: winPlaceholder + k, Name: ws.names[k], T: call.T}
+	if ws.aggFinish == nil {
+		return ref, nil
+	}
+	return mapCols(ws.aggFinish, func(c *engine.ColRef) engine.Expr { return ref }), nil
 }
 
 // windowKey binds a PARTITION BY or ORDER BY expression.
@@ -434,7 +446,8 @@ func (b *binder) windowAgg(call *engine.WindowCall, n *ast.WindowFuncExpr, name 
 		cols[k] = engine.ColumnDef{Name: fmt.Sprintf("__gpusql_window_input_%d", k), Type: e.Type()}
 	}
 	ab := &binder{s: b.s, params: b.params, st: b.st, src: source{present: true, cols: cols}, agg: &aggScope{}}
-	if _, err := ab.expr(&ast.AggregateFuncExpr{F: n.Name, Args: args}); err != nil {
+	fin, err := ab.expr(&ast.AggregateFuncExpr{F: n.Name, Args: args})
+	if err != nil {
 		e, ok := err.(*engine.Error)
 		if ok && (e.Code == engine.CodeFeatureNotSupported && strings.HasPrefix(e.Message, "aggregate function") ||
 			e.Code == engine.CodeUndefinedFunction && strings.Contains(e.Message, "group_concat")) {
@@ -443,13 +456,16 @@ func (b *binder) windowAgg(call *engine.WindowCall, n *ast.WindowFuncExpr, name 
 		return err
 	}
 	if len(ab.agg.aggs) != 1 {
-		return engine.Errorf(engine.CodeInternalError, "window aggregate %s bound to %d aggregates", name, len(ab.agg.aggs))
+		return unsupported("%s as a window function", name) // bit_and/bit_or: one aggregate per bit
 	}
 	a := ab.agg.aggs[0]
 	if len(a.Order) > 0 {
 		return unsupported("aggregate ORDER BY is not implemented for window functions")
 	}
 	call.Func, call.Agg, call.T = engine.WinAgg, a, a.T
+	if c, ok := fin.(*engine.ColRef); !ok || c.Idx != 0 || c.T != a.T {
+		ws.aggFinish = fin
+	}
 	return nil
 }
 

@@ -500,3 +500,17 @@ SELECT id, sum(r) OVER (ORDER BY id), avg(d) OVER (ORDER BY id ROWS BETWEEN 3 PR
 
 -- name: wf113_numeric_sum_big
 SELECT id, sum(big * 1000) OVER (ORDER BY id), avg(big) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM obs;
+
+-- name: wf114_statistics_over_windows
+SELECT id, var_samp(i) OVER (PARTITION BY flag ORDER BY id), stddev_pop(n) OVER (PARTITION BY grp),
+       var_pop(s) OVER (ORDER BY id ROWS BETWEEN 5 PRECEDING AND CURRENT ROW), bool_and(i > 0) OVER (ORDER BY id),
+       bool_or(i > 1000000) OVER (PARTITION BY flag), every(i < 0) OVER (PARTITION BY grp ORDER BY id) FROM obs;
+
+-- name: wf116_top_n_per_group_ties
+-- ordered
+SELECT grp, id, i, r FROM (SELECT grp, id, i, rank() OVER (PARTITION BY grp ORDER BY i DESC NULLS LAST) AS r FROM obs) x
+WHERE r <= 2 ORDER BY grp NULLS FIRST, r, id;
+
+-- name: wf117_running_total_with_peers_and_nulls
+SELECT id, code, sum(i) OVER (ORDER BY code NULLS FIRST), count(i) OVER (ORDER BY code NULLS FIRST),
+       sum(i) OVER (ORDER BY code, id ROWS UNBOUNDED PRECEDING) FROM obs;
