@@ -13,7 +13,13 @@ FUZZTIME  ?= 30s
 NVCC      ?= nvcc
 NVCCFLAGS ?= -O3
 
-.PHONY: all help build run test vet test-race test-go bench fuzz ptx gpu-test clean
+# make clickbench: rows of the generated hits, gpusql backends to time,
+# and a real hits file to use instead (scripts/clickbench.sh has the rest).
+ROWS      ?= 1000000
+DEVICE    ?= cpu
+HITS      ?=
+
+.PHONY: all help build run test vet test-race test-go bench fuzz ptx gpu-test clickbench clean
 
 all: build
 
@@ -25,6 +31,8 @@ help:
 	@echo "make fuzz    run each fuzz target (CSV reader, wire decoder, parser, queries) for FUZZTIME=$(FUZZTIME)"
 	@echo "make ptx     compile cuda/*.cu to PTX (needs nvcc)"
 	@echo "make gpu-test build GPU test binaries into .devbin/ for the device machine (docs/gpu.md)"
+	@echo "make clickbench  ClickBench's 43 queries on gpusql (DEVICE=$(DEVICE)) and DuckDB over hits of ROWS=$(ROWS)"
+	@echo "            generated rows, or HITS=/path/hits.tsv (docs/performance.md, \"ClickBench\")"
 	@echo "make clean   remove build outputs"
 
 build:
@@ -117,6 +125,19 @@ gpu-test:
 	du -ch .devbin/*.test | tail -1; \
 	echo; echo "Run them on the device machine with the run tool:"; \
 	echo '  run(command: "bash scripts/gpu-test.sh", carry: [".devbin"], timeout_s: 300)'
+
+# ClickBench (docs/performance.md): builds tools/hitsgen, cmd/gpusql-tpch
+# and tools/duckbench (cgo: needs gcc) into bin/, generates ROWS rows of
+# hits into /tmp/gpusql-clickbench-ROWS (kept for the next run) unless
+# HITS names a file, and runs the 43 queries on DuckDB and on each backend
+# of DEVICE (cpu, cuda, or cuda,cpu). Also: RUNS, WARMUP, THREADS (DuckDB's),
+# DUCKDB=0, COMPARE=cpu, ONLY=q08,q09, DIR, OUT (scripts/clickbench.sh).
+clickbench:
+	@mkdir -p bin
+	$(GO) build -o bin/hitsgen ./tools/hitsgen
+	$(GO) build -o bin/gpusql-tpch ./cmd/gpusql-tpch
+	cd tools/duckbench && $(GO) build -o ../../bin/duckbench .
+	BIN=bin ROWS=$(ROWS) DEVICE=$(DEVICE) HITS=$(HITS) scripts/clickbench.sh
 
 # Removes build outputs only; the data dir ($(DATA_DIR)) is kept.
 clean:

@@ -863,6 +863,12 @@ func figureName(n ast.ExprNode) (string, int) {
 			}
 		case "__gpusql_grouping":
 			return "grouping", 2
+		case "__gpusql_subscript":
+			// a[i] is named after a (FigureColname skips subscripts)
+			if len(n.Args) == 2 {
+				return figureName(n.Args[0])
+			}
+			return "?column?", 0
 		case "__gpusql_regcast":
 			if len(n.Args) == 2 {
 				if inner, st := figureName(n.Args[0]); st == 2 {

@@ -28,8 +28,15 @@ import (
 // optimize returns the planned form of a bound plan. It does not change
 // p; a plan already planned is returned as is.
 func optimize(p *engine.Plan, stats func(engine.TableData, int) engine.ColumnStats) (*engine.Plan, error) {
-	if p.Optimized || p.Input == nil {
+	if p.Optimized {
 		return p, nil
+	}
+	if p.Input == nil {
+		q := splitDistinct(p)
+		if q != p {
+			q.Optimized = true
+		}
+		return q, nil
 	}
 	o := &optimizer{stats: stats}
 	q, err := o.plan(p)
@@ -56,7 +63,7 @@ type estimate struct {
 func (o *optimizer) plan(p *engine.Plan) (*engine.Plan, error) {
 	q := *p
 	if p.Input == nil {
-		return &q, nil
+		return splitDistinct(&q), nil
 	}
 	ncols := len(p.Input.Columns())
 	need := make([]bool, ncols)
@@ -106,7 +113,7 @@ func (o *optimizer) plan(p *engine.Plan) (*engine.Plan, error) {
 			q.Project[i] = renumber(e, m)
 		}
 	}
-	return &q, nil
+	return splitDistinct(&q), nil
 }
 
 // inputExprs are the expressions of p that read its input's columns.

@@ -246,3 +246,29 @@ func TestPlanner(t *testing.T) {
 		}
 	})
 }
+
+func TestSplitDistinct(t *testing.T) {
+	sess := newPlannerSession(t)
+	for _, c := range []struct {
+		sql   string
+		split bool
+	}{
+		{"SELECT l_suppkey, count(DISTINCT l_orderkey) FROM lineitem GROUP BY l_suppkey", true},
+		{"SELECT count(DISTINCT l_orderkey), min(l_orderkey), max(DISTINCT l_orderkey) FROM lineitem", true},
+		{"SELECT o_pri, count(DISTINCT l_suppkey) FROM lineitem JOIN orders ON l_orderkey = o_orderkey GROUP BY o_pri", true},
+		// a plain aggregate beside the DISTINCT one, two different x, or
+		// no DISTINCT at all: unchanged
+		{"SELECT l_suppkey, count(DISTINCT l_orderkey), count(*) FROM lineitem GROUP BY l_suppkey", false},
+		{"SELECT count(DISTINCT l_orderkey), count(DISTINCT l_suppkey) FROM lineitem", false},
+		{"SELECT l_suppkey, min(l_orderkey) FROM lineitem GROUP BY l_suppkey", false},
+		{"SELECT count(DISTINCT l_quantity::float8) FROM lineitem", false},
+	} {
+		p := explain(t, sess, c.sql)
+		// split: the top aggregation has no DISTINCT, and a node below
+		// groups with no aggregates (the distinct pairs)
+		got := !strings.Contains(p.step("Aggregate"), "DISTINCT") && strings.Contains(p.String(), "aggs=[]")
+		if got != c.split {
+			t.Errorf("%s: split %v, want %v:\n%s", c.sql, got, c.split, p)
+		}
+	}
+}

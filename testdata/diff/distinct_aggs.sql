@@ -22,3 +22,50 @@ SELECT sum(DISTINCT l_quantity), avg(DISTINCT l_quantity), count(DISTINCT l_quan
 -- ordered
 SELECT l_linenumber % 3, sum(DISTINCT l_quantity * 2), avg(DISTINCT l_discount + l_tax)
   FROM lineitem WHERE l_shipdate < date '1996-01-01' GROUP BY 1 HAVING sum(DISTINCT l_quantity) > 10 ORDER BY 1;
+
+-- Aggregations whose aggregates all read DISTINCT values of one
+-- expression run as two plain GROUP BYs (query/optimize_distinct.go):
+-- the distinct (keys, x) pairs, then the keys.
+
+-- name: g985_split_count_distinct_grouped
+-- ordered
+SELECT l_shipmode, count(DISTINCT l_partkey), min(l_partkey), max(DISTINCT l_partkey), sum(DISTINCT l_partkey), avg(DISTINCT l_partkey)
+  FROM lineitem GROUP BY l_shipmode ORDER BY 1;
+
+-- name: g986_split_count_distinct_topn
+-- ordered
+SELECT l_linenumber, l_returnflag, count(DISTINCT l_orderkey) AS u FROM lineitem
+  GROUP BY 1, 2 HAVING count(DISTINCT l_orderkey) > 100 ORDER BY u DESC, 1, 2 LIMIT 5;
+
+-- name: g987_split_null_keys_and_values
+-- ordered
+SELECT grp, count(DISTINCT note), min(note), max(note), count(*) FILTER (WHERE false) IS NULL FROM obs GROUP BY grp ORDER BY 1 NULLS FIRST;
+
+-- name: g988_split_text_global
+SELECT count(DISTINCT grp), count(DISTINCT code), count(DISTINCT ts) FROM obs;
+
+-- name: g989_split_same_x_global
+SELECT count(DISTINCT l_comment), min(l_comment), max(l_comment) FROM lineitem WHERE l_quantity > 30;
+
+-- name: g990_split_empty
+-- ordered
+SELECT l_returnflag, count(DISTINCT l_partkey), sum(DISTINCT l_partkey) FROM lineitem WHERE l_quantity < 0 GROUP BY 1 ORDER BY 1;
+
+-- name: g991_split_empty_global
+SELECT count(DISTINCT l_partkey), sum(DISTINCT l_partkey), avg(DISTINCT l_partkey), min(l_partkey) FROM lineitem WHERE l_quantity < 0;
+
+-- name: g992_split_expression_keys
+-- ordered
+SELECT l_orderkey % 7 AS m, extract(year from l_shipdate) AS y, count(DISTINCT l_partkey % 100)
+  FROM lineitem GROUP BY 1, 2 ORDER BY 3 DESC, 1, 2 LIMIT 10;
+
+-- name: g993_split_in_derived_table_and_join
+-- ordered
+SELECT a.l_shipmode, a.u, b.n FROM
+  (SELECT l_shipmode, count(DISTINCT l_orderkey) AS u FROM lineitem GROUP BY 1) a
+  JOIN (SELECT l_shipmode, count(*) AS n FROM lineitem GROUP BY 1) b ON a.l_shipmode = b.l_shipmode
+  ORDER BY 1;
+
+-- name: g994_split_over_join
+-- ordered
+SELECT ja.g, count(DISTINCT jb.s) FROM ja JOIN jb ON ja.k = jb.k GROUP BY ja.g ORDER BY 1 NULLS LAST;
