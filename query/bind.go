@@ -45,11 +45,9 @@ type binder struct {
 	st     *stmtState
 	// outer is the enclosing query's scope, for a subquery.
 	outer *outerScope
-	// windows maps the select's window function calls to the source
-	// columns that hold their values (window.go).
-	windows map[*ast.WindowFuncExpr]int
-	// windowFiltered: bindWindows has applied WHERE already.
-	windowFiltered bool
+	// win collects the select's window calls while its select list
+	// and ORDER BY bind; nil elsewhere (window.go).
+	win *windowScope
 	// noJoins: subqueries may not become joins of src (decorrelate.go);
 	// set while binding the ON condition of an outer join, whose sides
 	// are not yet joined.
@@ -141,7 +139,8 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 	if err := b.bindFrom(sel.From); err != nil {
 		return nil, nil, err
 	}
-	if err := b.bindWindows(sel); err != nil {
+	ws, err := newWindowScope(sel)
+	if err != nil {
 		return nil, nil, err
 	}
 	p := b.src.plan()
@@ -189,7 +188,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 		items = append(items, item{node: f.Expr, name: name, col: -1})
 	}
 
-	if sel.Where != nil && !b.windowFiltered {
+	if sel.Where != nil {
 		if hasAggregate(sel.Where) {
 			return nil, nil, engine.Errorf(engine.CodeGroupingError, "aggregate functions are not allowed in WHERE")
 		}
@@ -276,6 +275,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 	}
 
 	var cols []engine.ResultColumn
+	b.win = ws
 	for _, it := range items {
 		var e engine.Expr
 		var err error
@@ -312,11 +312,13 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 	p.Visible = len(p.Project)
 
 	if sel.Having != nil {
+		b.win = nil
 		h, err := b.predicate(sel.Having.Expr, "HAVING")
 		if err != nil {
 			return nil, nil, err
 		}
 		p.Having = h
+		b.win = ws
 	}
 
 	if sel.OrderBy != nil {
@@ -350,6 +352,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 			}
 		}
 	}
+	b.win = nil
 	if b.agg != nil {
 		p.GroupBy = b.agg.groups
 		p.Aggs = b.agg.aggs
@@ -361,6 +364,9 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 	p.Input, p.Data, p.Schema, p.Table, p.Host = final.Input, final.Data, final.Schema, final.Table, final.Host
 	if !b.src.present {
 		p.Table = ""
+	}
+	if len(ws.calls) > 0 {
+		p = ws.finish(b, p)
 	}
 	return p, cols, nil
 }
@@ -467,7 +473,7 @@ func (b *binder) orderKey(p *engine.Plan, o *ast.ByItem, distinct bool) (engine.
 }
 
 func (b *binder) plain() *binder {
-	return &binder{s: b.s, src: b.src, params: b.params, st: b.st, outer: b.outer, windows: b.windows, noJoins: b.noJoins}
+	return &binder{s: b.s, src: b.src, params: b.params, st: b.st, outer: b.outer, noJoins: b.noJoins}
 }
 
 // predicate binds a boolean condition.
@@ -552,9 +558,12 @@ func (b *binder) expr(n ast.ExprNode) (engine.Expr, error) {
 		return b.node(n)
 	}
 	if a, ok := n.(*ast.AggregateFuncExpr); ok {
+		if hasWindow(a) {
+			return nil, engine.Errorf(engine.CodeGroupingError, "aggregate function calls cannot contain window function calls")
+		}
 		return b.aggCall(a)
 	}
-	if !hasAggregate(n) {
+	if !hasAggregate(n) && !hasWindow(n) {
 		e, err := b.plain().expr(n)
 		if err != nil {
 			return nil, err
@@ -618,9 +627,8 @@ func (f *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 		f.found = true // grouping() reads the grouping, as aggregates do
 		return n, true
 	}
-	switch n.(type) {
-	case *ast.SubqueryExpr, *ast.WindowFuncExpr:
-		return n, true // a subquery's aggregates are its own; window calls are not aggregates
+	if _, ok := n.(*ast.SubqueryExpr); ok {
+		return n, true // a subquery's aggregates are its own
 	}
 	return n, false
 }
@@ -818,6 +826,8 @@ func figureName(n ast.ExprNode) (string, int) {
 		return "?column?", 0
 	case *ast.ExistsSubqueryExpr:
 		return "exists", 2
+	case *ast.WindowFuncExpr:
+		return windowName(n), 2
 	case *ast.CaseExpr:
 		if n.ElseClause != nil {
 			if name, st := figureName(n.ElseClause); st == 2 {

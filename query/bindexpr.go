@@ -127,10 +127,7 @@ func (b *binder) node(n ast.ExprNode) (engine.Expr, error) {
 	case *ast.CompareSubqueryExpr:
 		return b.compareSubquery(n)
 	case *ast.WindowFuncExpr:
-		if i, ok := b.windows[n]; ok {
-			return &engine.ColRef{Idx: i, Name: strings.ToLower(n.Name), T: b.src.cols[i].Type}, nil
-		}
-		return nil, engine.Errorf(engine.CodeWindowingError, "window functions are not allowed here")
+		return b.windowCall(n)
 	case *ast.FuncCastExpr:
 		x, err := b.expr(n.Expr)
 		if err != nil {

@@ -166,6 +166,8 @@ func (o *optimizer) rel(r engine.Rel, preds []engine.Expr, need []bool) (engine.
 		s := *r
 		s.Left, s.Right = l, rr
 		return &s, identity(len(r.Cols)), preds, nil
+	case *engine.Window:
+		return o.window(r, preds, need)
 	}
 	return r, identity(len(r.Columns())), preds, nil
 }
@@ -338,6 +340,9 @@ func (o *optimizer) estimate(r engine.Rel) estimate {
 	case *engine.SetOp:
 		l, rr := o.estimate(r.Left), o.estimate(r.Right)
 		return estimate{rows: l.rows + rr.rows, cols: make([]engine.ColumnStats, len(r.Cols))}
+	case *engine.Window:
+		in := o.estimate(r.Input)
+		return estimate{rows: in.rows, cols: append(in.cols, make([]engine.ColumnStats, len(r.Calls))...)}
 	}
 	return estimate{rows: 1000}
 }
