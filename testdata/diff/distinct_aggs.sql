@@ -94,3 +94,32 @@ SELECT l_returnflag, round(avg(l_discount) * 100, 3), avg(l_tax) + avg(l_discoun
 -- name: g999_avg_distinct_split
 -- ordered
 SELECT l_shipmode, avg(DISTINCT l_quantity), count(DISTINCT l_quantity) FROM lineitem GROUP BY 1 ORDER BY 1;
+
+-- DISTINCT aggregates beside plain ones: partial counts, sums, min and
+-- max per (keys, x) pair, combined above (query/optimize_distinct.go).
+
+-- name: g1000_split_mixed_clickbench_q09
+-- ordered
+SELECT l_shipmode, sum(l_linenumber), count(*) AS c, avg(l_quantity), count(DISTINCT l_partkey)
+  FROM lineitem GROUP BY l_shipmode ORDER BY c DESC, 1 LIMIT 10;
+
+-- name: g1001_split_mixed_min_text
+-- ordered
+SELECT l_returnflag, min(l_comment), max(l_shipinstruct), count(*) AS c, count(DISTINCT l_orderkey), sum(l_orderkey), sum(l_partkey)
+  FROM lineitem WHERE l_comment LIKE '%e%' GROUP BY 1 ORDER BY c DESC, 1;
+
+-- name: g1002_split_mixed_nulls
+-- ordered
+SELECT grp, count(*), count(n), sum(s), sum(big), sum(n), avg(i), count(DISTINCT code), min(ts), max(flag::int)
+  FROM obs GROUP BY grp ORDER BY 1 NULLS FIRST;
+
+-- name: g1003_split_mixed_having_count
+-- ordered
+SELECT l_linenumber, count(DISTINCT l_suppkey_mod) FROM (SELECT l_linenumber, l_partkey % 13 AS l_suppkey_mod FROM lineitem) s
+  GROUP BY 1 HAVING count(*) > 100 ORDER BY 1;
+
+-- name: g1004_split_mixed_empty
+SELECT l_returnflag, count(*), count(DISTINCT l_partkey), sum(l_linenumber) FROM lineitem WHERE l_quantity < 0 GROUP BY 1;
+
+-- name: g1005_split_global_mixed_unchanged
+SELECT count(*), count(DISTINCT l_partkey), sum(l_linenumber) FROM lineitem WHERE l_quantity < 0;
