@@ -17,7 +17,7 @@ func (s *Session) copyFrom(ctx context.Context, st *parse.Copy, w engine.ResultW
 	if st.To {
 		return s.copyTo(ctx, st, w)
 	}
-	t, err := s.userTable("", st.Table, "COPY FROM")
+	t, err := s.userTable(st.Schema, st.Table, "COPY FROM")
 	if err != nil {
 		return err
 	}
@@ -219,7 +219,7 @@ func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWri
 // tableQuery is the SELECT that COPY table [(columns)] TO reads.
 func (s *Session) tableQuery(st *parse.Copy) (*parse.Select, error) {
 	var names []string
-	t, v := s.userRelation("", st.Table)
+	t, v := s.userRelation(st.Schema, st.Table)
 	if v != nil {
 		return nil, engine.Errorf(engine.CodeWrongObjectType, "cannot copy from view %q", st.Table).
 			WithHint("Try the COPY (SELECT ...) TO variant.")
@@ -247,7 +247,11 @@ func (s *Session) tableQuery(st *parse.Copy) (*parse.Select, error) {
 		}
 		list = strings.Join(q, ", ")
 	}
-	stmts, err := parse.Parse("SELECT " + list + " FROM " + quoteIdent(st.Table))
+	from := quoteIdent(st.Table)
+	if st.Schema != "" {
+		from = quoteIdent(st.Schema) + "." + from
+	}
+	stmts, err := parse.Parse("SELECT " + list + " FROM " + from)
 	if err != nil {
 		return nil, err
 	}

@@ -13,8 +13,11 @@ import (
 // (not run) to learn its columns and the relations it reads; the view
 // keeps its text and binds it where a query names the view.
 func (s *Session) createView(ctx context.Context, st *parse.CreateView, w engine.ResultWriter) error {
-	if !st.Temp && isSystemTable(st.Name) {
+	if !st.Temp && st.Schema == "" && isSystemTable(st.Name) || st.Schema == "public" && isSystemTable(st.Name) {
 		return engine.Errorf(engine.CodeDuplicateTable, "relation %q already exists", st.Name)
+	}
+	if _, err := s.createIn(st.Schema, st.Temp); err != nil {
+		return err
 	}
 	plan, _, err := s.describeSelect(ctx, st.Query.AST, nil)
 	if err != nil {
@@ -25,7 +28,7 @@ func (s *Session) createView(ctx context.Context, st *parse.CreateView, w engine
 	if err != nil {
 		return err
 	}
-	temp := st.Temp
+	temp := st.Temp || st.Schema != "" && st.Schema != "public"
 	if !temp {
 		for _, d := range deps {
 			if d.Rel.Schema != "" {
@@ -35,6 +38,9 @@ func (s *Session) createView(ctx context.Context, st *parse.CreateView, w engine
 				break
 			}
 		}
+	}
+	if temp && st.Schema == "public" {
+		return engine.Errorf(engine.CodeInvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
 	}
 	schema := ""
 	if temp {
@@ -54,24 +60,26 @@ func (s *Session) createView(ctx context.Context, st *parse.CreateView, w engine
 
 // dropView runs DROP VIEW.
 func (s *Session) dropView(st *parse.DropView, w engine.ResultWriter) error {
-	return s.dropRelations(st.Names, st.IfExists, st.Cascade, true, w)
+	return s.dropRelations(st.Names, st.Schemas, st.IfExists, st.Cascade, true, w)
 }
 
-// dropRelations drops the tables (or, with views set, the views) names.
-// Every name is checked first; the relations are dropped together, so
-// that one may depend on another of them without CASCADE.
-func (s *Session) dropRelations(names []string, ifExists, cascade, views bool, w engine.ResultWriter) error {
+// dropRelations drops the tables (or, with views set, the views) names
+// (schemas as written, see parse.SchemaOf). Every name is checked first;
+// the relations are dropped together, so that one may depend on another
+// of them without CASCADE.
+func (s *Session) dropRelations(names, schemas []string, ifExists, cascade, views bool, w engine.ResultWriter) error {
 	kind, tag, other := "table", "DROP TABLE", "DROP VIEW to remove a view"
 	if views {
 		kind, tag, other = "view", "DROP VIEW", "DROP TABLE to remove a table"
 	}
 	var refs []engine.RelRef
 	dropping := map[engine.RelRef]bool{}
-	for _, name := range names {
-		if !views && isSystemTable(name) {
+	for i, name := range names {
+		schema := parse.SchemaOf(schemas, i)
+		t, v := s.userRelation(schema, name)
+		if !views && t == nil && v == nil && (schema == "" || schema == "public") && isSystemTable(name) {
 			return engine.Errorf(engine.CodeInsufficientPrivilege, "permission denied: %q is a system table", name)
 		}
-		t, v := s.userRelation("", name)
 		switch {
 		case t == nil && v == nil:
 			if !ifExists {
@@ -134,11 +142,12 @@ func (s *Session) dropRelations(names []string, ifExists, cascade, views bool, w
 // truncate runs TRUNCATE: each table's next version is empty.
 func (s *Session) truncate(st *parse.Truncate, w engine.ResultWriter) error {
 	var tables []*engine.Table
-	for _, name := range st.Names {
-		if isSystemTable(name) {
+	for i, name := range st.Names {
+		schema := parse.SchemaOf(st.Schemas, i)
+		if t, v := s.userRelation(schema, name); t == nil && v == nil && (schema == "" || schema == "public") && isSystemTable(name) {
 			return engine.Errorf(engine.CodeInsufficientPrivilege, "permission denied: %q is a system table", name)
 		}
-		t, err := s.userTable("", name, "TRUNCATE")
+		t, err := s.userTable(schema, name, "TRUNCATE")
 		if err != nil {
 			return err
 		}
@@ -160,7 +169,7 @@ func (s *Session) alterRename(st *parse.AlterRename, w engine.ResultWriter) erro
 	if st.View {
 		tag = "ALTER VIEW"
 	}
-	t, v := s.userRelation("", st.Table)
+	t, v := s.userRelation(st.Schema, st.Table)
 	switch {
 	case t == nil && v == nil:
 		if st.IfExists {

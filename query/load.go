@@ -126,10 +126,11 @@ func (s *Session) runLoad(ctx context.Context, table, from string, src io.Reader
 }
 
 func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engine.ResultWriter) error {
-	schema := ""
-	if st.Temp {
-		schema = s.tempSchema()
-	} else if isSystemTable(st.Name) {
+	schema, err := s.createIn(st.Schema, st.Temp)
+	if err != nil {
+		return err
+	}
+	if schema == "" && isSystemTable(st.Name) {
 		return engine.Errorf(engine.CodeDuplicateTable, "relation %q already exists", st.Name)
 	}
 	if t, v := s.srv.cat.LookupIn(schema, st.Name); t != nil || v != nil {
@@ -178,5 +179,5 @@ func (s *Session) loadedNotice(w engine.ResultWriter, table string, res *engine.
 }
 
 func (s *Session) dropTable(st *parse.DropTable, w engine.ResultWriter) error {
-	return s.dropRelations(st.Names, st.IfExists, st.Cascade, false, w)
+	return s.dropRelations(st.Names, st.Schemas, st.IfExists, st.Cascade, false, w)
 }

@@ -71,6 +71,24 @@ func (s *Session) userRelation(schema, name string) (*engine.Table, *engine.View
 	return nil, nil
 }
 
+// createIn is the catalog schema where a CREATE of schema.name (schema
+// as written, "" unqualified) makes its relation: "" for public, or the
+// session's temporary schema for TEMP or a pg_temp name, as in
+// PostgreSQL.
+func (s *Session) createIn(schema string, temp bool) (string, error) {
+	switch {
+	case schema == "public" && temp:
+		return "", engine.Errorf(engine.CodeInvalidTableDefinition, "cannot create temporary relation in non-temporary schema")
+	case schema == "public":
+		return "", nil
+	case schema != "" && !s.isTempSchema(schema):
+		return "", engine.Errorf(engine.CodeInvalidSchemaName, "schema %q does not exist", schema)
+	case schema != "" || temp:
+		return s.tempSchema(), nil
+	}
+	return "", nil
+}
+
 // userTable is userRelation for a table: 42P01 if there is none, 42809
 // for a view (what names the statement: "TRUNCATE", "INSERT INTO", ...).
 func (s *Session) userTable(schema, name, what string) (*engine.Table, error) {

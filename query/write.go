@@ -95,10 +95,11 @@ func resultColumns(plan *engine.Plan, names []string, what string) ([]engine.Col
 
 // createTableAs runs CREATE TABLE ... AS and SELECT ... INTO.
 func (s *Session) createTableAs(ctx context.Context, st *parse.CreateTableAs, w engine.ResultWriter) error {
-	schema := ""
-	if st.Temp {
-		schema = s.tempSchema()
-	} else if isSystemTable(st.Name) {
+	schema, err := s.createIn(st.Schema, st.Temp)
+	if err != nil {
+		return err
+	}
+	if schema == "" && isSystemTable(st.Name) {
 		return engine.Errorf(engine.CodeDuplicateTable, "relation %q already exists", st.Name)
 	}
 	if t, v := s.srv.cat.LookupIn(schema, st.Name); t != nil || v != nil {
@@ -210,7 +211,7 @@ func (s *Session) insert(ctx context.Context, st *parse.Insert, w engine.ResultW
 // insertTarget resolves the table INSERT writes and the columns its
 // source fills: targets[k] is the table column of the source's column k.
 func (s *Session) insertTarget(st *parse.Insert) (*engine.Table, []int, error) {
-	t, v := s.userRelation("", st.Table)
+	t, v := s.userRelation(st.Schema, st.Table)
 	switch {
 	case v != nil:
 		return nil, nil, engine.Errorf(engine.CodeFeatureNotSupported, "cannot insert into view %q: gpusql does not insert through views", st.Table).

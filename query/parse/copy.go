@@ -38,7 +38,7 @@ func parseCopy(c *cursor, text string) (Stmt, error) {
 		}
 		st.To = true
 	} else {
-		if st.Table, err = c.tableName(); err != nil {
+		if st.Schema, st.Table, err = c.qualName(); err != nil {
 			return nil, err
 		}
 		if n := c.peek(); n != nil && n.group {

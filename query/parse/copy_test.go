@@ -31,7 +31,7 @@ func TestCopy(t *testing.T) {
 	}{
 		// PostgreSQL's default format is text
 		{`copy t from '/data/t.csv'`, parse.Copy{Table: "t", Path: "/data/t.csv", Options: text(nil), Format: "text"}},
-		{`COPY public.T (A, "B") FROM STDIN`, parse.Copy{Table: "t", Columns: []string{"a", "B"}, Stdin: true, Options: text(nil), Format: "text"}},
+		{`COPY public.T (A, "B") FROM STDIN`, parse.Copy{Table: "t", Schema: "public", Columns: []string{"a", "B"}, Stdin: true, Options: text(nil), Format: "text"}},
 		{`copy t from stdin (format text, delimiter '|', null '', header)`, parse.Copy{Table: "t", Stdin: true, Format: "text",
 			Options: text(func(o *engine.CSVOptions) { o.Delimiter, o.Null, o.Header = '|', "", engine.HeaderSkip })}},
 		{`copy t from stdin with (format csv, header true, delimiter ';', quote '''', escape '\', null 'NULL', on_error ignore, encoding 'utf8')`,

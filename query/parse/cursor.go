@@ -1,6 +1,10 @@
 package parse
 
-import "github.com/gpusql/gpusql/engine"
+import (
+	"strings"
+
+	"github.com/gpusql/gpusql/engine"
+)
 
 // cursor walks the items of a statement that is parsed here rather than
 // by tidb (DDL, COPY, SET, ...).
@@ -114,29 +118,51 @@ func (c *cursor) ident() (string, error) {
 	return n.tok.text, nil
 }
 
-// tableName consumes [schema.]name; the schema must be public or
-// pg_catalog.
-func (c *cursor) tableName() (string, error) {
+// qualName consumes [schema.]name. schema is "" for an unqualified
+// name, else public or a temporary schema (pg_temp, or pg_temp_N, which
+// the session checks is its own); pg_catalog, which holds no user
+// relations, is accepted and dropped.
+func (c *cursor) qualName() (schema, name string, err error) {
 	at := c.tok()
-	name, err := c.ident()
-	if err != nil {
-		return "", err
+	if name, err = c.ident(); err != nil {
+		return "", "", err
 	}
 	if !c.op(".") {
-		return name, nil
+		return "", name, nil
 	}
-	schema := name
+	schema = name
 	if name, err = c.ident(); err != nil {
-		return "", err
+		return "", "", err
 	}
 	if c.op(".") {
-		return "", notSupported(c.src, at, "cross-database references are not implemented")
+		return "", "", notSupported(c.src, at, "cross-database references are not implemented")
 	}
-	if schema != "public" && schema != "pg_catalog" {
-		return "", &engine.Error{Code: engine.CodeInvalidSchemaName,
-			Message: `schema "` + schema + `" does not exist`, Position: position(c.src, at.pos)}
+	switch {
+	case schema == "pg_catalog":
+		return "", name, nil
+	case schema == "public", IsTempSchemaName(schema):
+		return schema, name, nil
 	}
-	return name, nil
+	return "", "", &engine.Error{Code: engine.CodeInvalidSchemaName,
+		Message: `schema "` + schema + `" does not exist`, Position: position(c.src, at.pos)}
+}
+
+// IsTempSchemaName reports whether schema names a temporary schema:
+// pg_temp (the session's) or pg_temp_N.
+func IsTempSchemaName(schema string) bool {
+	if schema == "pg_temp" {
+		return true
+	}
+	digits, ok := strings.CutPrefix(schema, "pg_temp_")
+	if !ok || digits == "" {
+		return false
+	}
+	for _, r := range digits {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // stringLit consumes a string literal.

@@ -37,10 +37,13 @@ func parseCreate(c *cursor, text string) (Stmt, error) {
 		st.IfNotExists = true
 	}
 	var err error
-	if st.Name, err = c.tableName(); err != nil {
+	if st.Schema, st.Name, err = c.qualName(); err != nil {
 		return nil, err
 	}
 	if as, ok, err := parseCreateAs(c, text, st.Name, temp, st.IfNotExists); ok {
+		if as, ok := as.(*CreateTableAs); ok {
+			as.Schema = st.Schema
+		}
 		return as, err
 	}
 	if c.word("of") || c.word("partition") {
@@ -175,11 +178,11 @@ func parseDrop(c *cursor, text string) (Stmt, error) {
 	st := &DropTable{Text: text}
 	st.IfExists = c.words("if", "exists")
 	for {
-		name, err := c.tableName()
+		schema, name, err := c.qualName()
 		if err != nil {
 			return nil, err
 		}
-		st.Names = append(st.Names, name)
+		st.Names, st.Schemas = appendName(st.Names, st.Schemas, schema, name)
 		if !c.op(",") {
 			break
 		}

@@ -25,8 +25,10 @@ func TestCreateTable(t *testing.T) {
 		want parse.CreateTable
 	}{
 		{`create table t (a int)`, parse.CreateTable{Name: "t", Columns: []engine.ColumnDef{col("a", engine.Int32, false)}}},
-		{`CREATE TABLE IF NOT EXISTS public.T (A INTEGER NOT NULL, "B" text NULL)`, parse.CreateTable{Name: "t", IfNotExists: true,
+		{`CREATE TABLE IF NOT EXISTS public.T (A INTEGER NOT NULL, "B" text NULL)`, parse.CreateTable{Name: "t", Schema: "public", IfNotExists: true,
 			Columns: []engine.ColumnDef{col("a", engine.Int32, true), col("B", engine.Text, false)}}},
+		{`create table pg_temp.t (a int)`, parse.CreateTable{Name: "t", Schema: "pg_temp", Columns: []engine.ColumnDef{col("a", engine.Int32, false)}}},
+		{`create table pg_catalog.t (a int)`, parse.CreateTable{Name: "t", Columns: []engine.ColumnDef{col("a", engine.Int32, false)}}},
 		{`create table "Sales" (amount numeric(12,2), price double precision not null, d date, ts timestamp without time zone, c char(3), v character varying(20), f float4, b boolean, s smallint, g bigint)`,
 			parse.CreateTable{Name: "Sales", Columns: []engine.ColumnDef{
 				col("amount", engine.NumericType(12, 2), false), col("price", engine.Float64, true), col("d", engine.Date, false),
@@ -63,7 +65,8 @@ func TestDropTable(t *testing.T) {
 		want parse.DropTable
 	}{
 		{`drop table t`, parse.DropTable{Names: []string{"t"}}},
-		{`DROP TABLE IF EXISTS A, "B", public.c CASCADE`, parse.DropTable{Names: []string{"a", "B", "c"}, IfExists: true, Cascade: true}},
+		{`DROP TABLE IF EXISTS A, "B", public.c CASCADE`, parse.DropTable{Names: []string{"a", "B", "c"}, Schemas: []string{"", "", "public"}, IfExists: true, Cascade: true}},
+		{`DROP TABLE pg_temp_3.a, b`, parse.DropTable{Names: []string{"a", "b"}, Schemas: []string{"pg_temp_3", ""}}},
 		{`drop table t restrict`, parse.DropTable{Names: []string{"t"}}},
 	}
 	for _, tt := range tests {
@@ -96,6 +99,8 @@ func TestDDLErrors(t *testing.T) {
 		{`create table t (a int) from csv`, "42601", "syntax error at end of input", 32},
 		{`create table t (a int) from csv 'x' with (delimiter 'ab')`, "0A000", "COPY delimiter must be a single one-byte character", 0},
 		{`create table other.t (a int)`, "3F000", `schema "other" does not exist`, 14},
+		{`create table pg_temp_x.t (a int)`, "3F000", `schema "pg_temp_x" does not exist`, 14},
+		{`drop table db.public.t`, "0A000", "cross-database references are not implemented", 12},
 		{`create temp table t (a int) on commit drop`, "0A000", "ON COMMIT DELETE ROWS and ON COMMIT DROP are not supported by gpusql", 29},
 		{`create table t (a int) on commit preserve rows`, "42P16", "ON COMMIT can only be used on temporary tables", 24},
 		{`create materialized view v as select 1`, "0A000", "CREATE MATERIALIZED VIEW is not supported by gpusql", 1},

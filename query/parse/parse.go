@@ -34,6 +34,7 @@ type Select struct {
 // CreateTable is CREATE TABLE, optionally with gpusql's FROM CSV source.
 type CreateTable struct {
 	Text, Name  string
+	Schema      string // as written: "", public or a temporary schema
 	IfNotExists bool
 	Temp        bool // CREATE TEMP TABLE
 	Columns     []engine.ColumnDef
@@ -51,6 +52,7 @@ type CSVSource struct {
 // table [(columns)] | (query) TO 'path' | STDOUT [options].
 type Copy struct {
 	Text, Table string
+	Schema      string   // the table's, as written
 	Columns     []string // the optional column list
 	Query       *Select  // COPY (query) TO; Table is "" then
 	To          bool     // COPY TO
@@ -69,6 +71,7 @@ type Copy struct {
 type DropTable struct {
 	Text     string
 	Names    []string
+	Schemas  []string // each name's schema as written (nil: all unqualified)
 	IfExists bool
 	Cascade  bool
 }

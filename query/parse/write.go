@@ -16,6 +16,7 @@ import (
 // (Into set).
 type CreateTableAs struct {
 	Text, Name  string
+	Schema      string // as written: "", public or a temporary schema
 	Temp        bool
 	IfNotExists bool
 	NoData      bool
@@ -30,6 +31,7 @@ type CreateTableAs struct {
 // the first (DEFAULT items are NULL).
 type Insert struct {
 	Text, Table   string
+	Schema        string
 	Columns       []string
 	Query         *Select
 	Rows          int // VALUES rows; 0 for a query
@@ -40,6 +42,7 @@ type Insert struct {
 // QueryText is the query as written.
 type CreateView struct {
 	Text, Name, QueryText string
+	Schema                string
 	Replace, Temp         bool
 	Columns               []string
 	Query                 *Select
@@ -49,6 +52,7 @@ type CreateView struct {
 type DropView struct {
 	Text     string
 	Names    []string
+	Schemas  []string // as DropTable's
 	IfExists bool
 	Cascade  bool
 }
@@ -56,14 +60,16 @@ type DropView struct {
 // Truncate is TRUNCATE [TABLE] [ONLY] names [RESTART | CONTINUE IDENTITY]
 // [CASCADE | RESTRICT].
 type Truncate struct {
-	Text  string
-	Names []string
+	Text    string
+	Names   []string
+	Schemas []string // as DropTable's
 }
 
 // AlterRename is ALTER TABLE | VIEW [IF EXISTS] name RENAME TO new, or
 // RENAME [COLUMN] column TO new (Column set).
 type AlterRename struct {
 	Text, Table string
+	Schema      string
 	View        bool // ALTER VIEW
 	IfExists    bool
 	Column      string
@@ -149,7 +155,7 @@ func parseSelectInto(c *cursor, text string, at int) (Stmt, error) {
 	}
 	sub.word("table")
 	var err error
-	if st.Name, err = sub.tableName(); err != nil {
+	if st.Schema, st.Name, err = sub.qualName(); err != nil {
 		return nil, err
 	}
 	items := append(append([]*node(nil), c.items[:at]...), c.items[sub.i:]...)
@@ -239,7 +245,7 @@ func parseInsert(c *cursor, text string) (Stmt, error) {
 	}
 	st := &Insert{Text: text}
 	var err error
-	if st.Table, err = c.tableName(); err != nil {
+	if st.Schema, st.Table, err = c.qualName(); err != nil {
 		return nil, err
 	}
 	if c.word("as") {
@@ -357,7 +363,7 @@ func valuesRows(c *cursor, items []*node) (*Select, int, error) {
 func parseCreateView(c *cursor, text string, replace, temp bool) (Stmt, error) {
 	st := &CreateView{Text: text, Replace: replace, Temp: temp}
 	var err error
-	if st.Name, err = c.tableName(); err != nil {
+	if st.Schema, st.Name, err = c.qualName(); err != nil {
 		return nil, err
 	}
 	if n := c.peek(); n != nil && n.group {
@@ -393,11 +399,11 @@ func parseDropView(c *cursor, text string) (Stmt, error) {
 	st := &DropView{Text: text}
 	st.IfExists = c.words("if", "exists")
 	for {
-		name, err := c.tableName()
+		schema, name, err := c.qualName()
 		if err != nil {
 			return nil, err
 		}
-		st.Names = append(st.Names, name)
+		st.Names, st.Schemas = appendName(st.Names, st.Schemas, schema, name)
 		if !c.op(",") {
 			break
 		}
@@ -418,12 +424,12 @@ func parseTruncate(c *cursor, text string) (Stmt, error) {
 	st := &Truncate{Text: text}
 	for {
 		c.word("only")
-		name, err := c.tableName()
+		schema, name, err := c.qualName()
 		if err != nil {
 			return nil, err
 		}
 		c.op("*")
-		st.Names = append(st.Names, name)
+		st.Names, st.Schemas = appendName(st.Names, st.Schemas, schema, name)
 		if !c.op(",") {
 			break
 		}
@@ -452,7 +458,7 @@ func parseAlter(c *cursor, text string) (Stmt, error) {
 	st.IfExists = c.words("if", "exists")
 	c.word("only")
 	var err error
-	if st.Table, err = c.tableName(); err != nil {
+	if st.Schema, st.Table, err = c.qualName(); err != nil {
 		return nil, err
 	}
 	c.op("*")
@@ -487,4 +493,25 @@ func parseAlter(c *cursor, text string) (Stmt, error) {
 		return nil, err
 	}
 	return st, c.finish()
+}
+
+// appendName appends a name of a list and its schema: schemas stays nil
+// while every name is unqualified, and is as long as names after.
+func appendName(names, schemas []string, schema, name string) ([]string, []string) {
+	if schema != "" && schemas == nil {
+		schemas = make([]string, len(names))
+	}
+	if schemas != nil {
+		schemas = append(schemas, schema)
+	}
+	return append(names, name), schemas
+}
+
+// SchemaOf is the schema written for names[i] of a list with schemas
+// (see appendName): "" when unqualified.
+func SchemaOf(schemas []string, i int) string {
+	if i < len(schemas) {
+		return schemas[i]
+	}
+	return ""
 }

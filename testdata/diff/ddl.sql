@@ -391,6 +391,24 @@ CREATE TEMP TABLE t AS SELECT 1 AS a;
 CREATE VIEW v AS SELECT a FROM t;
 SELECT c.relpersistence::text FROM pg_class c WHERE c.relname = 'v';
 
+-- name: wr056b_pg_temp_qualified_names
+-- session
+CREATE TABLE pg_temp.q AS SELECT 1 AS a;
+INSERT INTO pg_temp.q VALUES (2);
+CREATE VIEW pg_temp.qv AS SELECT a * 10 AS b FROM q;
+SELECT c.relname::text, c.relkind::text, c.relpersistence::text, n.nspname LIKE 'pg_temp%'
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relname IN ('q', 'qv') ORDER BY 1;
+SELECT a, b FROM pg_temp.q JOIN qv ON b = a * 10 ORDER BY a;
+TRUNCATE pg_temp.q;
+SELECT count(*) FROM q;
+DROP VIEW pg_temp.qv;
+DROP TABLE pg_temp.q;
+
+-- name: wr056c_temp_table_in_public
+-- error 42P16
+-- session
+CREATE TEMP TABLE public.q (a int);
+
 -- name: wr057_update
 -- PostgreSQL updates; gpusql refuses UPDATE, DELETE and MERGE
 -- gpusql-error 0A000
