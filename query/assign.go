@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/eval"
@@ -146,7 +147,7 @@ func (s *Session) check(ctx context.Context, a *assignment, scan *engine.Plan) e
 	var any engine.Expr
 	for k, c := range a.checks {
 		scan.Project = append(scan.Project, c.cond)
-		scan.Names = append(scan.Names, "check"+itoa(k))
+		scan.Names = append(scan.Names, "check"+strconv.Itoa(k))
 		if any == nil {
 			any = c.cond
 		} else {
@@ -200,11 +201,4 @@ func (a *assignment) checkRow(ctx context.Context, vals []engine.Expr) error {
 		out.Cols = append(out.Cols, v)
 	}
 	return a.firstFailure(out, 0)
-}
-
-func itoa(n int) string {
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }

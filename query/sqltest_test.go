@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -173,7 +174,7 @@ func runCase(t *testing.T, sess engine.Session, c sqlCase) {
 	t.Helper()
 	var r recorder
 	err := sess.Query(context.Background(), c.sql, &r)
-	where := c.file + ":" + itoa(c.line)
+	where := c.file + ":" + strconv.Itoa(c.line)
 	switch c.kind {
 	case "statement":
 		if c.arg == "ok" {
