@@ -206,6 +206,10 @@ func (b *binder) fromItem(n ast.ResultSetNode) (source, error) {
 
 // table resolves a table name, through the catalog emulation first.
 func (b *binder) table(schema, name string) (source, error) {
+	schema, err := b.s.inDatabase(schema, name)
+	if err != nil {
+		return source{}, err
+	}
 	if src, ok := b.st.ctes[name]; ok && schema == "" {
 		return src, nil
 	}

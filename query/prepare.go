@@ -143,6 +143,9 @@ func queryOf(st parse.Stmt) *parse.Select {
 // prepare binds st with parameters of the given types (unknown: infer).
 func (s *Session) prepare(ctx context.Context, st parse.Stmt, given []engine.Type) (*prepared, error) {
 	p := &prepared{s: s, stmt: st}
+	if err := s.unqualifyDatabases(st); err != nil {
+		return nil, err
+	}
 	n := len(given)
 	q := queryOf(st)
 	if q != nil {
@@ -279,6 +282,9 @@ func (s *Session) execParams(ctx context.Context, st parse.Stmt, w engine.Result
 	return s.runStatement(ctx, func(ctx context.Context) error {
 		s.observeTransaction(st)
 		s.noteWrite(st)
+		if err := s.unqualifyDatabases(st); err != nil {
+			return err
+		}
 		switch st := st.(type) {
 		case *parse.Select:
 			if env != nil {

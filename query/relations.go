@@ -247,3 +247,56 @@ func viewName(v *engine.View) string {
 	}
 	return v.Name
 }
+
+// inDatabase is schema with the database that qualified it, if any,
+// checked and removed: the session's database, as PostgreSQL requires
+// (parse.SplitCatalog). name is the relation, for the message.
+func (s *Session) inDatabase(schema, name string) (string, error) {
+	db, rest, ok := parse.SplitCatalog(schema)
+	if !ok {
+		return schema, nil
+	}
+	if db != s.params.Database {
+		return "", engine.Errorf(engine.CodeFeatureNotSupported, "cross-database references are not implemented: \"%s.%s.%s\"", db, rest, name)
+	}
+	return rest, nil
+}
+
+// unqualifyDatabases checks and removes the database that qualifies the
+// names a statement parsed here writes (db.schema.name), in place.
+func (s *Session) unqualifyDatabases(st parse.Stmt) error {
+	one := func(schema *string, name string) error {
+		var err error
+		*schema, err = s.inDatabase(*schema, name)
+		return err
+	}
+	list := func(schemas, names []string) error {
+		for i := range schemas {
+			if err := one(&schemas[i], names[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	switch st := st.(type) {
+	case *parse.CreateTable:
+		return one(&st.Schema, st.Name)
+	case *parse.CreateTableAs:
+		return one(&st.Schema, st.Name)
+	case *parse.Insert:
+		return one(&st.Schema, st.Table)
+	case *parse.CreateView:
+		return one(&st.Schema, st.Name)
+	case *parse.AlterRename:
+		return one(&st.Schema, st.Table)
+	case *parse.Copy:
+		return one(&st.Schema, st.Table)
+	case *parse.DropTable:
+		return list(st.Schemas, st.Names)
+	case *parse.DropView:
+		return list(st.Schemas, st.Names)
+	case *parse.Truncate:
+		return list(st.Schemas, st.Names)
+	}
+	return nil
+}

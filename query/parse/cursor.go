@@ -118,10 +118,11 @@ func (c *cursor) ident() (string, error) {
 	return n.tok.text, nil
 }
 
-// qualName consumes [schema.]name. schema is "" for an unqualified
+// qualName consumes [[db.]schema.]name. schema is "" for an unqualified
 // name, else public or a temporary schema (pg_temp, or pg_temp_N, which
 // the session checks is its own); pg_catalog, which holds no user
-// relations, is accepted and dropped.
+// relations, is accepted and dropped. A database is folded into the
+// schema (see SplitCatalog), for the session to check.
 func (c *cursor) qualName() (schema, name string, err error) {
 	at := c.tok()
 	if name, err = c.ident(); err != nil {
@@ -134,17 +135,29 @@ func (c *cursor) qualName() (schema, name string, err error) {
 	if name, err = c.ident(); err != nil {
 		return "", "", err
 	}
+	db := ""
 	if c.op(".") {
-		return "", "", notSupported(c.src, at, "cross-database references are not implemented")
+		db, schema = schema, name
+		if name, err = c.ident(); err != nil {
+			return "", "", err
+		}
+		if c.op(".") {
+			return "", "", &engine.Error{Code: engine.CodeSyntaxError,
+				Message: "improper qualified name (too many dotted names)", Position: position(c.src, at.pos)}
+		}
 	}
 	switch {
 	case schema == "pg_catalog":
-		return "", name, nil
+		schema = ""
 	case schema == "public", IsTempSchemaName(schema):
-		return schema, name, nil
+	default:
+		return "", "", &engine.Error{Code: engine.CodeInvalidSchemaName,
+			Message: `schema "` + schema + `" does not exist`, Position: position(c.src, at.pos)}
 	}
-	return "", "", &engine.Error{Code: engine.CodeInvalidSchemaName,
-		Message: `schema "` + schema + `" does not exist`, Position: position(c.src, at.pos)}
+	if db != "" {
+		schema = db + CatalogSep + schema
+	}
+	return schema, name, nil
 }
 
 // IsTempSchemaName reports whether schema names a temporary schema:

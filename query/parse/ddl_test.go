@@ -67,6 +67,7 @@ func TestDropTable(t *testing.T) {
 		{`drop table t`, parse.DropTable{Names: []string{"t"}}},
 		{`DROP TABLE IF EXISTS A, "B", public.c CASCADE`, parse.DropTable{Names: []string{"a", "B", "c"}, Schemas: []string{"", "", "public"}, IfExists: true, Cascade: true}},
 		{`DROP TABLE pg_temp_3.a, b`, parse.DropTable{Names: []string{"a", "b"}, Schemas: []string{"pg_temp_3", ""}}},
+		{`DROP TABLE "Db".public."T"`, parse.DropTable{Names: []string{"T"}, Schemas: []string{"Db" + parse.CatalogSep + "public"}}},
 		{`drop table t restrict`, parse.DropTable{Names: []string{"t"}}},
 	}
 	for _, tt := range tests {
@@ -100,7 +101,8 @@ func TestDDLErrors(t *testing.T) {
 		{`create table t (a int) from csv 'x' with (delimiter 'ab')`, "0A000", "COPY delimiter must be a single one-byte character", 0},
 		{`create table other.t (a int)`, "3F000", `schema "other" does not exist`, 14},
 		{`create table pg_temp_x.t (a int)`, "3F000", `schema "pg_temp_x" does not exist`, 14},
-		{`drop table db.public.t`, "0A000", "cross-database references are not implemented", 12},
+		{`drop table a.b.c.d`, "42601", "improper qualified name (too many dotted names)", 12},
+		{`drop table db.other.t`, "3F000", `schema "other" does not exist`, 12},
 		{`create temp table t (a int) on commit drop`, "0A000", "ON COMMIT DELETE ROWS and ON COMMIT DROP are not supported by gpusql", 29},
 		{`create table t (a int) on commit preserve rows`, "42P16", "ON COMMIT can only be used on temporary tables", 24},
 		{`create materialized view v as select 1`, "0A000", "CREATE MATERIALIZED VIEW is not supported by gpusql", 1},

@@ -14,6 +14,9 @@ func TestRewrite(t *testing.T) {
 		// identifiers
 		{"fold unquoted", `SELECT Foo, "Bar", t.BAZ FROM T`, `select foo, "Bar", t.baz from t`},
 		{"quoted keeps case and quotes", `select "a""b" from "My Table"`, `select "a""b" from "My Table"`},
+		{"database-qualified relations", `SELECT x.a, s.t.c FROM "Db"."public"."m1" x JOIN db.public.t2 ON x.a = s.t.c, db.pg_temp.t3 WHERE a.b.c = 1`,
+			"select x.a, s.t.c from \"Db\x1fpublic\".\"m1\" x join \"db\x1fpublic\".t2 on x.a = s.t.c, \"db\x1fpg_temp\".t3 where a.b.c = 1"},
+		{"database-qualified in a subquery", `select * from (select 1 from d.public.t) q`, "select * from (select 1 from \"d\x1fpublic\".t) q"},
 		{"tidb-only reserved names quoted", `select key, range, mod(a, 2), t.index from t`, `select "key", "range", mod(a, 2), t."index" from t`},
 
 		// literals

@@ -409,6 +409,17 @@ DROP TABLE pg_temp.q;
 -- session
 CREATE TEMP TABLE public.q (a int);
 
+-- name: wr056d_database_qualified_names
+-- dbt's names: database.schema.relation, the current database only
+-- session
+CREATE TEMP TABLE m AS (SELECT l_orderkey, l_quantity FROM "postgres"."public"."lineitem" WHERE l_orderkey < 10);
+INSERT INTO postgres.pg_temp.m SELECT l_orderkey, l_quantity FROM postgres.public.lineitem WHERE l_orderkey BETWEEN 10 AND 20;
+SELECT count(*), sum(l_quantity) FROM postgres.pg_temp.m x JOIN postgres.public.lineitem y USING (l_orderkey, l_quantity);
+
+-- name: wr056e_other_database
+-- error 0A000
+SELECT count(*) FROM elsewhere.public.lineitem;
+
 -- name: wr057_update
 -- PostgreSQL updates; gpusql refuses UPDATE, DELETE and MERGE
 -- gpusql-error 0A000
