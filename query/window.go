@@ -243,6 +243,20 @@ func (b *binder) windowCall(n *ast.WindowFuncExpr) (engine.Expr, error) {
 	if err := b.windowFunc(&call, n, name); err != nil {
 		return nil, err
 	}
+	if a := &call.Agg; call.Func == engine.WinAgg && ws.aggFinish == nil && a.Func == engine.AggAvg && !a.Distinct &&
+		a.Arg != nil && a.T.Kind == engine.KindNumeric {
+		return ws.avgAsSum(call)
+	}
+	ref := ws.add(call, windowName(n))
+	if ws.aggFinish == nil {
+		return ref, nil
+	}
+	return mapCols(ws.aggFinish, func(c *engine.ColRef) engine.Expr { return ref }), nil
+}
+
+// add registers call (once per distinct call) and returns its
+// placeholder.
+func (ws *windowScope) add(call engine.WindowCall, name string) *engine.ColRef {
 	key := call.String()
 	k := len(ws.calls)
 	for j, s := range ws.keys {
@@ -254,13 +268,35 @@ func (b *binder) windowCall(n *ast.WindowFuncExpr) (engine.Expr, error) {
 	if k == len(ws.calls) {
 		ws.calls = append(ws.calls, call)
 		ws.keys = append(ws.keys, key)
-		ws.names = append(ws.names, windowName(n))
+		ws.names = append(ws.names, name)
 	}
-	ref := &engine.ColRef{Idx: winPlaceholder + k, Name: ws.names[k], T: call.T}
-	if ws.aggFinish == nil {
-		return ref, nil
+	return &engine.ColRef{Idx: winPlaceholder + k, Name: ws.names[k], T: call.T}
+}
+
+// avgAsSum is avg(x) OVER w over integers or numerics as sum(x) OVER w /
+// count(x) OVER w, the numeric division PostgreSQL's avg finishes with
+// (as the planner's avgAsSum does for GROUP BY): the window then computes
+// only sums and counts, whose scales are fixed, which the GPU backend
+// does with prefix sums, and the quotient's scale per row comes from the
+// division above the Window.
+func (ws *windowScope) avgAsSum(call engine.WindowCall) (engine.Expr, error) {
+	a := call.Agg
+	sumT := engine.Numeric
+	if at := a.Arg.Type(); at.Kind == engine.KindInt16 || at.Kind == engine.KindInt32 {
+		sumT = engine.Int64
 	}
-	return mapCols(ws.aggFinish, func(c *engine.ColRef) engine.Expr { return ref }), nil
+	sc, cc := call, call
+	sc.Agg, sc.T = engine.AggCall{Func: engine.AggSum, Arg: a.Arg, T: sumT}, sumT
+	cc.Agg, cc.T = engine.AggCall{Func: engine.AggCount, Arg: a.Arg, T: engine.Int64}, engine.Int64
+	sum, err := castTo(ws.add(sc, "sum"), engine.Numeric)
+	if err != nil {
+		return nil, err
+	}
+	cnt, err := castTo(ws.add(cc, "count"), engine.Numeric)
+	if err != nil {
+		return nil, err
+	}
+	return &engine.Call{Op: engine.OpDiv, Args: []engine.Expr{sum, cnt}, T: a.T}, nil
 }
 
 // windowKey binds a PARTITION BY or ORDER BY expression.

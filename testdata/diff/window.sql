@@ -574,3 +574,17 @@ SELECT count(DISTINCT i) FILTER (WHERE flag) OVER () FROM obs;
 -- ordered
 SELECT id, 1 + count(*) FILTER (WHERE i IS NULL) OVER (ORDER BY id) AS c, sum(i) FILTER (WHERE grp IN ('a', 'b')) OVER (PARTITION BY flag ORDER BY id) AS s
 FROM obs ORDER BY c DESC, s NULLS FIRST, id;
+
+-- name: wf132_avg_integer_numeric_frames
+SELECT id, avg(i) OVER (ORDER BY id ROWS BETWEEN 5 FOLLOWING AND 10 FOLLOWING), avg(s) OVER (PARTITION BY grp ORDER BY id),
+       avg(n) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING), avg(big) OVER (PARTITION BY flag),
+       avg(n) FILTER (WHERE n > 0) OVER (ORDER BY i NULLS FIRST GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING),
+       avg(i) OVER (ORDER BY id ROWS BETWEEN 3 PRECEDING AND 3 FOLLOWING EXCLUDE CURRENT ROW) FROM obs;
+
+-- name: wf133_avg_with_sum_and_count_same_window
+SELECT id, avg(i) OVER w AS a, sum(i) OVER w, count(i) OVER w, avg(i) OVER w + 1, avg(n) OVER (ORDER BY s RANGE BETWEEN 100 PRECEDING AND 50 FOLLOWING)
+FROM obs WINDOW w AS (PARTITION BY grp ORDER BY id);
+
+-- name: wf134_avg_over_grouped_and_in_order_by
+-- ordered
+SELECT grp, avg(sum(i)) OVER (ORDER BY grp) AS a, avg(count(*)) OVER () FROM obs GROUP BY grp ORDER BY a NULLS FIRST, grp NULLS FIRST;
