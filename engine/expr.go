@@ -224,7 +224,7 @@ const (
 	OpGreatest    // greatest(a, ...): the largest non-NULL value
 	OpLeast       // least(a, ...)
 	OpDivTrunc    // div(a, b): the integer quotient, truncated (numeric)
-	OpRandom      // random(): Args[0] is an int8 Const seed for the statement
+	OpRandom      // random(): a double in [0, 1), new for every row
 )
 
 var opNames = [...]string{

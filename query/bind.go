@@ -833,6 +833,8 @@ func figureName(n ast.ExprNode) (string, int) {
 			return "timezone", 2 // PostgreSQL's name for AT TIME ZONE
 		case "__gpusql_div":
 			return "div", 2
+		case "__gpusql_mod":
+			return "mod", 2
 		case "trim":
 			return "btrim", 2 // PostgreSQL's name for trim(x [, chars])
 		case "__gpusql_is_distinct", "__gpusql_regex", "concat":

@@ -915,39 +915,9 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 			t = engine.Numeric
 		}
 		return fold(&engine.Call{Op: engine.OpAbs, Args: []engine.Expr{x}, T: t})
-	case "round":
-		if err := want(1, 2); err != nil {
-			return nil, err
-		}
-		if err := bindArgs(0); err != nil {
-			return nil, err
-		}
-		x := args[0]
-		t := x.Type()
-		var err error
-		switch {
-		case len(args) == 2 || t.Kind == engine.KindNumeric || t.IsInteger():
-			if x, err = operand(x, engine.Numeric); err != nil {
-				return nil, err
-			}
-			t = engine.Numeric
-		case isUnknown(x) || t.IsFloat():
-			if x, err = castTo(x, engine.Float64); err != nil {
-				return nil, err
-			}
-			t = engine.Float64
-		default:
-			return nil, engine.Errorf(engine.CodeUndefinedFunction, "function round(%s) does not exist", t)
-		}
-		out := []engine.Expr{x}
-		if len(args) == 2 {
-			d, err := b.asInt(args[1], "round")
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, d)
-		}
-		return fold(&engine.Call{Op: engine.OpRound, Args: out, T: t})
+	}
+	if e, ok, err := b.mathFunc(n); ok || err != nil {
+		return e, err // mathfunc.go
 	}
 	if e, ok, err := b.timeFunc(n); ok || err != nil {
 		return e, err // timefunc.go

@@ -34,7 +34,7 @@ func truncLocal(unit string, x int64) (int64, bool) {
 			if t.year > 0 {
 				t.year = t.year / 10 * 10
 			} else {
-				t.year = -((8-(t.year-1))/10)*10
+				t.year = -((8 - (t.year - 1)) / 10) * 10
 			}
 		}
 		fallthrough

@@ -23,6 +23,7 @@ const (
 	fnArraySub    = "__gpusql_array_sub"    // ((SELECT ...)) for ARRAY(SELECT ...)
 	fnSRF         = "__gpusql_srf"          // ('name', args...) for a function in FROM
 	fnConcat      = "__gpusql_concat"       // (args...) for PostgreSQL's concat(), not ||
+	fnMod         = "__gpusql_mod"          // (a, b) for PostgreSQL's mod(), which tidb reads as a % b
 	fnFullJoin    = "__gpusql_full_join"    // (cond) as the ON of a LEFT JOIN that stands for FULL JOIN
 	fnFullUsing   = "__gpusql_full_using"   // (cols) as that ON, for FULL JOIN ... USING (cols)
 	fnFullNatural = "__gpusql_full_natural" // () as that ON, for NATURAL FULL JOIN

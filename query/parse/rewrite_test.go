@@ -14,7 +14,7 @@ func TestRewrite(t *testing.T) {
 		// identifiers
 		{"fold unquoted", `SELECT Foo, "Bar", t.BAZ FROM T`, `select foo, "Bar", t.baz from t`},
 		{"quoted keeps case and quotes", `select "a""b" from "My Table"`, `select "a""b" from "My Table"`},
-		{"tidb-only reserved names quoted", `select key, range, mod(a, 2), t.index from t`, `select "key", "range", mod(a, 2), t."index" from t`},
+		{"tidb-only reserved names quoted", `select key, range, mod(a, 2), t.index from t`, `select "key", "range", __gpusql_mod(a, 2), t."index" from t`},
 
 		// literals
 		{"string with doubled quote", `select 'it''s'`, `select 'it''s'`},
