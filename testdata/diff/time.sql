@@ -354,3 +354,49 @@ GROUP BY date_trunc('month', ts), grp ORDER BY 1, 2 NULLS LAST LIMIT 100;
 SET TIME ZONE 'Europe/Berlin';
 SELECT date_trunc('month', date '2024-03-31'), date_trunc('day', timestamptz '2024-10-27 12:00+00'),
   date_trunc('month', d), date_trunc('week', d) FROM tz WHERE id IN (1, 11, 12, 26);
+
+-- name: t066_grafana_time_group_and_filter
+-- ordered
+SET TIME ZONE 'America/New_York';
+SELECT floor(extract(epoch FROM tz) / 300) * 300 AS "time", count(*) AS "value"
+FROM tz WHERE tz BETWEEN '2020-01-01T00:00:00Z'::timestamptz AND '2030-01-01T00:00:00Z'::timestamptz
+GROUP BY 1 ORDER BY 1;
+
+-- name: t069_generate_series_timestamps
+-- ordered
+SELECT * FROM generate_series(timestamp '2024-02-27 12:00', timestamp '2024-03-02', interval '12 hours') AS g ORDER BY 1;
+
+-- name: t070_generate_series_timestamptz_dst
+-- ordered
+SET TIME ZONE 'Europe/Berlin';
+SELECT g, g AT TIME ZONE 'UTC' FROM generate_series(timestamptz '2024-03-30 00:00', timestamptz '2024-04-01 00:00', interval '1 day') g
+UNION ALL
+SELECT g, g AT TIME ZONE 'UTC' FROM generate_series(timestamptz '2024-10-26 01:30', timestamptz '2024-10-27 05:00', '90 minutes') g
+ORDER BY 1;
+
+-- name: t071_generate_series_dates_and_months
+-- ordered
+SET TIME ZONE 'America/New_York';
+SELECT g, g::date FROM generate_series(date '2024-01-31', date '2024-06-30', interval '1 month') g ORDER BY 1;
+
+-- name: t072_generate_series_backwards_and_empty
+-- ordered
+SELECT (SELECT count(*) FROM generate_series(timestamp '2024-01-10', timestamp '2024-01-01', interval '-1 day 6 hours')),
+  (SELECT count(*) FROM generate_series(timestamp '2024-01-10', timestamp '2024-01-01', interval '1 day')),
+  (SELECT count(*) FROM generate_series(timestamp '2024-01-01', NULL::timestamp, interval '1 day')),
+  (SELECT max(g) FROM generate_series(timestamp '2024-01-10', timestamp '2024-01-01', interval '-1 day 6 hours') g);
+
+-- name: t073_generate_series_zero_step
+-- error 22023
+SELECT * FROM generate_series(timestamp '2024-01-01', timestamp '2024-01-02', interval '0 days');
+
+-- name: t074_calendar_left_join
+-- ordered
+SELECT c::date AS day, count(t.id) FROM generate_series(timestamp '2024-02-26', timestamp '2024-03-05', interval '1 day') c
+LEFT JOIN tz t ON t.ts >= c AND t.ts < c + interval '1 day' GROUP BY 1 ORDER BY 1;
+
+-- name: t075_generate_series_literals_are_timestamptz
+-- ordered
+SET TIME ZONE 'Asia/Kolkata';
+SELECT * FROM generate_series('2024-01-01', '2024-01-02', interval '6 hours') g
+UNION ALL SELECT * FROM generate_series(timestamp '2024-01-01', '2024-01-01 12:00', '6 hours') ORDER BY 1;
