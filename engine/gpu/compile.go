@@ -553,6 +553,10 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 		return bin(op, 0)
 	case engine.OpExtract:
 		return c.extract(e, args[1], mask)
+	case engine.OpGreatest, engine.OpLeast:
+		return c.greatest(e, args, mask) // mathexpr.go
+	case engine.OpSign:
+		return c.sign(e, args[0], mask)
 	case engine.OpRound:
 		a := args[0]
 		switch {
