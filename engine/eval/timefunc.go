@@ -663,5 +663,126 @@ func extractInterval(field string, iv engine.IntervalVal, t engine.Type) (extrac
 }
 
 func evalFormatting(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, error) {
-	return nil, engine.Errorf(engine.CodeFeatureNotSupported, "%s is not supported yet", e.Op)
+	out := engine.NewVec(e.T, n)
+	out.Null = orNulls(n, args...)
+	var zs zones
+	if k := len(args); k > 2 && args[k-1].T.IsString() && (e.Op == engine.OpToChar && args[0].T.Kind == engine.KindTimestampTZ || e.Op == engine.OpToTimestamp) {
+		zs.v = args[k-1]
+	}
+	var lastFmt string
+	var nodes []dchNode
+	var nf numFormat
+	format := func(i int) string {
+		f := string(args[1].S[i])
+		if f != lastFmt || i == 0 {
+			lastFmt = f
+			nodes, nf = nil, numFormat{}
+		}
+		return f
+	}
+	var buf []byte
+	for i := 0; i < n; i++ {
+		if out.Null != nil && out.Null[i] {
+			continue
+		}
+		switch e.Op {
+		case engine.OpEpochToTs:
+			f := args[0].F[i]
+			if math.IsNaN(f) || math.IsInf(f, 0) || f*1e6 < float64(minTimestamp) || f*1e6 > float64(maxTimestamp) {
+				return nil, engine.Errorf(engine.CodeDatetimeFieldOverflow, "timestamp out of range: \"%s\"", fmtG(f))
+			}
+			out.I[i] = int64(math.RoundToEven(f * 1e6))
+			continue
+		}
+		f := format(i)
+		switch e.Op {
+		case engine.OpToChar:
+			x := args[0]
+			buf = buf[:0]
+			switch x.T.Kind {
+			case engine.KindTimestamp, engine.KindTimestampTZ:
+				if nodes == nil {
+					nodes = parseDCH(f)
+				}
+				t := dchTime{local: x.I[i]}
+				if x.T.Kind == engine.KindTimestampTZ {
+					z := engine.UTCZone
+					if zs.v != nil {
+						var err error
+						if z, err = zs.at(i); err != nil {
+							return nil, err
+						}
+					}
+					t.off, t.abbrev = z.OffsetAt(x.I[i])
+					t.local += int64(t.off) * 1_000_000
+					t.tz = true
+				}
+				buf = toCharTime(buf, nodes, t)
+			default:
+				if nf.items == nil && nf.err == nil {
+					nf = parseNumFormat(f)
+				}
+				if nf.err == nil && nf.trailingS {
+					nf.err = engine.Errorf(engine.CodeFeatureNotSupported, "the to_char pattern S after the digits is not supported by gpusql")
+				}
+				if nf.err != nil {
+					return nil, nf.err
+				}
+				switch engine.PhysOf(x.T.Kind) {
+				case engine.PhysDec:
+					buf = toCharDec(buf, &nf, x.D[i])
+				case engine.PhysFloat:
+					digits := 15
+					if x.T.Kind == engine.KindFloat32 {
+						digits = 6
+					}
+					buf = toCharFloat(buf, &nf, x.F[i], digits)
+				default:
+					buf = toCharDec(buf, &nf, engine.DecFromInt(x.I[i]))
+				}
+			}
+			out.S[i] = append([]byte(nil), buf...)
+		case engine.OpToDate, engine.OpToTimestamp:
+			if nodes == nil {
+				nodes = parseDCH(f)
+			}
+			p, err := parseTimeText(string(args[0].S[i]), nodes)
+			if err != nil {
+				return nil, err
+			}
+			local, off, hasOff, err := p.toLocal()
+			if err != nil {
+				return nil, err
+			}
+			if e.Op == engine.OpToDate {
+				out.I[i] = floorDiv(local, usPerDay)
+				continue
+			}
+			switch {
+			case hasOff:
+				out.I[i] = local - int64(off)*1_000_000
+			case zs.v != nil:
+				z, err := zs.at(i)
+				if err != nil {
+					return nil, err
+				}
+				out.I[i] = z.FromLocal(local)
+			default:
+				out.I[i] = local
+			}
+		case engine.OpToNumber:
+			if nf.items == nil && nf.err == nil {
+				nf = parseNumFormat(f)
+			}
+			if nf.err != nil {
+				return nil, nf.err
+			}
+			d, err := toNumber(string(args[0].S[i]), &nf)
+			if err != nil {
+				return nil, err
+			}
+			out.D[i] = d
+		}
+	}
+	return out, nil
 }

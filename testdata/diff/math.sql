@@ -185,3 +185,22 @@ SELECT round(i), round(big), round(s) FROM obs WHERE id = 1;
 
 -- name: m042_numeric_exp_big
 SELECT exp(50.0), exp(-50.0), power(10.0, 20), power(2.0, 60), sqrt(1e30::numeric), ln(1e30::numeric);
+
+-- name: m043_to_char_numbers
+SELECT to_char(0, '999'), to_char(0.5, '999.99'), to_char(5, 'FM9.99'), to_char(-12.5, '999.99'), to_char(12345.678, '9G999D99'),
+  to_char(-0.1, 'FM990.00'), to_char(1234567, '999,999'), to_char(3.14159::float8, '9.999'), to_char(-5, 'S999'), to_char(5, '999MI'),
+  to_char(-5, '999PR'), to_char(1.5, '0000.0'), to_char(2.5::float8, '9'), to_char(0.0, 'FM9.99'), to_char(0.0, '999.99'),
+  to_char(-0.5, '999.99'), to_char(0.5, '990.99'), to_char(0.5, 'FM999.99'), to_char(0, 'FM999'), to_char(7, '9,999'),
+  to_char(1234.5, 'FM9,999.90'), to_char(-7, 'FM9,999'), to_char(123, '00000'), to_char(-123, '00000'), to_char(5, 'S999'),
+  to_char(-5, 'FMS999'), to_char(5, 'FM999MI'), to_char(5.55, '9.9'), to_char(1e20::float8, '999'), to_char(123.456::float4, '999.999'),
+  to_char(12, '999 "units"'), to_char(-1234.567, 'FM999,999,990.00'), to_char(1e6::bigint, '9,999,999'), to_char(NULL::numeric, '999');
+
+-- name: m044_to_char_number_columns
+-- ordered
+SELECT id, to_char(n, 'FM999,990.000'), to_char(n, 'S9999.9'), to_char(d, '99999.99'), to_char(i, '9,999,999MI'), to_char(big, '999,999,999,999,999'),
+  to_char(r, 'FM9990.0000'), to_char(s, '000PR')
+FROM obs ORDER BY id;
+
+-- name: m045_to_number
+SELECT to_number('12,454.8-', '99G999D9S'), to_number('1,234.56', '9,999.99'), to_number('  42', '999'), to_number('<15>', '999PR'),
+  to_number('3.14159', '9.99'), to_number('-7', 'S9'), to_number('12.5', '99.999'), to_number(NULL, '99');

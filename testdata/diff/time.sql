@@ -380,7 +380,6 @@ SET TIME ZONE 'America/New_York';
 SELECT g, g::date FROM generate_series(date '2024-01-31', date '2024-06-30', interval '1 month') g ORDER BY 1;
 
 -- name: t072_generate_series_backwards_and_empty
--- ordered
 SELECT (SELECT count(*) FROM generate_series(timestamp '2024-01-10', timestamp '2024-01-01', interval '-1 day 6 hours')),
   (SELECT count(*) FROM generate_series(timestamp '2024-01-10', timestamp '2024-01-01', interval '1 day')),
   (SELECT count(*) FROM generate_series(timestamp '2024-01-01', NULL::timestamp, interval '1 day')),
@@ -400,3 +399,61 @@ LEFT JOIN tz t ON t.ts >= c AND t.ts < c + interval '1 day' GROUP BY 1 ORDER BY 
 SET TIME ZONE 'Asia/Kolkata';
 SELECT * FROM generate_series('2024-01-01', '2024-01-02', interval '6 hours') g
 UNION ALL SELECT * FROM generate_series(timestamp '2024-01-01', '2024-01-01 12:00', '6 hours') ORDER BY 1;
+
+-- name: t076_to_char_timestamps
+-- ordered
+SELECT id, to_char(ts, 'YYYY-MM-DD HH24:MI:SS'), to_char(ts, 'YYYY-MM'), to_char(ts, 'Mon DD, YYYY HH12:MI AM'),
+  to_char(ts, 'Day, FMMonth FMDDth YYYY'), to_char(ts, 'DY dy Dy MON mon MONTH month FMmonth'), to_char(ts, 'Q IW IYYY WW W D ID DDD IDDD J'),
+  to_char(ts, 'HH HH12 hh24 mi ss MS US FF1 FF3 SSSS a.m. P.M. pm'), to_char(ts, 'YY YYY Y,YYY CC RM rm FMRM AD bc'),
+  to_char(ts, '"Week "IW" of "IYYY'), to_char(ts, 'DDth DDTH FMDDth FMHH12th'), to_char(ts3, 'HH24:MI:SS.MS')
+FROM tz ORDER BY id;
+
+-- name: t077_to_char_timestamptz_zones
+-- ordered
+SET TIME ZONE 'Europe/Berlin';
+SELECT id, to_char(tz, 'YYYY-MM-DD HH24:MI:SS TZ OF TZH:TZM tz'), to_char(tz AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI TZ'),
+  to_char(d, 'YYYY-MM-DD TZ'), to_char(date_trunc('week', tz), 'IYYY-"W"IW')
+FROM tz ORDER BY id;
+
+-- name: t078_to_char_new_york_and_india
+-- ordered
+SET TIME ZONE 'America/New_York';
+SELECT id, to_char(tz, 'YYYY-MM-DD"T"HH24:MI:SSOF'), to_char(tz, 'FMHH12:MI am TZ') FROM tz ORDER BY id;
+
+-- name: t079_to_char_literals_and_nulls
+SELECT to_char(timestamp '2024-02-29 13:05:09.123456', 'FMDD/FMMM/YY "at" HH24\hMI'), to_char(NULL::timestamp, 'YYYY'),
+  to_char(timestamp '2024-01-01', NULL), to_char(date '0044-03-15' - 365 * 100, 'YYYY BC'), to_char(timestamp '2024-12-30', 'IYYY IW ID'),
+  to_char(timestamp '2021-01-03', 'IYYY-IW-ID YYYY-WW'), to_char(timestamp '2024-07-04 00:00', 'HH12 AM "noon? " HH24');
+
+-- name: t080_to_date_to_timestamp
+SET TIME ZONE 'Europe/Berlin';
+SELECT to_date('2024-03-15', 'YYYY-MM-DD'), to_date('15 Mar 2024', 'DD Mon YYYY'), to_date('20240315', 'YYYYMMDD'),
+  to_date('March 5, 24', 'Month DD, YY'), to_date('2024/366', 'YYYY/DDD'), to_date('2460385', 'J'),
+  to_timestamp('2024-03-31 02:30:00', 'YYYY-MM-DD HH24:MI:SS'), to_timestamp('2024-10-27 02:30', 'YYYY-MM-DD HH24:MI'),
+  to_timestamp('05/04/2024 11:45:30.25 PM', 'MM/DD/YYYY HH:MI:SS.MS AM'), to_timestamp('2024-01-01 10:00 +05:30', 'YYYY-MM-DD HH24:MI TZH:TZM'),
+  to_timestamp('1999-12-31 23:59:59.999999', 'YYYY-MM-DD HH24:MI:SS.US'), to_timestamp(NULL, 'YYYY'), to_date('1 1 1', 'Y MM DD');
+
+-- name: t081_to_timestamp_epoch
+SET TIME ZONE 'America/New_York';
+SELECT to_timestamp(0), to_timestamp(1700000000.5), to_timestamp(-86400 * 365.25), to_timestamp(1e9::bigint), to_timestamp(NULL::float8);
+
+-- name: t082_to_date_columns_roundtrip
+-- ordered
+SELECT id, to_date(to_char(d, 'YYYY-MM-DD'), 'YYYY-MM-DD') = d, to_timestamp(to_char(ts, 'YYYY-MM-DD HH24:MI:SS.US'), 'YYYY-MM-DD HH24:MI:SS.US')::timestamp = ts
+FROM tz WHERE d > date '0001-01-01' ORDER BY id;
+
+-- name: t083_to_date_bad_month
+-- error 22008
+SELECT to_date('2024-13-01', 'YYYY-MM-DD');
+
+-- name: t084_to_date_bad_value
+-- error 22007
+SELECT to_date('2024-xx-01', 'YYYY-MM-DD');
+
+-- name: t085_to_timestamp_bad_hour12
+-- error 22007
+SELECT to_timestamp('13:00 PM', 'HH:MI AM');
+
+-- name: t086_metabase_month_label
+-- ordered
+SELECT to_char(date_trunc('month', ts), 'YYYY-MM') AS month, count(*) FROM tz WHERE ts IS NOT NULL GROUP BY 1 ORDER BY 1;
