@@ -53,6 +53,10 @@ func (z *Zone) IsFixed() (int32, bool) {
 // Location is the zone's IANA location, nil for a fixed offset.
 func (z *Zone) Location() *time.Location { return z.loc }
 
+// Fixed returns the zone's offset (seconds east of UTC) and true when it
+// never changes (UTC, +05:30), false for zones with transitions.
+func (z *Zone) Fixed() (int32, bool) { return z.off, z.loc == nil }
+
 // OffsetAt returns the zone's offset (seconds east of UTC) at the UTC
 // instant us, and its abbreviation then.
 func (z *Zone) OffsetAt(us int64) (int32, string) {

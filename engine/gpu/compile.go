@@ -428,6 +428,9 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 			return c.intervalCmp(e, mask)
 		}
 	}
+	if v, ok, err := c.mathTime(e, mask); ok || err != nil {
+		return v, err // mathexpr.go
+	}
 	args, err := c.args(e.Args, mask)
 	if err != nil {
 		return val{}, err

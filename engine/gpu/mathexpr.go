@@ -1,12 +1,19 @@
 package gpu
 
-import "github.com/gpusql/gpusql/engine"
+import (
+	"strings"
 
-// The math functions that compile to the interpreter's existing
-// instructions (comparisons and selects): greatest, least and sign of a
-// numeric. The others (floor, ceil, trunc, sqrt, exp, ln, log, power,
-// width_bucket, mod(), sign of a double) have no kernel yet and are
-// refused with 0A000.
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/eval"
+)
+
+// The math and time functions on the GPU. greatest, least and sign of a
+// numeric compile to comparisons and selects; floor, ceil, trunc, sqrt
+// and sign of a double, floor, ceil and trunc of a numeric and
+// date_trunc have kernels (OP_MATHF, OP_DINTEGRAL, OP_DATETRUNC in
+// query.cu); time zones without transitions are a constant shift. exp,
+// ln, log, power, width_bucket, round(numeric, digits < 0) and zones with
+// daylight saving time are refused with 0A000.
 
 // greatest is greatest/least: each argument replaces the running result
 // where that is NULL or the argument compares larger (smaller); a NULL
@@ -98,4 +105,216 @@ func (c *compiler) sign(e *engine.Call, x val, mask int32) (val, error) {
 	}
 	r.t, r.scale = e.T, 0
 	return r, nil
+}
+
+// mathTime compiles the math functions with kernels (floor, ceil, trunc,
+// sqrt and sign of a double; floor, ceil and trunc of a numeric) and the
+// time functions of zones without transitions (UTC, fixed offsets):
+// casts between timestamptz and timestamp or date, AT TIME ZONE,
+// extract and date_trunc. A zone with daylight saving time is refused
+// with 0A000. ok is false for other calls.
+func (c *compiler) mathTime(e *engine.Call, mask int32) (val, bool, error) {
+	switch e.Op {
+	case engine.OpFloor, engine.OpCeil, engine.OpTrunc, engine.OpSqrt:
+	case engine.OpSign:
+		if e.T.Kind != engine.KindFloat64 {
+			return val{}, false, nil // sign(numeric): sign() below
+		}
+	case engine.OpDateTrunc, engine.OpAtTimeZone:
+	case engine.OpExtract:
+		if len(e.Args) != 3 {
+			return val{}, false, nil
+		}
+	case engine.OpCast:
+		if len(e.Args) != 2 {
+			return val{}, false, nil
+		}
+	default:
+		return val{}, false, nil
+	}
+	v, err := c.mathTimeCall(e, mask)
+	return v, true, err
+}
+
+func (c *compiler) mathTimeCall(e *engine.Call, mask int32) (val, error) {
+	p := c.p
+	switch e.Op {
+	case engine.OpFloor, engine.OpCeil, engine.OpTrunc, engine.OpSqrt, engine.OpSign:
+		x, err := c.compile(e.Args[0], mask)
+		if err != nil {
+			return val{}, err
+		}
+		if x.cls == clsF64 && len(e.Args) == 1 {
+			code := map[engine.Op]int64{engine.OpFloor: 0, engine.OpCeil: 1, engine.OpTrunc: 2, engine.OpSqrt: 3, engine.OpSign: 4}[e.Op]
+			r, err := p.emit(opMathF, x.reg, 0, 0, mask, code)
+			return val{reg: r, cls: clsF64, t: e.T}, err
+		}
+		if x.cls != clsDec || e.Op == engine.OpSqrt || e.Op == engine.OpSign {
+			return val{}, unsupported("%s(%s)", e.Op, x.t)
+		}
+		digits := int64(0)
+		if len(e.Args) > 1 {
+			k, ok := e.Args[1].(*engine.Const)
+			if !ok || k.Null || k.I < -30 || k.I > 30 {
+				return val{}, unsupported("%s() with these digits", e.Op)
+			}
+			digits = k.I
+		}
+		mode := map[engine.Op]int32{engine.OpTrunc: 0, engine.OpFloor: 1, engine.OpCeil: 2}[e.Op]
+		out := val{cls: clsDec, t: e.T, reg: x.reg, scale: int32(max(digits, 0))}
+		if x.scaleReg != 0 {
+			// each row's scale: the kernel cuts (or extends) by it
+			if out.reg, err = p.emit(opDIntegral, x.reg, x.scaleReg, mode, mask, -digits); err == nil && digits < 0 {
+				out.reg, err = p.emit(opRescale, out.reg, 0, 0, mask, -digits)
+			}
+			return out, err
+		}
+		switch cut := int64(x.scale) - digits; {
+		case cut < 0: // more digits than it has: trunc(1.5, 3) is 1.500
+			out.reg, err = p.emit(opRescale, x.reg, 0, 0, mask, -cut)
+		case cut > 0:
+			if out.reg, err = p.emit(opDIntegral, x.reg, 0, mode, mask, cut); err == nil && digits < 0 {
+				// trunc(1234.5, -2): the hundreds, back in units
+				out.reg, err = p.emit(opRescale, out.reg, 0, 0, mask, -digits)
+			}
+		}
+		return out, err
+	case engine.OpCast:
+		off, err := c.fixedZone(e.Args[1])
+		if err != nil {
+			return val{}, err
+		}
+		x, err := c.compile(e.Args[0], mask)
+		if err != nil {
+			return val{}, err
+		}
+		from, to := x.t.Kind, e.T.Kind
+		switch {
+		case (from == engine.KindTimestamp || from == engine.KindDate) && to == engine.KindTimestampTZ:
+			if from == engine.KindDate {
+				if x, err = c.cast(x, engine.Timestamp, mask); err != nil {
+					return val{}, err
+				}
+			}
+			return c.shift(x, -off, e.T, mask)
+		case from == engine.KindTimestampTZ && (to == engine.KindTimestamp || to == engine.KindDate):
+			l, err := c.shift(x, off, engine.Timestamp, mask)
+			if err != nil || to == engine.KindTimestamp {
+				return l, err
+			}
+			return c.cast(l, engine.Date, mask)
+		}
+		return val{}, unsupported("casting %s to %s in a zone", x.t, e.T)
+	case engine.OpAtTimeZone:
+		off, err := c.fixedZone(e.Args[1])
+		if err != nil {
+			return val{}, err
+		}
+		x, err := c.compile(e.Args[0], mask)
+		if err != nil {
+			return val{}, err
+		}
+		switch x.t.Kind {
+		case engine.KindTimestampTZ:
+			return c.shift(x, off, e.T, mask)
+		case engine.KindTimestamp:
+			return c.shift(x, -off, e.T, mask)
+		}
+		return val{}, unsupported("AT TIME ZONE over %s", x.t)
+	case engine.OpExtract:
+		off, err := c.fixedZone(e.Args[2])
+		if err != nil {
+			return val{}, err
+		}
+		k, ok := e.Args[0].(*engine.Const)
+		if !ok || k.Null || strings.HasPrefix(k.S, "timezone") {
+			return val{}, unsupported("extract() of a zone's fields")
+		}
+		x, err := c.compile(e.Args[1], mask)
+		if err != nil {
+			return val{}, err
+		}
+		if k.S == "epoch" {
+			off = 0 // the epoch counts from 1970-01-01 UTC in any zone
+		}
+		l, err := c.shift(x, off, engine.Timestamp, mask)
+		if err != nil {
+			return val{}, err
+		}
+		ee := *e
+		ee.Args = []engine.Expr{e.Args[0], &engine.ColRef{T: engine.Timestamp}}
+		return c.extract(&ee, l, mask)
+	case engine.OpDateTrunc:
+		k, ok := e.Args[0].(*engine.Const)
+		if !ok || k.Null {
+			return val{}, unsupported("date_trunc() with a non-constant unit")
+		}
+		unit, err := eval.CheckTruncUnit(k.S, e.Args[1].Type())
+		if err != nil {
+			return val{}, err
+		}
+		code, ok := dateTruncUnits[unit]
+		if !ok || e.Args[1].Type().Kind == engine.KindInterval {
+			return val{}, unsupported("date_trunc(%s, %s)", unit, e.Args[1].Type())
+		}
+		off := int32(0)
+		if len(e.Args) > 2 {
+			if off, err = c.fixedZone(e.Args[2]); err != nil {
+				return val{}, err
+			}
+		}
+		x, err := c.compile(e.Args[1], mask)
+		if err != nil {
+			return val{}, err
+		}
+		if x.t.Kind != engine.KindTimestamp && x.t.Kind != engine.KindTimestampTZ {
+			return val{}, unsupported("date_trunc(%s, %s)", unit, x.t)
+		}
+		l, err := c.shift(x, off, engine.Timestamp, mask)
+		if err != nil {
+			return val{}, err
+		}
+		r, err := p.emit(opDateTrunc, l.reg, 0, 0, mask, code)
+		if err != nil {
+			return val{}, err
+		}
+		return c.shift(val{reg: r, cls: clsI64, t: engine.Timestamp}, -off, e.T, mask)
+	}
+	return val{}, unsupported("the operator %s", e.Op)
+}
+
+// dateTruncUnits numbers date_trunc's units as OP_DATETRUNC does.
+var dateTruncUnits = map[string]int64{"microseconds": 0, "milliseconds": 1, "second": 2, "minute": 3, "hour": 4,
+	"day": 5, "week": 6, "month": 7, "quarter": 8, "year": 9, "decade": 10, "century": 11, "millennium": 12}
+
+// fixedZone is the offset of a zone argument that is a constant naming a
+// zone without transitions; others are refused with 0A000.
+func (c *compiler) fixedZone(z engine.Expr) (int32, error) {
+	k, ok := z.(*engine.Const)
+	if !ok || k.Null {
+		return 0, unsupported("a time zone that varies by row")
+	}
+	zone, err := engine.LookupZone(k.S)
+	if err != nil {
+		return 0, err
+	}
+	off, ok := zone.Fixed()
+	if !ok {
+		return 0, unsupported("the time zone %s on the GPU (only UTC and fixed offsets have kernels)", k.S)
+	}
+	return off, nil
+}
+
+// shift adds off seconds to a timestamp register, as type t.
+func (c *compiler) shift(x val, off int32, t engine.Type, mask int32) (val, error) {
+	x.t = t
+	if off == 0 {
+		return x, nil
+	}
+	k, err := c.constant(&engine.Const{T: engine.Int64, I: int64(off) * 1_000_000})
+	if err != nil {
+		return val{}, err
+	}
+	x.reg, err = c.p.emit(opAddI, x.reg, k.reg, 0, mask, rangeClass(engine.KindInt64))
+	return x, err
 }

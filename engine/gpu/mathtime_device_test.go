@@ -14,20 +14,26 @@ import (
 )
 
 // TestMathTimeMatchCPU runs gpu.MathTimeQueries on a CPU-backed and a
-// GPU-backed server over the same CSV, in a zone with DST: results must
-// be equal, or the GPU must refuse with 0A000 (counted).
+// GPU-backed server over the same CSV, each in its session zone: results
+// and errors must be equal, or the GPU must refuse with 0A000 (counted;
+// an error for a query marked OnGPU).
 func TestMathTimeMatchCPU(t *testing.T) {
 	dev := openDev(t)
 	dir := t.TempDir()
 	gpu.WriteMathTimeCSV(t, filepath.Join(dir, "mt.csv"), 50_000, rand.New(rand.NewSource(11)))
 	host := loader.NewCPU(loader.Config{})
 	mk := func(b engine.Backend) engine.Session {
-		return newSession(t, dir, b, `SET TIME ZONE 'Europe/Berlin'`, gpu.MathTimeDDL)
+		return newSession(t, dir, b, gpu.MathTimeDDL)
 	}
 	cs := mk(cpu.New(host, 0))
 	gs := mk(gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
 	refused := 0
 	for _, tc := range gpu.MathTimeQueries {
+		for _, s := range []engine.Session{cs, gs} {
+			if _, err := runSQL(t, s, `SET TIME ZONE '`+tc.Zone+`'`); err != nil {
+				t.Fatal(err)
+			}
+		}
 		want, werr := runSQL(t, cs, tc.SQL)
 		got, gerr := runSQL(t, gs, tc.SQL)
 		if gerr != nil && engine.Code(gerr) == engine.CodeFeatureNotSupported && engine.Code(werr) != engine.CodeFeatureNotSupported {
