@@ -145,8 +145,9 @@ enum { OP_QUOTE = 700 };
 // (tail4 section below), numbered apart too
 enum { OP_INTVFIELD = 1100 };
 // math functions and date_trunc (math section below), numbered apart too
-enum { OP_MATHF = 1200, OP_DINTEGRAL, OP_DATETRUNC };
-// sqrt of a negative number (arg 1), numbered apart from the errors above
+enum { OP_MATHF = 1200, OP_DINTEGRAL, OP_DATETRUNC, OP_TZLOCAL, OP_TZUTC };
+// sqrt of a negative number (arg 1), an instant past a zone table's end
+// (arg 2), numbered apart from the errors above
 enum { ERR_MATH = 29 };
 
 enum { CLS_BOOL = 1, CLS_I16, CLS_I32, CLS_I64, CLS_F32, CLS_F64, CLS_DEC, CLS_STR, CLS_CHAR };
@@ -265,6 +266,27 @@ __device__ i128 roundDown(i128 x, int k) {
         m = q;
     }
     return neg ? -(i128)m : (i128)m;
+}
+
+// tzLoad reads the little-endian int64 at byte o of a zone table (the
+// string pool does not align it).
+__device__ __forceinline__ i64 tzLoad(const unsigned char *p, int o) {
+    u64 v = 0;
+    for (int k = 7; k >= 0; k--) v = v << 8 | p[o + k];
+    return (i64)v;
+}
+
+// tzFind is the last transition of a zone table (n, limit, then n pairs
+// of start and offset seconds, the first start the smallest int64) that
+// starts at or before the Unix second t.
+__device__ int tzFind(const unsigned char *tab, i64 t) {
+    int lo = 0, hi = (int)tzLoad(tab, 0) - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (tzLoad(tab, 16 + 16 * mid) <= t) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
 }
 
 __device__ __forceinline__ bool truthy(const i64 *rl, const unsigned char *rn, int r) {
@@ -2705,6 +2727,41 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             }
             if (r < MIN_TS) { if (on) raise(e, ERR_DATE_RANGE, 1, row); r = 0; }
             rl[d] = r;
+            break;
+        }
+        case OP_TZLOCAL: case OP_TZUTC: {
+            // a zone's wall-clock time of the UTC instant a (OP_TZLOCAL),
+            // or the UTC instant of the wall-clock time a (OP_TZUTC, as
+            // engine.Zone.LocalOffset resolves gaps and overlaps), by the
+            // transition table in string register b (tzTable)
+            rn[d] = rn[a];
+            rh[d] = 0;
+            if (rn[a]) { rl[d] = 0; break; }
+            const unsigned char *tab = (const unsigned char *)rl[b];
+            i64 x = rl[a], t = floorDiv(x, 1000000);
+            if (t - 86400 > tzLoad(tab, 8) || t + 86400 > tzLoad(tab, 8)) {
+                if (on) raise(e, ERR_MATH, 2, row);
+                rl[d] = 0;
+                break;
+            }
+            i64 off;
+            if (in.op == OP_TZLOCAL) {
+                off = tzLoad(tab, 16 + 16 * tzFind(tab, t) + 8);
+                rl[d] = x + off * 1000000;
+                break;
+            }
+            int n = (int)tzLoad(tab, 0);
+            int j = tzFind(tab, t - 86400);
+            i64 before = tzLoad(tab, 16 + 16 * j + 8);
+            off = before;
+            if (j + 1 < n) {
+                i64 boundary = tzLoad(tab, 16 + 16 * (j + 1)), after = tzLoad(tab, 16 + 16 * (j + 1) + 8);
+                i64 bt = t - before, at = t - after;
+                if (bt < boundary && at < boundary) off = before;
+                else if (bt >= boundary && at >= boundary) off = after;
+                else off = bt > at ? before : after;
+            }
+            rl[d] = x - off * 1000000;
             break;
         }
         // ---- math ops end ----

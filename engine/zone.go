@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,6 +57,61 @@ func (z *Zone) Location() *time.Location { return z.loc }
 // Fixed returns the zone's offset (seconds east of UTC) and true when it
 // never changes (UTC, +05:30), false for zones with transitions.
 func (z *Zone) Fixed() (int32, bool) { return z.off, z.loc == nil }
+
+// Transitions lists the zone's offsets as a table a kernel can search:
+// starts[i] (Unix seconds) is when offs[i] takes effect, starts[0] is
+// math.MinInt64 (the offset before the first transition), and the table
+// is exact up to the instant limit (seconds; offsets after it are not
+// listed). ok is false for a fixed zone and for a dynamic abbreviation
+// (MSK), whose offsets the table does not describe.
+func (z *Zone) Transitions() (starts []int64, offs []int32, limit int64, ok bool) {
+	if z.loc == nil || z.dyn != "" {
+		return nil, nil, 0, false
+	}
+	const from, to = -5_364_662_400, 4_102_444_800 // 1800-01-01, 2100-01-01
+	limit = to
+	t := time.Unix(from, 0).In(z.loc)
+	_, off := t.Zone()
+	starts, offs = append(starts, math.MinInt64), append(offs, int32(off))
+	add := func(at int64, off int) {
+		if off != int(offs[len(offs)-1]) {
+			starts, offs = append(starts, at), append(offs, int32(off))
+		}
+	}
+	// the transitions the zone lists, while Go's periods advance
+	for t.Year() < 2037 {
+		_, end := t.ZoneBounds()
+		if end.IsZero() || !end.After(t) {
+			break
+		}
+		t = end.In(z.loc)
+		_, off = t.Zone()
+		add(t.Unix(), off)
+	}
+	// past them Go derives periods from the zone's rule, and its periods
+	// can end where they start: probe every six hours (transitions are
+	// months apart) and find each change to the second
+	at := t.Unix()
+	_, cur := t.Zone()
+	for at < to {
+		next := min(at+6*3600, to)
+		if _, o := time.Unix(next, 0).In(z.loc).Zone(); o != cur {
+			lo, hi := at, next // offset cur at lo, o at hi
+			for hi-lo > 1 {
+				mid := lo + (hi-lo)/2
+				if _, m := time.Unix(mid, 0).In(z.loc).Zone(); m == cur {
+					lo = mid
+				} else {
+					hi = mid
+				}
+			}
+			add(hi, o)
+			cur = o
+		}
+		at = next
+	}
+	return starts, offs, limit, true
+}
 
 // OffsetAt returns the zone's offset (seconds east of UTC) at the UTC
 // instant us, and its abbreviation then.

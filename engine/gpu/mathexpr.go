@@ -1,7 +1,9 @@
 package gpu
 
 import (
+	"encoding/binary"
 	"strings"
+	"sync"
 
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/eval"
@@ -11,9 +13,10 @@ import (
 // numeric compile to comparisons and selects; floor, ceil, trunc, sqrt
 // and sign of a double, floor, ceil and trunc of a numeric and
 // date_trunc have kernels (OP_MATHF, OP_DINTEGRAL, OP_DATETRUNC in
-// query.cu); time zones without transitions are a constant shift. exp,
-// ln, log, power, width_bucket, round(numeric, digits < 0) and zones with
-// daylight saving time are refused with 0A000.
+// query.cu); time zones are a constant shift or a search in the zone's
+// transition table (OP_TZLOCAL, OP_TZUTC). exp, ln, log, power,
+// width_bucket, zones given per row and dynamic abbreviations (MSK) are
+// refused with 0A000.
 
 // greatest is greatest/least: each argument replaces the running result
 // where that is NULL or the argument compares larger (smaller); a NULL
@@ -109,10 +112,10 @@ func (c *compiler) sign(e *engine.Call, x val, mask int32) (val, error) {
 
 // mathTime compiles the math functions with kernels (floor, ceil, trunc,
 // sqrt and sign of a double; floor, ceil and trunc of a numeric) and the
-// time functions of zones without transitions (UTC, fixed offsets):
-// casts between timestamptz and timestamp or date, AT TIME ZONE,
-// extract and date_trunc. A zone with daylight saving time is refused
-// with 0A000. ok is false for other calls.
+// time functions in a constant zone: casts between timestamptz and
+// timestamp or date, AT TIME ZONE, extract and date_trunc. A fixed
+// offset (UTC) is a constant shift; a zone with transitions is searched
+// in its table (OP_TZLOCAL, OP_TZUTC). ok is false for other calls.
 func (c *compiler) mathTime(e *engine.Call, mask int32) (val, bool, error) {
 	switch e.Op {
 	case engine.OpFloor, engine.OpCeil, engine.OpTrunc, engine.OpSqrt:
@@ -180,7 +183,7 @@ func (c *compiler) mathTimeCall(e *engine.Call, mask int32) (val, error) {
 		}
 		return out, err
 	case engine.OpCast:
-		off, err := c.fixedZone(e.Args[1])
+		z, err := c.zone(e.Args[1])
 		if err != nil {
 			return val{}, err
 		}
@@ -196,9 +199,9 @@ func (c *compiler) mathTimeCall(e *engine.Call, mask int32) (val, error) {
 					return val{}, err
 				}
 			}
-			return c.shift(x, -off, e.T, mask)
+			return c.toUTC(x, z, e.T, mask)
 		case from == engine.KindTimestampTZ && (to == engine.KindTimestamp || to == engine.KindDate):
-			l, err := c.shift(x, off, engine.Timestamp, mask)
+			l, err := c.toLocal(x, z, mask)
 			if err != nil || to == engine.KindTimestamp {
 				return l, err
 			}
@@ -206,7 +209,7 @@ func (c *compiler) mathTimeCall(e *engine.Call, mask int32) (val, error) {
 		}
 		return val{}, unsupported("casting %s to %s in a zone", x.t, e.T)
 	case engine.OpAtTimeZone:
-		off, err := c.fixedZone(e.Args[1])
+		z, err := c.zone(e.Args[1])
 		if err != nil {
 			return val{}, err
 		}
@@ -216,13 +219,13 @@ func (c *compiler) mathTimeCall(e *engine.Call, mask int32) (val, error) {
 		}
 		switch x.t.Kind {
 		case engine.KindTimestampTZ:
-			return c.shift(x, off, e.T, mask)
+			return c.toLocal(x, z, mask)
 		case engine.KindTimestamp:
-			return c.shift(x, -off, e.T, mask)
+			return c.toUTC(x, z, e.T, mask)
 		}
 		return val{}, unsupported("AT TIME ZONE over %s", x.t)
 	case engine.OpExtract:
-		off, err := c.fixedZone(e.Args[2])
+		z, err := c.zone(e.Args[2])
 		if err != nil {
 			return val{}, err
 		}
@@ -234,12 +237,12 @@ func (c *compiler) mathTimeCall(e *engine.Call, mask int32) (val, error) {
 		if err != nil {
 			return val{}, err
 		}
-		if k.S == "epoch" {
-			off = 0 // the epoch counts from 1970-01-01 UTC in any zone
-		}
-		l, err := c.shift(x, off, engine.Timestamp, mask)
-		if err != nil {
-			return val{}, err
+		l := x // the epoch counts from 1970-01-01 UTC in any zone
+		l.t = engine.Timestamp
+		if k.S != "epoch" {
+			if l, err = c.toLocal(x, z, mask); err != nil {
+				return val{}, err
+			}
 		}
 		ee := *e
 		ee.Args = []engine.Expr{e.Args[0], &engine.ColRef{T: engine.Timestamp}}
@@ -257,12 +260,6 @@ func (c *compiler) mathTimeCall(e *engine.Call, mask int32) (val, error) {
 		if !ok || e.Args[1].Type().Kind == engine.KindInterval {
 			return val{}, unsupported("date_trunc(%s, %s)", unit, e.Args[1].Type())
 		}
-		off := int32(0)
-		if len(e.Args) > 2 {
-			if off, err = c.fixedZone(e.Args[2]); err != nil {
-				return val{}, err
-			}
-		}
 		x, err := c.compile(e.Args[1], mask)
 		if err != nil {
 			return val{}, err
@@ -270,7 +267,15 @@ func (c *compiler) mathTimeCall(e *engine.Call, mask int32) (val, error) {
 		if x.t.Kind != engine.KindTimestamp && x.t.Kind != engine.KindTimestampTZ {
 			return val{}, unsupported("date_trunc(%s, %s)", unit, x.t)
 		}
-		l, err := c.shift(x, off, engine.Timestamp, mask)
+		if len(e.Args) < 3 {
+			r, err := p.emit(opDateTrunc, x.reg, 0, 0, mask, code)
+			return val{reg: r, cls: clsI64, t: e.T}, err
+		}
+		z, err := c.zone(e.Args[2])
+		if err != nil {
+			return val{}, err
+		}
+		l, err := c.toLocal(x, z, mask)
 		if err != nil {
 			return val{}, err
 		}
@@ -278,7 +283,18 @@ func (c *compiler) mathTimeCall(e *engine.Call, mask int32) (val, error) {
 		if err != nil {
 			return val{}, err
 		}
-		return c.shift(val{reg: r, cls: clsI64, t: engine.Timestamp}, -off, e.T, mask)
+		tr := val{reg: r, cls: clsI64, t: engine.Timestamp}
+		if code <= dateTruncUnits["hour"] {
+			// below a day the offset stays the instant's own: x + (trunc - local)
+			d, err := p.emit(opSubI, tr.reg, l.reg, 0, mask, rangeClass(engine.KindInt64))
+			if err != nil {
+				return val{}, err
+			}
+			tr.reg, err = p.emit(opAddI, x.reg, d, 0, mask, rangeClass(engine.KindInt64))
+			tr.t = e.T
+			return tr, err
+		}
+		return c.toUTC(tr, z, e.T, mask)
 	}
 	return val{}, unsupported("the operator %s", e.Op)
 }
@@ -287,22 +303,73 @@ func (c *compiler) mathTimeCall(e *engine.Call, mask int32) (val, error) {
 var dateTruncUnits = map[string]int64{"microseconds": 0, "milliseconds": 1, "second": 2, "minute": 3, "hour": 4,
 	"day": 5, "week": 6, "month": 7, "quarter": 8, "year": 9, "decade": 10, "century": 11, "millennium": 12}
 
-// fixedZone is the offset of a zone argument that is a constant naming a
-// zone without transitions; others are refused with 0A000.
-func (c *compiler) fixedZone(z engine.Expr) (int32, error) {
+// zoneArg is a constant zone argument on the device: a fixed offset, or
+// the register of its transition table (tzTable).
+type zoneArg struct {
+	off   int32
+	fixed bool
+	tab   int32
+}
+
+func (c *compiler) zone(z engine.Expr) (zoneArg, error) {
 	k, ok := z.(*engine.Const)
 	if !ok || k.Null {
-		return 0, unsupported("a time zone that varies by row")
+		return zoneArg{}, unsupported("a time zone that varies by row")
 	}
 	zone, err := engine.LookupZone(k.S)
 	if err != nil {
-		return 0, err
+		return zoneArg{}, err
 	}
-	off, ok := zone.Fixed()
+	if off, ok := zone.Fixed(); ok {
+		return zoneArg{off: off, fixed: true}, nil
+	}
+	tab, ok := tzTable(zone)
 	if !ok {
-		return 0, unsupported("the time zone %s on the GPU (only UTC and fixed offsets have kernels)", k.S)
+		return zoneArg{}, unsupported("the time zone %s on the GPU", k.S)
 	}
-	return off, nil
+	v, err := c.constant(&engine.Const{T: engine.Text, S: tab})
+	return zoneArg{tab: v.reg}, err
+}
+
+var tzTables sync.Map // zone name → string (or "" where none)
+
+// tzTable is the zone's transition table as OP_TZLOCAL and OP_TZUTC read
+// it: little-endian int64s, the count n, the last second it is exact
+// for, then n pairs of a start (Unix seconds) and the offset from then.
+func tzTable(z *engine.Zone) (string, bool) {
+	if v, ok := tzTables.Load(z.Name); ok {
+		return v.(string), v.(string) != ""
+	}
+	starts, offs, limit, ok := z.Transitions()
+	var b []byte
+	if ok {
+		b = binary.LittleEndian.AppendUint64(b, uint64(len(starts)))
+		b = binary.LittleEndian.AppendUint64(b, uint64(limit))
+		for i := range starts {
+			b = binary.LittleEndian.AppendUint64(b, uint64(starts[i]))
+			b = binary.LittleEndian.AppendUint64(b, uint64(int64(offs[i])))
+		}
+	}
+	tzTables.Store(z.Name, string(b))
+	return string(b), ok
+}
+
+// toLocal is the zone's wall-clock time of the timestamptz x.
+func (c *compiler) toLocal(x val, z zoneArg, mask int32) (val, error) {
+	if z.fixed {
+		return c.shift(x, z.off, engine.Timestamp, mask)
+	}
+	r, err := c.p.emit(opTzLocal, x.reg, z.tab, 0, mask, 0)
+	return val{reg: r, cls: clsI64, t: engine.Timestamp}, err
+}
+
+// toUTC is the instant of the zone's wall-clock time l, as type t.
+func (c *compiler) toUTC(l val, z zoneArg, t engine.Type, mask int32) (val, error) {
+	if z.fixed {
+		return c.shift(l, -z.off, t, mask)
+	}
+	r, err := c.p.emit(opTzUTC, l.reg, z.tab, 0, mask, 0)
+	return val{reg: r, cls: clsI64, t: t}, err
 }
 
 // shift adds off seconds to a timestamp register, as type t.

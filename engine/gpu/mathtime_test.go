@@ -44,8 +44,13 @@ var MathTimeQueries = []struct {
 	{"UTC", `SELECT id, exp(f / 1000), ln(abs(f) + 1), log(abs(f) + 1), power(abs(f), 0.5) FROM mt ORDER BY id`, false},
 	{"UTC", `SELECT id, mod(i, 7), width_bucket(f, -100, 100, 8), width_bucket(n, -100, 100, 8) FROM mt ORDER BY id`, false},
 	{"UTC", `SELECT id, sqrt(abs(n)), exp(n / 1000) FROM mt ORDER BY id`, false},
-	{"Europe/Berlin", `SELECT id, date_trunc('month', tz), extract(hour FROM tz), tz::date, ts::timestamptz FROM mt ORDER BY id`, false},
-	{"America/New_York", `SELECT id, tz AT TIME ZONE 'Europe/Berlin', ts AT TIME ZONE 'America/New_York' FROM mt ORDER BY id`, false},
+	{"Europe/Berlin", `SELECT id, date_trunc('month', tz), date_trunc('week', tz), date_trunc('hour', tz), date_trunc('minute', tz), extract(hour FROM tz),
+		extract(day FROM tz), extract(epoch FROM tz), tz::date, tz::timestamp, ts::timestamptz, d::timestamptz FROM mt ORDER BY id`, true},
+	{"America/New_York", `SELECT id, tz AT TIME ZONE 'Europe/Berlin', ts AT TIME ZONE 'America/New_York', (ts AT TIME ZONE 'Australia/Lord_Howe') AT TIME ZONE 'Asia/Kolkata',
+		date_trunc('day', tz, 'Europe/Berlin') FROM mt ORDER BY id`, true},
+	{"Europe/Berlin", `SELECT date_trunc('day', tz) AS day, count(*), min(tz), max(ts AT TIME ZONE 'Europe/Berlin') FROM mt GROUP BY 1 ORDER BY 1`, true},
+	{"UTC", `SELECT id, tz AT TIME ZONE s FROM mt WHERE s IN ('UTC', 'EST') ORDER BY id`, false},
+	{"Europe/Moscow", `SELECT id, tz AT TIME ZONE 'MSK' FROM mt ORDER BY id`, false},
 	{"UTC", `SELECT id, date_part('epoch', ts), date_trunc('day', ts - tz::timestamp) FROM mt ORDER BY id`, false},
 }
 
