@@ -13,7 +13,13 @@ FUZZTIME  ?= 30s
 NVCC      ?= nvcc
 NVCCFLAGS ?= -O3
 
-.PHONY: all help build run test vet test-race test-go bench fuzz ptx gpu-test clean
+# make clickbench: rows of the generated hits, gpusql backends to time,
+# and a real hits file to use instead (scripts/clickbench.sh has the rest).
+ROWS      ?= 1000000
+DEVICE    ?= cpu
+HITS      ?=
+
+.PHONY: all help build run test vet test-race test-go bench fuzz ptx gpu-test clickbench clean
 
 all: build
 
@@ -25,6 +31,8 @@ help:
 	@echo "make fuzz    run each fuzz target (CSV reader, wire decoder, parser, queries) for FUZZTIME=$(FUZZTIME)"
 	@echo "make ptx     compile cuda/*.cu to PTX (needs nvcc)"
 	@echo "make gpu-test build GPU test binaries into .devbin/ for the device machine (docs/gpu.md)"
+	@echo "make clickbench  ClickBench's 43 queries on gpusql (DEVICE=$(DEVICE)) and DuckDB over hits of ROWS=$(ROWS)"
+	@echo "            generated rows, or HITS=/path/hits.tsv (docs/performance.md, \"ClickBench\")"
 	@echo "make clean   remove build outputs"
 
 build:
@@ -70,13 +78,17 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./query/parse
 	$(GO) test -run '^$$' -fuzz '^FuzzQuery$$' -fuzztime $(FUZZTIME) ./query
 
-# Each cuda/X.cu becomes cuda/X.ptx (committed, embedded by the cuda package).
-# compute_80 PTX is JIT-compiled by the driver for A100/H100/H200 (docs/gpu.md).
-# The first line records the source's SHA-256; cuda/ptx_test.go checks it,
-# so CI catches a .cu edited without `make ptx` and needs no nvcc.
-# PTX_SRCS=cuda/X.cu builds one.
+# Each cuda/X.cu becomes cuda/X.ptx and cuda/X.sass.gz (both committed,
+# embedded by the cuda package): compute_80 PTX, which the driver JIT-
+# compiles for any GPU from the A100 on, and a gzipped fatbin of machine
+# code (SASS) for SASS_ARCHS, which the driver loads without compiling
+# (docs/gpu.md, "Shipped machine code"). The PTX's first line and the
+# fatbin's gzip comment record the source's SHA-256; cuda/ptx_test.go
+# and cuda/sass_test.go check them, so CI catches a .cu edited without
+# `make ptx` and needs no nvcc. PTX_SRCS=cuda/X.cu builds one.
 PTX_ARCH  ?= compute_80
 PTX_SRCS  ?= cuda/*.cu
+SASS_ARCHS ?= 80 86 89 90
 ptx:
 	@command -v $(NVCC) >/dev/null 2>&1 || { \
 		echo "make ptx: nvcc (the CUDA toolkit) is needed to build cuda/*.cu into PTX, and it is not in PATH" >&2; \
@@ -88,6 +100,11 @@ ptx:
 		echo "$(NVCC) -ptx -arch=$(PTX_ARCH) $(NVCCFLAGS) -lineinfo -o $$out $$f"; \
 		$(NVCC) -ptx -arch=$(PTX_ARCH) $(NVCCFLAGS) -lineinfo -o "$$out.tmp" "$$f" || { rm -f "$$out.tmp"; exit 1; }; \
 		{ echo "// gpusql-source-sha256: $$(sha256sum "$$f" | cut -d' ' -f1)"; cat "$$out.tmp"; } > "$$out" && rm -f "$$out.tmp" || exit 1; \
+		gen=""; for a in $(SASS_ARCHS); do gen="$$gen -gencode arch=compute_$$a,code=sm_$$a"; done; \
+		fb=$${f%.cu}.fatbin.tmp; \
+		echo "$(NVCC) -fatbin$$gen $(NVCCFLAGS) -o $$fb $$f"; \
+		$(NVCC) -fatbin $$gen $(NVCCFLAGS) -o "$$fb" "$$f" || { rm -f "$$fb"; exit 1; }; \
+		$(GO) run ./cuda/sasspack -src "$$f" -fatbin "$$fb" -out "$${f%.cu}.sass.gz" && rm -f "$$fb" || exit 1; \
 	done
 
 # Builds the test binary of every package whose code or tests use the cuda
@@ -108,6 +125,19 @@ gpu-test:
 	du -ch .devbin/*.test | tail -1; \
 	echo; echo "Run them on the device machine with the run tool:"; \
 	echo '  run(command: "bash scripts/gpu-test.sh", carry: [".devbin"], timeout_s: 300)'
+
+# ClickBench (docs/performance.md): builds tools/hitsgen, cmd/gpusql-tpch
+# and tools/duckbench (cgo: needs gcc) into bin/, generates ROWS rows of
+# hits into /tmp/gpusql-clickbench-ROWS (kept for the next run) unless
+# HITS names a file, and runs the 43 queries on DuckDB and on each backend
+# of DEVICE (cpu, cuda, or cuda,cpu). Also: RUNS, WARMUP, THREADS (DuckDB's),
+# DUCKDB=0, COMPARE=cpu, ONLY=q08,q09, DIR, OUT (scripts/clickbench.sh).
+clickbench:
+	@mkdir -p bin
+	$(GO) build -o bin/hitsgen ./tools/hitsgen
+	$(GO) build -o bin/gpusql-tpch ./cmd/gpusql-tpch
+	cd tools/duckbench && $(GO) build -o ../../bin/duckbench .
+	BIN=bin ROWS=$(ROWS) DEVICE=$(DEVICE) HITS=$(HITS) scripts/clickbench.sh
 
 # Removes build outputs only; the data dir ($(DATA_DIR)) is kept.
 clean:

@@ -32,6 +32,9 @@ type Options struct {
 	// CacheBytes caps the freed blocks the pool keeps for reuse; 0 means
 	// DefaultCacheBytes, a negative value disables caching.
 	CacheBytes int64
+	// JITOnly loads the embedded kernels from their PTX always, never from
+	// the shipped machine code (for measuring the JIT, and tests).
+	JITOnly bool
 }
 
 // DefaultCacheBytes is the pool's cache of freed blocks when Options leave
@@ -47,6 +50,7 @@ type Device struct {
 	dev     int32
 	ctx     uintptr
 	props   Props
+	opts    Options
 
 	mu     sync.RWMutex // guards closed against sends on jobs
 	closed bool
@@ -57,6 +61,15 @@ type Device struct {
 	// Owned by the worker goroutine.
 	pool    *pool
 	modules map[[32]byte]*Module
+
+	kernelsMu sync.Mutex
+	kernels   map[string]loaded // LoadKernels' modules by name
+}
+
+// loaded is an embedded kernel module once loaded.
+type loaded struct {
+	m   *Module
+	jit bool
 }
 
 type job struct {
@@ -80,6 +93,7 @@ func OpenWith(ordinal int, opts Options) (*Device, error) {
 	}
 	d := &Device{
 		ordinal: ordinal,
+		opts:    opts,
 		lib:     l,
 		jobs:    make(chan job),
 		done:    make(chan struct{}),

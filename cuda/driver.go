@@ -53,6 +53,8 @@ const (
 	resNoDevice          = 100
 	resInvalidDevice     = 101
 	resInvalidPTX        = 218
+	resNoBinaryForGPU    = 209
+	resInvalidImage      = 200
 	resNotFound          = 500
 	resNotReady          = 600
 	resIllegalAddress    = 700

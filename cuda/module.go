@@ -2,9 +2,12 @@ package cuda
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"embed"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"reflect"
 	"runtime"
@@ -12,10 +15,11 @@ import (
 	"unsafe"
 )
 
-// The kernels: cuda/X.ptx is built from cuda/X.cu by `make ptx` and
-// committed; its first line records the source's SHA-256 (see ptx_test.go).
+// The kernels: cuda/X.ptx and cuda/X.sass.gz are built from cuda/X.cu by
+// `make ptx` and committed; the PTX's first line and the fatbin's gzip
+// comment record the source's SHA-256 (see ptx_test.go, sass_test.go).
 //
-//go:embed *.ptx
+//go:embed *.ptx *.sass.gz
 var ptxFS embed.FS
 
 // PTX returns the embedded cuda/<name>.ptx, e.g. PTX("csv").
@@ -25,6 +29,64 @@ func PTX(name string) ([]byte, error) {
 		return nil, fmt.Errorf("cuda: no embedded PTX %q: %w", name, err)
 	}
 	return b, nil
+}
+
+// SASS returns the embedded cuda/<name>.sass.gz uncompressed: a fatbin of
+// machine code for the GPU architectures `make ptx` builds (SASS_ARCHS).
+func SASS(name string) ([]byte, error) {
+	f, err := ptxFS.Open(name + ".sass.gz")
+	if err != nil {
+		return nil, fmt.Errorf("cuda: no embedded machine code %q: %w", name, err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return nil, fmt.Errorf("cuda: %s.sass.gz: %w", name, err)
+	}
+	return io.ReadAll(zr)
+}
+
+// LoadKernels loads the embedded kernel module name (cuda/<name>.cu):
+// from its shipped machine code when the fatbin holds this GPU's
+// architecture, which needs no compiling, else from its PTX, which the
+// driver JIT-compiles (and caches on disk, where its cache is on). jit
+// reports which it was.
+func (d *Device) LoadKernels(name string) (m *Module, jit bool, err error) {
+	d.kernelsMu.Lock()
+	defer d.kernelsMu.Unlock()
+	if l, ok := d.kernels[name]; ok {
+		return l.m, l.jit, nil
+	}
+	m, jit, err = d.loadKernels(name)
+	if err != nil {
+		return nil, jit, err
+	}
+	if d.kernels == nil {
+		d.kernels = map[string]loaded{}
+	}
+	d.kernels[name] = loaded{m: m, jit: jit}
+	return m, jit, nil
+}
+
+func (d *Device) loadKernels(name string) (m *Module, jit bool, err error) {
+	if !d.opts.JITOnly {
+		if bin, err := SASS(name); err == nil {
+			m, err := d.LoadModule(bin)
+			if err == nil {
+				return m, false, nil
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.Code != resNoBinaryForGPU && e.Code != resInvalidImage {
+				return nil, false, err
+			}
+		}
+	}
+	ptx, err := PTX(name)
+	if err != nil {
+		return nil, true, err
+	}
+	m, err = d.LoadModule(ptx)
+	return m, true, err
 }
 
 // Module is a loaded (JIT-compiled) PTX module.
@@ -44,8 +106,9 @@ type Function struct {
 // Name returns the kernel's name.
 func (f *Function) Name() string { return f.name }
 
-// LoadModule JIT-compiles PTX for the device (cuModuleLoadDataEx). Modules
-// are cached per device by content, so loading the same PTX again is cheap;
+// LoadModule JIT-compiles PTX for the device (cuModuleLoadDataEx), or
+// loads a fatbin or cubin image as it is. Modules are cached per device
+// by content, so loading the same image again is cheap;
 // they live until the device is closed. A compile failure is an *Error whose
 // Log holds the compiler's message.
 func (d *Device) LoadModule(ptx []byte) (*Module, error) {

@@ -281,3 +281,456 @@ extern "C" __global__ void s_rows(u64 permPtr, i64 start, i64 count, u64 selPtr,
         out[i] = sel ? sel[p] : (int)p;
     }
 }
+
+// ---- Window functions (engine/gpu/window.go) ----
+//
+// A window's rows are sorted by its partition keys and then its ORDER BY
+// (the radix sort above, stable); positions are places in that order and
+// perm maps them to rows. w_flags marks each position that starts a
+// partition and each that starts a peer group; inclusive scans of the
+// marks (w_scan_*) number the partitions and groups, and w_starts lists
+// their first positions, so that each position finds its partition
+// [ps, pe) and peer group [gs, ge) by indexing. The ranking functions are
+// arithmetic on those; lag, lead and the value functions pick a source
+// row by index arithmetic within the partition (gathered afterwards); the
+// aggregates read segmented prefix scans (sum, min, max, count) at the
+// frame's ends. Results are written by row (out[perm[i]]), as the CPU
+// backend stores them (engine/cpu/window.go, its twin).
+
+typedef unsigned char u8;
+
+__device__ __forceinline__ int keyWordsOf(const SKey &k) {
+    if (k.cls == CLS_DEC) return 2;
+    if (k.cls == CLS_STR || k.cls == CLS_CHAR) return ((k.width + 7) >> 3) + 1;
+    return 1;
+}
+
+// keyEq: rows a and b hold equal keys (NULLs equal each other).
+__device__ __forceinline__ bool keyEq(const SKey &k, i64 a, i64 b) {
+    const u8 *nul = (const u8 *)k.nul;
+    bool na = nul[a] != 0, nb = nul[b] != 0;
+    if (na || nb) return na == nb;
+    int nw = keyWordsOf(k);
+    for (int w = 0; w < nw; w++)
+        if (rawWord(k, a, w) != rawWord(k, b, w)) return false;
+    return true;
+}
+
+// w_flags: pflag[i] = 1 where position i starts a partition (keys
+// [0, npart) differ from position i-1's), gflag[i] where it starts a peer
+// group (any of the nkeys keys differs).
+extern "C" __global__ void w_flags(u64 keysPtr, int nkeys, int npart, u64 permPtr, i64 n, u64 pflagPtr, u64 gflagPtr) {
+    const SKey *keys = (const SKey *)keysPtr;
+    const u32 *perm = (const u32 *)permPtr;
+    u8 *pflag = (u8 *)pflagPtr, *gflag = (u8 *)gflagPtr;
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
+        u8 pf = 1, gf = 1;
+        if (i > 0) {
+            i64 a = perm[i - 1], b = perm[i];
+            pf = 0;
+            for (int k = 0; k < npart && !pf; k++)
+                if (!keyEq(keys[k], a, b)) pf = 1;
+            gf = pf;
+            for (int k = npart; k < nkeys && !gf; k++)
+                if (!keyEq(keys[k], a, b)) gf = 1;
+        }
+        pflag[i] = pf;
+        gflag[i] = gf;
+    }
+}
+
+// Segmented inclusive scans of i64 values: op 0 sum, 1 min, 2 max. A
+// value takes part where has[i] (all, has == 0); with vals == 0 the
+// values are has[i] themselves, counted (op 0). A scan restarts at each
+// position whose seg flag is set (never, seg == 0). A sum that leaves 64
+// bits sets *err. Three passes: w_scan_tiles reduces each tile of WTILE
+// positions, w_scan_carry (one thread) finds what precedes each tile,
+// w_scan_apply scans each tile from its carry.
+#define WTPB 256
+#define WITEMS 16
+#define WTILE (WTPB * WITEMS)
+
+struct WState {
+    i64 v;
+    int has, f;
+};
+
+__device__ __forceinline__ WState wCombine(int op, WState a, WState b, unsigned *err) {
+    if (b.f) return b;
+    WState r;
+    r.f = a.f;
+    r.has = a.has | b.has;
+    if (a.has && b.has) {
+        if (op == 0) {
+            i64 s = (i64)((u64)a.v + (u64)b.v);
+            if (((a.v ^ s) & (b.v ^ s)) < 0) atomicOr(err, 1u);
+            r.v = s;
+        } else if (op == 1) {
+            r.v = b.v < a.v ? b.v : a.v;
+        } else {
+            r.v = b.v > a.v ? b.v : a.v;
+        }
+    } else {
+        r.v = a.has ? a.v : b.v;
+    }
+    return r;
+}
+
+__device__ __forceinline__ WState wItem(const i64 *vals, const u8 *has, const u8 *seg, i64 i) {
+    WState s;
+    s.f = seg ? seg[i] != 0 : 0;
+    if (!vals) {  // counting: has[i] is the value
+        s.has = 1;
+        s.v = has ? has[i] : 1;
+        return s;
+    }
+    s.has = has ? has[i] != 0 : 1;
+    s.v = s.has ? vals[i] : 0;
+    return s;
+}
+
+// wThreadState reduces this thread's WITEMS positions of tile b.
+__device__ WState wThreadState(int op, const i64 *vals, const u8 *has, const u8 *seg, i64 n, unsigned *err) {
+    WState s = {0, 0, 0};
+    i64 base = (i64)blockIdx.x * WTILE + (i64)threadIdx.x * WITEMS;
+    for (int j = 0; j < WITEMS; j++) {
+        i64 i = base + j;
+        if (i >= n) break;
+        s = wCombine(op, s, wItem(vals, has, seg, i), err);
+    }
+    return s;
+}
+
+extern "C" __global__ void __launch_bounds__(WTPB) w_scan_tiles(int op, u64 valsPtr, u64 hasPtr, u64 segPtr, i64 n, u64 tilesPtr, u64 errPtr) {
+    __shared__ WState part[WTPB];
+    unsigned *err = (unsigned *)errPtr;
+    part[threadIdx.x] = wThreadState(op, (const i64 *)valsPtr, (const u8 *)hasPtr, (const u8 *)segPtr, n, err);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        WState s = {0, 0, 0};
+        for (int t = 0; t < WTPB; t++) s = wCombine(op, s, part[t], err);
+        ((WState *)tilesPtr)[blockIdx.x] = s;
+    }
+}
+
+// w_scan_carry: carry[b] is the scan's state before tile b (one thread).
+extern "C" __global__ void w_scan_carry(int op, u64 tilesPtr, i64 ntiles, u64 carryPtr, u64 errPtr) {
+    if (blockIdx.x != 0 || threadIdx.x != 0) return;
+    const WState *tiles = (const WState *)tilesPtr;
+    WState *carry = (WState *)carryPtr;
+    WState s = {0, 0, 0};
+    for (i64 b = 0; b < ntiles; b++) {
+        carry[b] = s;
+        s = wCombine(op, s, tiles[b], (unsigned *)errPtr);
+    }
+}
+
+// w_scan_apply writes the inclusive scan: out[i] (and outHas[i] when
+// outHas is not 0).
+extern "C" __global__ void __launch_bounds__(WTPB) w_scan_apply(int op, u64 valsPtr, u64 hasPtr, u64 segPtr, i64 n, u64 carryPtr,
+                                                               u64 outPtr, u64 outHasPtr, u64 errPtr) {
+    __shared__ WState part[WTPB];
+    const i64 *vals = (const i64 *)valsPtr;
+    const u8 *has = (const u8 *)hasPtr, *seg = (const u8 *)segPtr;
+    unsigned *err = (unsigned *)errPtr;
+    i64 *out = (i64 *)outPtr;
+    u8 *outHas = (u8 *)outHasPtr;
+    part[threadIdx.x] = wThreadState(op, vals, has, seg, n, err);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        WState s = ((const WState *)carryPtr)[blockIdx.x];
+        for (int t = 0; t < WTPB; t++) {
+            WState x = part[t];
+            part[t] = s;
+            s = wCombine(op, s, x, err);
+        }
+    }
+    __syncthreads();
+    WState s = part[threadIdx.x];
+    i64 base = (i64)blockIdx.x * WTILE + (i64)threadIdx.x * WITEMS;
+    for (int j = 0; j < WITEMS; j++) {
+        i64 i = base + j;
+        if (i >= n) break;
+        s = wCombine(op, s, wItem(vals, has, seg, i), err);
+        out[i] = s.v;
+        if (outHas) outHas[i] = (u8)s.has;
+    }
+}
+
+// w_starts: starts[id[i] - 1] = i where flag[i] (id: the inclusive count
+// of flags), and starts[id[n-1]] = n.
+extern "C" __global__ void w_starts(u64 flagPtr, u64 idPtr, i64 n, u64 startsPtr) {
+    const u8 *flag = (const u8 *)flagPtr;
+    const i64 *id = (const i64 *)idPtr;
+    i64 *starts = (i64 *)startsPtr;
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
+        if (flag[i]) starts[id[i] - 1] = i;
+        if (i == n - 1) starts[id[i]] = n;
+    }
+}
+
+// WPos is a position's partition [ps, pe), its peer group g (numbered
+// across partitions) [gs, ge), and its partition's first and last groups.
+struct WPos {
+    i64 ps, pe, g, gs, ge, fg, lg;
+};
+
+__device__ __forceinline__ WPos wPos(const i64 *pid, const i64 *gid, const i64 *pstart, const i64 *gstart, i64 i) {
+    WPos p;
+    i64 q = pid[i] - 1;
+    p.ps = pstart[q];
+    p.pe = pstart[q + 1];
+    p.g = gid[i] - 1;
+    p.gs = gstart[p.g];
+    p.ge = gstart[p.g + 1];
+    p.fg = gid[p.ps] - 1;
+    p.lg = gid[p.pe - 1] - 1;
+    return p;
+}
+
+// ntileOf: engine/cpu ntileOf.
+__device__ __forceinline__ i64 ntileOf(i64 k, i64 total, i64 nb) {
+    i64 q = total / nb, r = total % nb;
+    if (q == 0) return k + 1;
+    if (k < r * (q + 1)) return k / (q + 1) + 1;
+    return r + (k - r * (q + 1)) / q + 1;
+}
+
+// w_rank: fn is engine.WindowFunc: 0 row_number, 1 rank, 2 dense_rank,
+// 3 percent_rank, 4 cume_dist (doubles, as their bits), 5 ntile(nb).
+extern "C" __global__ void w_rank(int fn, u64 pidPtr, u64 gidPtr, u64 pstartPtr, u64 gstartPtr, u64 permPtr, i64 n, i64 nb, u64 outPtr) {
+    const i64 *pid = (const i64 *)pidPtr, *gid = (const i64 *)gidPtr;
+    const i64 *pstart = (const i64 *)pstartPtr, *gstart = (const i64 *)gstartPtr;
+    const u32 *perm = (const u32 *)permPtr;
+    i64 *out = (i64 *)outPtr;
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
+        WPos p = wPos(pid, gid, pstart, gstart, i);
+        i64 v = 0;
+        double rows = (double)(p.pe - p.ps);
+        switch (fn) {
+        case 0: v = i - p.ps + 1; break;
+        case 1: v = p.gs - p.ps + 1; break;
+        case 2: v = p.g - p.fg + 1; break;
+        case 3: {
+            double d = p.pe - p.ps > 1 ? (double)(p.gs - p.ps) / (rows - 1) : 0.0;
+            v = __double_as_longlong(d);
+            break;
+        }
+        case 4: v = __double_as_longlong((double)(p.ge - p.ps) / rows); break;
+        case 5: v = ntileOf(i - p.ps, p.pe - p.ps, nb); break;
+        }
+        out[perm[i]] = v;
+    }
+}
+
+// WFrame mirrors engine.Frame (engine/gpu wFrame): mode 0 RANGE, 1 ROWS,
+// 2 GROUPS; bounds 0 UNBOUNDED PRECEDING, 1 n PRECEDING, 2 CURRENT ROW,
+// 3 n FOLLOWING, 4 UNBOUNDED FOLLOWING; ex engine.FrameExclusion. RANGE
+// frames here have no offsets.
+struct WFrame {
+    i64 so, eo;
+    int mode, sk, ek, ex;
+};
+
+__device__ __forceinline__ i64 stepRows(i64 i, i64 off, bool back, i64 lo, i64 hi) {
+    if (back) return off > i - lo ? lo : i - off;
+    return off > hi - i ? hi : i + off;
+}
+
+// wFrame: engine/cpu winCall.frame, position i's frame [s, e) before EXCLUDE.
+__device__ void wFrame(const WFrame &f, const WPos &p, i64 i, const i64 *gstart, i64 *sp, i64 *ep) {
+    i64 s, e;
+    switch (f.sk) {
+    case 0: s = p.ps; break;
+    case 2: s = f.mode == 1 ? i : p.gs; break;
+    case 1:
+    case 3: {
+        bool back = f.sk == 1;
+        if (f.mode == 1) {
+            s = stepRows(i, f.so, back, p.ps, p.pe);
+        } else {
+            i64 t = stepRows(p.g, f.so, back, p.fg, p.lg + 1);
+            s = t > p.lg ? p.pe : gstart[t];
+        }
+        break;
+    }
+    default: s = p.pe;
+    }
+    switch (f.ek) {
+    case 4: e = p.pe; break;
+    case 2: e = f.mode == 1 ? i + 1 : p.ge; break;
+    case 1:
+    case 3: {
+        bool back = f.ek == 1;
+        if (f.mode == 1) {
+            e = stepRows(i, f.eo, back, p.ps - 1, p.pe - 1) + 1;
+        } else {
+            i64 t = stepRows(p.g, f.eo, back, p.fg - 1, p.lg);
+            e = t >= p.fg ? gstart[t + 1] : p.ps;
+        }
+        break;
+    }
+    default: e = p.ps;
+    }
+    *sp = s;
+    *ep = e;
+}
+
+// w_value: first_value (fn 8), last_value (9), nth_value (10, the nth
+// row): idx[perm[i]] is the source row (perm of the frame's position) or
+// -1 for NULL; the frame without EXCLUDE's rows (engine/cpu frameSegs,
+// nthRow).
+extern "C" __global__ void w_value(int fn, WFrame f, i64 nth, u64 pidPtr, u64 gidPtr, u64 pstartPtr, u64 gstartPtr, u64 permPtr, i64 n,
+                                   u64 idxPtr) {
+    const i64 *pid = (const i64 *)pidPtr, *gid = (const i64 *)gidPtr;
+    const i64 *pstart = (const i64 *)pstartPtr, *gstart = (const i64 *)gstartPtr;
+    const u32 *perm = (const u32 *)permPtr;
+    int *idx = (int *)idxPtr;
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
+        WPos p = wPos(pid, gid, pstart, gstart, i);
+        i64 s, e;
+        wFrame(f, p, i, gstart, &s, &e);
+        i64 a[3], b[3];
+        int ns = 0;
+        i64 cut[3][2];
+        int nc = 0;
+        switch (f.ex) {
+        case 1: cut[0][0] = s; cut[0][1] = i; cut[1][0] = i + 1; cut[1][1] = e; nc = 2; break;
+        case 2: cut[0][0] = s; cut[0][1] = p.gs; cut[1][0] = p.ge; cut[1][1] = e; nc = 2; break;
+        case 3:
+            cut[0][0] = s; cut[0][1] = p.gs; cut[1][0] = i; cut[1][1] = i + 1; cut[2][0] = p.ge; cut[2][1] = e; nc = 3;
+            break;
+        default: cut[0][0] = s; cut[0][1] = e; nc = 1;
+        }
+        for (int k = 0; k < nc; k++) {
+            i64 lo = cut[k][0] > s ? cut[k][0] : s, hi = cut[k][1] < e ? cut[k][1] : e;
+            if (lo < hi) {
+                a[ns] = lo;
+                b[ns] = hi;
+                ns++;
+            }
+        }
+        i64 r = -1;
+        if (ns > 0) {
+            if (fn == 9) {
+                r = b[ns - 1] - 1;
+            } else {
+                i64 k = fn == 8 ? 1 : nth;
+                for (int j = 0; j < ns; j++) {
+                    i64 l = b[j] - a[j];
+                    if (k <= l) {
+                        r = a[j] + k - 1;
+                        break;
+                    }
+                    k -= l;
+                }
+            }
+        }
+        idx[perm[i]] = r < 0 ? -1 : (int)perm[r];
+    }
+}
+
+// w_lag: lag (fn 6) and lead (7) by off rows: idx[perm[i]] is the row
+// perm[i ± off] inside the partition, else the default's: -1 (NULL) for
+// dmode 0, n for dmode 1 (a constant appended after the n rows), n +
+// perm[i] for dmode 2 (a column appended).
+extern "C" __global__ void w_lag(int fn, i64 off, int dmode, u64 pidPtr, u64 pstartPtr, u64 permPtr, i64 n, u64 idxPtr) {
+    const i64 *pid = (const i64 *)pidPtr, *pstart = (const i64 *)pstartPtr;
+    const u32 *perm = (const u32 *)permPtr;
+    int *idx = (int *)idxPtr;
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
+        i64 q = pid[i] - 1;
+        i64 ps = pstart[q], pe = pstart[q + 1];
+        i64 d = fn == 6 ? -off : off;
+        i64 t = i + d;
+        int r;
+        if (t >= ps && t < pe) r = (int)perm[t];
+        else if (dmode == 0) r = -1;
+        else if (dmode == 1) r = (int)n;
+        else r = (int)(n + perm[i]);
+        idx[perm[i]] = r;
+    }
+}
+
+// w_load reads a column of width 1, 2, 4 or 8 (signed) in the order perm:
+// vals[i], and has[i] from the validity bitmap (0: no NULLs).
+extern "C" __global__ void w_load(u64 dataPtr, int width, u64 validPtr, u64 permPtr, i64 n, u64 valsPtr, u64 hasPtr) {
+    const u32 *perm = (const u32 *)permPtr;
+    const u64 *valid = (const u64 *)validPtr;
+    i64 *vals = (i64 *)valsPtr;
+    u8 *has = (u8 *)hasPtr;
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
+        i64 r = perm[i];
+        bool ok = !valid || ((valid[r >> 6] >> (r & 63)) & 1);
+        i64 v = 0;
+        if (ok && dataPtr) {
+            switch (width) {
+            case 1: v = ((const signed char *)dataPtr)[r]; break;
+            case 2: v = ((const short *)dataPtr)[r]; break;
+            case 4: v = ((const int *)dataPtr)[r]; break;
+            default: v = ((const i64 *)dataPtr)[r];
+            }
+        }
+        vals[i] = ok ? v : 0;
+        has[i] = ok;
+    }
+}
+
+// w_agg: an aggregate over each position's frame from the prefix scans
+// within its partition: agg 0 count(*), 1 count(x) (cnt: the prefix
+// count of non-NULL values), 2 sum (pre: prefix sums), 3 min and 4 max
+// (pre, preHas: prefix min or max, for frames that start at the
+// partition's first row). out[perm[i]] and nul[perm[i]]; a difference of
+// sums past 64 bits, or a result whose magnitude reaches lim (lim > 0:
+// 10^18 for numerics, which the device holds to 18 digits), sets *err.
+extern "C" __global__ void w_agg(int agg, WFrame f, u64 pidPtr, u64 gidPtr, u64 pstartPtr, u64 gstartPtr, u64 permPtr, i64 n, u64 prePtr,
+                                 u64 preHasPtr, u64 cntPtr, i64 lim, u64 outPtr, u64 nulPtr, u64 errPtr) {
+    const i64 *pid = (const i64 *)pidPtr, *gid = (const i64 *)gidPtr;
+    const i64 *pstart = (const i64 *)pstartPtr, *gstart = (const i64 *)gstartPtr;
+    const u32 *perm = (const u32 *)permPtr;
+    const i64 *pre = (const i64 *)prePtr, *cnt = (const i64 *)cntPtr;
+    const u8 *preHas = (const u8 *)preHasPtr;
+    i64 *out = (i64 *)outPtr;
+    u8 *nul = (u8 *)nulPtr;
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
+        WPos p = wPos(pid, gid, pstart, gstart, i);
+        i64 s, e;
+        wFrame(f, p, i, gstart, &s, &e);
+        i64 v = 0;
+        u8 isNull = 0;
+        if (agg == 0) {
+            v = e > s ? e - s : 0;
+        } else if (s >= e) {
+            isNull = agg != 1;
+        } else if (agg == 1 || agg == 2) {
+            i64 c = cnt[e - 1] - (s > p.ps ? cnt[s - 1] : 0);
+            if (agg == 1) {
+                v = c;
+            } else if (c == 0) {
+                isNull = 1;
+            } else {
+                i64 a = pre[e - 1], b = s > p.ps ? pre[s - 1] : 0;
+                v = (i64)((u64)a - (u64)b);
+                if (((a ^ b) & (a ^ v)) < 0) atomicOr((unsigned *)errPtr, 1u);
+            }
+        } else {
+            isNull = !preHas[e - 1];
+            v = pre[e - 1];
+        }
+        if (lim > 0 && !isNull && (v >= lim || v <= -lim)) atomicOr((unsigned *)errPtr, 1u);
+        out[perm[i]] = isNull ? 0 : v;
+        nul[perm[i]] = isNull;
+    }
+}
+
+// w_store narrows n i64 values to width bytes (2, 4 or 8).
+extern "C" __global__ void w_store(u64 valsPtr, i64 n, int width, u64 outPtr) {
+    const i64 *vals = (const i64 *)valsPtr;
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
+        switch (width) {
+        case 2: ((short *)outPtr)[i] = (short)vals[i]; break;
+        case 4: ((int *)outPtr)[i] = (int)vals[i]; break;
+        default: ((i64 *)outPtr)[i] = vals[i];
+        }
+    }
+}

@@ -38,6 +38,9 @@ const (
 	CodeUndefinedParameter      = "42P02"
 	CodeInvalidSchemaName       = "3F000"
 	CodeLimitMustNotBeNegative  = "2201W"
+	CodeInvalidWindowFrameSize  = "22013" // invalid_preceding_or_following_size
+	CodeInvalidArgForNtile      = "22014"
+	CodeInvalidArgForNthValue   = "22016"
 	CodeSyntaxError             = "42601"
 	CodeInsufficientPrivilege   = "42501"
 	CodeGroupingError           = "42803"

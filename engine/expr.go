@@ -58,6 +58,9 @@ type HostFunc struct {
 	Args []Expr
 	T    Type
 	Fn   func(args []*Vec, n int) (*Vec, error)
+	// Parallel: Fn keeps no state between calls and may run on several
+	// goroutines at once, over parts of the rows.
+	Parallel bool
 }
 
 var (
@@ -272,11 +275,43 @@ const (
 	// row's delimiter (none where that is NULL), in Order's order (input
 	// order without one; sorted by value and delimiter for DISTINCT).
 	AggStringAgg
+	// Statistics over exact sums of the values, their squares and their
+	// products (eval.StatAcc), finished as PostgreSQL's final functions:
+	// one argument (Arg) for the variances and standard deviations, two
+	// (Arg is Y, Arg2 is X, in PostgreSQL's order) for the others.
+	AggVarPop
+	AggVarSamp
+	AggStddevPop
+	AggStddevSamp
+	AggCovarPop
+	AggCovarSamp
+	AggCorr
+	AggRegrSlope
+	AggRegrIntercept
+	AggRegrR2
+	AggRegrSXX
+	AggRegrSYY
+	AggRegrSXY
+	// Ordered-set aggregates over Arg's non-NULL values sorted by Order
+	// (one key, Arg itself): Arg2 is the fraction, a constant double
+	// (eval.PercentileCont, ...).
+	AggPercentileCont
+	AggPercentileDisc
+	AggMode
 )
 
 func (a AggFunc) String() string {
-	return [...]string{"count(*)", "count", "sum", "avg", "min", "max", "string_agg"}[a]
+	return [...]string{"count(*)", "count", "sum", "avg", "min", "max", "string_agg",
+		"var_pop", "var_samp", "stddev_pop", "stddev_samp", "covar_pop", "covar_samp", "corr",
+		"regr_slope", "regr_intercept", "regr_r2", "regr_sxx", "regr_syy", "regr_sxy",
+		"percentile_cont", "percentile_disc", "mode"}[a]
 }
+
+// IsStat reports whether a is one of the statistics (var_pop ... regr_sxy).
+func (a AggFunc) IsStat() bool { return a >= AggVarPop && a <= AggRegrSXY }
+
+// IsOrderedSet reports whether a is percentile_cont, percentile_disc or mode.
+func (a AggFunc) IsOrderedSet() bool { return a >= AggPercentileCont && a <= AggMode }
 
 // AggCall is one aggregate of a query: Func over Arg (nil for count(*)),
 // evaluated over the filtered input rows. T is PostgreSQL's result type.
@@ -287,6 +322,9 @@ type AggCall struct {
 	T        Type
 	// Sep is string_agg's delimiter, evaluated per row; nil otherwise.
 	Sep Expr
+	// Arg2 is the second argument of the two-argument statistics (X) and
+	// the fraction of the percentiles; nil otherwise.
+	Arg2 Expr
 	// Order is the ORDER BY inside the call (string_agg only).
 	Order []AggOrder
 }
@@ -307,6 +345,9 @@ func (a AggCall) Exprs() []Expr {
 	if a.Sep != nil {
 		out = append(out, a.Sep)
 	}
+	if a.Arg2 != nil {
+		out = append(out, a.Arg2)
+	}
 	for _, o := range a.Order {
 		out = append(out, o.Expr)
 	}
@@ -324,6 +365,9 @@ func (a AggCall) String() string {
 	sep := ""
 	if a.Sep != nil {
 		sep = ", " + a.Sep.String()
+	}
+	if a.Arg2 != nil {
+		sep += ", " + a.Arg2.String()
 	}
 	var ord strings.Builder
 	for i, o := range a.Order {

@@ -280,3 +280,13 @@ func (s *FloatSum) AvgResult(n int64) (float64, error) {
 }
 
 var errFloatSumOverflow = Errorf(CodeNumericValueOutOfRange, "value out of range: overflow")
+
+// Exact returns the sum for exact arithmetic: special is true when a NaN
+// or an infinity decides it (then v is that value and f nil); otherwise f
+// is the exact finite sum, nil when it is zero.
+func (s *FloatSum) Exact() (f *big.Float, v float64, special bool) {
+	if v, ok := s.special(); ok {
+		return nil, v, true
+	}
+	return s.exact(), 0, false
+}

@@ -45,13 +45,20 @@ type Plan struct {
 	GroupBy   []Expr
 	Aggs      []AggCall
 	Having    Expr
-	Project   []Expr
-	Distinct  bool
-	OrderBy   []SortKey
-	Offset    int64
-	Limit     int64 // -1: none
-	Visible   int
-	Names     []string
+	// GroupingSets, when set, are the sets of GROUPING SETS, ROLLUP or
+	// CUBE: the aggregate output is the rows of one aggregation per set,
+	// in the column layout of GroupBy (grouping.go).
+	GroupingSets []GroupingSet
+	Project      []Expr
+	Distinct     bool
+	// DistinctOn, with Distinct, makes it DISTINCT ON: after ORDER BY,
+	// the first row of each set of equal values of these Project columns.
+	DistinctOn []int
+	OrderBy    []SortKey
+	Offset     int64
+	Limit      int64 // -1: none
+	Visible    int
+	Names      []string
 }
 
 // String renders the plan for EXPLAIN and golden tests: the pipeline's
@@ -125,6 +132,9 @@ func (p *Plan) writeSteps(b *strings.Builder) {
 			a[i] = e.String()
 		}
 		fmt.Fprintf(b, "Aggregate group=[%s] aggs=[%s]\n", strings.Join(g, ", "), strings.Join(a, ", "))
+		if len(p.GroupingSets) > 0 {
+			fmt.Fprintf(b, "Grouping Sets %s\n", groupingSetsString(p.GroupingSets))
+		}
 		if p.Having != nil {
 			fmt.Fprintf(b, "Having %s\n", p.Having)
 		}
@@ -134,7 +144,9 @@ func (p *Plan) writeSteps(b *strings.Builder) {
 		pr[i] = e.String()
 	}
 	fmt.Fprintf(b, "Project [%s]\n", strings.Join(pr, ", "))
-	if p.Distinct {
+	if p.Distinct && len(p.DistinctOn) > 0 {
+		fmt.Fprintf(b, "Distinct On %v\n", p.DistinctOn)
+	} else if p.Distinct {
 		b.WriteString("Distinct\n")
 	}
 	if len(p.OrderBy) > 0 {

@@ -92,11 +92,7 @@ type gpuKernels struct {
 }
 
 func loadKernels(dev *cuda.Device) (*gpuKernels, error) {
-	ptx, err := cuda.PTX("csv")
-	if err != nil {
-		return nil, err
-	}
-	m, err := dev.LoadModule(ptx)
+	m, _, err := dev.LoadKernels("csv") // shipped machine code, or the PTX
 	if err != nil {
 		return nil, err
 	}

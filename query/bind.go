@@ -45,11 +45,9 @@ type binder struct {
 	st     *stmtState
 	// outer is the enclosing query's scope, for a subquery.
 	outer *outerScope
-	// windows maps the select's window function calls to the source
-	// columns that hold their values (window.go).
-	windows map[*ast.WindowFuncExpr]int
-	// windowFiltered: bindWindows has applied WHERE already.
-	windowFiltered bool
+	// win collects the select's window calls while its select list
+	// and ORDER BY bind; nil elsewhere (window.go).
+	win *windowScope
 	// noJoins: subqueries may not become joins of src (decorrelate.go);
 	// set while binding the ON condition of an outer join, whose sides
 	// are not yet joined.
@@ -83,6 +81,11 @@ type aggScope struct {
 	groupKeys []string
 	aggs      []engine.AggCall
 	aggKeys   []string
+	// filter is the FILTER (WHERE ...) of the aggregate being bound
+	// (bindpgagg.go); sets are the GROUPING SETS (groupingsets.go).
+	filter   engine.Expr
+	sets     []groupingSet
+	grouping []groupingFunc
 }
 
 func unsupported(format string, args ...any) error {
@@ -136,7 +139,8 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 	if err := b.bindFrom(sel.From); err != nil {
 		return nil, nil, err
 	}
-	if err := b.bindWindows(sel); err != nil {
+	ws, err := newWindowScope(sel)
+	if err != nil {
 		return nil, nil, err
 	}
 	p := b.src.plan()
@@ -144,6 +148,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 	if !b.src.present {
 		p.Table = ""
 	}
+	on := distinctOn(sel) // groupingsets.go
 
 	// The select list, with * expanded.
 	type item struct {
@@ -183,7 +188,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 		items = append(items, item{node: f.Expr, name: name, col: -1})
 	}
 
-	if sel.Where != nil && !b.windowFiltered {
+	if sel.Where != nil {
 		if hasAggregate(sel.Where) {
 			return nil, nil, engine.Errorf(engine.CodeGroupingError, "aggregate functions are not allowed in WHERE")
 		}
@@ -219,7 +224,11 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 		p.Aggregate = true
 		b.agg = &aggScope{}
 		if sel.GroupBy != nil {
-			for _, g := range sel.GroupBy.Items {
+			groupItems, sets, err := expandGroupBy(sel.GroupBy.Items) // groupingsets.go
+			if err != nil {
+				return nil, nil, err
+			}
+			for _, g := range groupItems {
 				node := g.Expr
 				switch n := node.(type) {
 				case *ast.PositionExpr:
@@ -259,10 +268,14 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 				b.agg.groups = append(b.agg.groups, e)
 				b.agg.groupKeys = append(b.agg.groupKeys, e.String())
 			}
+			if err := b.finishGroupingSets(sel, sets); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
 
 	var cols []engine.ResultColumn
+	b.win = ws
 	for _, it := range items {
 		var e engine.Expr
 		var err error
@@ -299,11 +312,13 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 	p.Visible = len(p.Project)
 
 	if sel.Having != nil {
+		b.win = nil
 		h, err := b.predicate(sel.Having.Expr, "HAVING")
 		if err != nil {
 			return nil, nil, err
 		}
 		p.Having = h
+		b.win = ws
 	}
 
 	if sel.OrderBy != nil {
@@ -313,6 +328,11 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 				return nil, nil, err
 			}
 			p.OrderBy = append(p.OrderBy, key)
+		}
+	}
+	if on != nil {
+		if err := b.bindDistinctOn(p, on); err != nil {
+			return nil, nil, err
 		}
 	}
 	if sel.Limit != nil {
@@ -332,9 +352,11 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 			}
 		}
 	}
+	b.win = nil
 	if b.agg != nil {
 		p.GroupBy = b.agg.groups
 		p.Aggs = b.agg.aggs
+		p.GroupingSets = b.planGroupingSets()
 	}
 	// Binding may have joined subqueries to the source: the plan reads
 	// the source as it is now.
@@ -342,6 +364,9 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 	p.Input, p.Data, p.Schema, p.Table, p.Host = final.Input, final.Data, final.Schema, final.Table, final.Host
 	if !b.src.present {
 		p.Table = ""
+	}
+	if len(ws.calls) > 0 {
+		p = ws.finish(b, p)
 	}
 	return p, cols, nil
 }
@@ -448,7 +473,7 @@ func (b *binder) orderKey(p *engine.Plan, o *ast.ByItem, distinct bool) (engine.
 }
 
 func (b *binder) plain() *binder {
-	return &binder{s: b.s, src: b.src, params: b.params, st: b.st, outer: b.outer, windows: b.windows, noJoins: b.noJoins}
+	return &binder{s: b.s, src: b.src, params: b.params, st: b.st, outer: b.outer, noJoins: b.noJoins}
 }
 
 // predicate binds a boolean condition.
@@ -526,13 +551,19 @@ func (b *binder) starColumn(i int) (engine.Expr, error) {
 // expression that equals a GROUP BY expression becomes a reference to that
 // group column, and aggregates become references to their results.
 func (b *binder) expr(n ast.ExprNode) (engine.Expr, error) {
+	if f, ok := n.(*ast.FuncCallExpr); ok && (f.FnName.L == "__gpusql_filter" || f.FnName.L == "__gpusql_grouping") {
+		return b.groupingSyntax(f) // groupingsets.go
+	}
 	if b.agg == nil {
 		return b.node(n)
 	}
 	if a, ok := n.(*ast.AggregateFuncExpr); ok {
+		if hasWindow(a) {
+			return nil, engine.Errorf(engine.CodeGroupingError, "aggregate function calls cannot contain window function calls")
+		}
 		return b.aggCall(a)
 	}
-	if !hasAggregate(n) {
+	if !hasAggregate(n) && !hasWindow(n) {
 		e, err := b.plain().expr(n)
 		if err != nil {
 			return nil, err
@@ -592,9 +623,12 @@ func (f *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
 		f.found = true
 		return n, true
 	}
-	switch n.(type) {
-	case *ast.SubqueryExpr, *ast.WindowFuncExpr:
-		return n, true // a subquery's aggregates are its own; window calls are not aggregates
+	if c, ok := n.(*ast.FuncCallExpr); ok && c.FnName.L == "__gpusql_grouping" {
+		f.found = true // grouping() reads the grouping, as aggregates do
+		return n, true
+	}
+	if _, ok := n.(*ast.SubqueryExpr); ok {
+		return n, true // a subquery's aggregates are its own
 	}
 	return n, false
 }
@@ -695,6 +729,7 @@ func (b *binder) aggCall(a *ast.AggregateFuncExpr) (engine.Expr, error) {
 // addAgg registers an aggregate (once per distinct call) and returns a
 // reference to its result.
 func (b *binder) addAgg(call engine.AggCall) (engine.Expr, error) {
+	call = b.agg.applyFilter(call)
 	key := call.String()
 	for k, s := range b.agg.aggKeys {
 		if s == key {
@@ -770,6 +805,9 @@ func figureName(n ast.ExprNode) (string, int) {
 	case *ast.ParenthesesExpr:
 		return figureName(n.Expr)
 	case *ast.AggregateFuncExpr:
+		if name := aggMarkerName(n); name != "" {
+			return name, 2
+		}
 		if n.F == "group_concat" {
 			return "string_agg", 2 // see stringAgg
 		}
@@ -788,6 +826,8 @@ func figureName(n ast.ExprNode) (string, int) {
 		return "?column?", 0
 	case *ast.ExistsSubqueryExpr:
 		return "exists", 2
+	case *ast.WindowFuncExpr:
+		return windowName(n), 2
 	case *ast.CaseExpr:
 		if n.ElseClause != nil {
 			if name, st := figureName(n.ElseClause); st == 2 {
@@ -817,6 +857,18 @@ func figureName(n ast.ExprNode) (string, int) {
 			return "?column?", 0
 		case "__gpusql_extract":
 			return "extract", 2
+		case "__gpusql_filter":
+			if len(n.Args) == 2 {
+				return figureName(n.Args[0])
+			}
+		case "__gpusql_grouping":
+			return "grouping", 2
+		case "__gpusql_subscript":
+			// a[i] is named after a (FigureColname skips subscripts)
+			if len(n.Args) == 2 {
+				return figureName(n.Args[0])
+			}
+			return "?column?", 0
 		case "__gpusql_regcast":
 			if len(n.Args) == 2 {
 				if inner, st := figureName(n.Args[0]); st == 2 {

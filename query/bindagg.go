@@ -17,6 +17,9 @@ const stringAggMarker = "__gpusql_string_agg"
 // group_concat written by the user is MySQL's, which PostgreSQL lacks.
 func (b *binder) stringAgg(a *ast.AggregateFuncExpr) (engine.Expr, error) {
 	n := len(a.Args)
+	if name := aggMarkerName(a); name != "" {
+		return b.pgAgg(name, a) // bindpgagg.go
+	}
 	if n == 0 || !isStringAggMarker(a.Args[n-1]) {
 		return nil, engine.Errorf(engine.CodeUndefinedFunction, "function group_concat does not exist")
 	}

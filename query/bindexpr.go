@@ -127,10 +127,7 @@ func (b *binder) node(n ast.ExprNode) (engine.Expr, error) {
 	case *ast.CompareSubqueryExpr:
 		return b.compareSubquery(n)
 	case *ast.WindowFuncExpr:
-		if i, ok := b.windows[n]; ok {
-			return &engine.ColRef{Idx: i, Name: strings.ToLower(n.Name), T: b.src.cols[i].Type}, nil
-		}
-		return nil, engine.Errorf(engine.CodeWindowingError, "window functions are not allowed here")
+		return b.windowCall(n)
 	case *ast.FuncCastExpr:
 		x, err := b.expr(n.Expr)
 		if err != nil {
@@ -776,6 +773,11 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 		if err := bindArgs(0); err != nil {
 			return nil, err
 		}
+		if name == "substring" && len(args) == 2 && (isUnknown(args[1]) || args[1].Type().IsString()) {
+			// substring(x FROM pattern): a regular expression
+			e, _, err := b.regexFunc(name, args)
+			return e, err
+		}
 		x, err := b.strArg(args[0], name)
 		if err != nil {
 			return nil, err
@@ -929,6 +931,9 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 		return e, err
 	}
 	if e, ok, err := b.arrayFunc(name, args); ok || err != nil {
+		return e, err
+	}
+	if e, ok, err := b.regexFunc(name, args); ok || err != nil {
 		return e, err
 	}
 	ts := make([]string, len(args))

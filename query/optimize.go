@@ -28,8 +28,15 @@ import (
 // optimize returns the planned form of a bound plan. It does not change
 // p; a plan already planned is returned as is.
 func optimize(p *engine.Plan, stats func(engine.TableData, int) engine.ColumnStats) (*engine.Plan, error) {
-	if p.Optimized || p.Input == nil {
+	if p.Optimized {
 		return p, nil
+	}
+	if p.Input == nil {
+		q := aggRewrites(p)
+		if q != p {
+			q.Optimized = true
+		}
+		return q, nil
 	}
 	o := &optimizer{stats: stats}
 	q, err := o.plan(p)
@@ -56,7 +63,7 @@ type estimate struct {
 func (o *optimizer) plan(p *engine.Plan) (*engine.Plan, error) {
 	q := *p
 	if p.Input == nil {
-		return &q, nil
+		return aggRewrites(&q), nil
 	}
 	ncols := len(p.Input.Columns())
 	need := make([]bool, ncols)
@@ -88,7 +95,7 @@ func (o *optimizer) plan(p *engine.Plan) (*engine.Plan, error) {
 	if len(p.Aggs) > 0 {
 		q.Aggs = make([]engine.AggCall, len(p.Aggs))
 		for i, a := range p.Aggs {
-			a.Arg, a.Sep = renumber(a.Arg, m), renumber(a.Sep, m)
+			a.Arg, a.Sep, a.Arg2 = renumber(a.Arg, m), renumber(a.Sep, m), renumber(a.Arg2, m)
 			if len(a.Order) > 0 {
 				ord := make([]engine.AggOrder, len(a.Order))
 				for k, x := range a.Order {
@@ -106,7 +113,7 @@ func (o *optimizer) plan(p *engine.Plan) (*engine.Plan, error) {
 			q.Project[i] = renumber(e, m)
 		}
 	}
-	return &q, nil
+	return aggRewrites(&q), nil
 }
 
 // inputExprs are the expressions of p that read its input's columns.
@@ -159,6 +166,8 @@ func (o *optimizer) rel(r engine.Rel, preds []engine.Expr, need []bool) (engine.
 		s := *r
 		s.Left, s.Right = l, rr
 		return &s, identity(len(r.Cols)), preds, nil
+	case *engine.Window:
+		return o.window(r, preds, need)
 	}
 	return r, identity(len(r.Columns())), preds, nil
 }
@@ -331,6 +340,9 @@ func (o *optimizer) estimate(r engine.Rel) estimate {
 	case *engine.SetOp:
 		l, rr := o.estimate(r.Left), o.estimate(r.Right)
 		return estimate{rows: l.rows + rr.rows, cols: make([]engine.ColumnStats, len(r.Cols))}
+	case *engine.Window:
+		in := o.estimate(r.Input)
+		return estimate{rows: in.rows, cols: append(in.cols, make([]engine.ColumnStats, len(r.Calls))...)}
 	}
 	return estimate{rows: 1000}
 }

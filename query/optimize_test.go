@@ -246,3 +246,62 @@ func TestPlanner(t *testing.T) {
 		}
 	})
 }
+
+func TestSplitDistinct(t *testing.T) {
+	sess := newPlannerSession(t)
+	for _, c := range []struct {
+		sql   string
+		split bool
+	}{
+		{"SELECT l_suppkey, count(DISTINCT l_orderkey) FROM lineitem GROUP BY l_suppkey", true},
+		{"SELECT count(DISTINCT l_orderkey), min(l_orderkey), max(DISTINCT l_orderkey) FROM lineitem", true},
+		{"SELECT o_pri, count(DISTINCT l_suppkey) FROM lineitem JOIN orders ON l_orderkey = o_orderkey GROUP BY o_pri", true},
+		// plain aggregates beside the DISTINCT one, combined from partial
+		// ones per pair
+		{"SELECT l_suppkey, count(DISTINCT l_orderkey), count(*), sum(l_quantity), avg(l_quantity), max(l_suppkey) FROM lineitem GROUP BY l_suppkey", true},
+		// ... but not without GROUP BY (a count over no rows is 0), not
+		// float sums; two different x, or no DISTINCT at all: unchanged
+		{"SELECT count(DISTINCT l_orderkey), count(*) FROM lineitem", false},
+		{"SELECT l_suppkey, count(DISTINCT l_orderkey), sum(l_quantity::float8) FROM lineitem GROUP BY l_suppkey", false},
+		{"SELECT count(DISTINCT l_orderkey), count(DISTINCT l_suppkey) FROM lineitem", false},
+		{"SELECT l_suppkey, min(l_orderkey) FROM lineitem GROUP BY l_suppkey", false},
+		{"SELECT count(DISTINCT l_quantity::float8) FROM lineitem", false},
+	} {
+		p := explain(t, sess, c.sql)
+		// split: the top aggregation has no DISTINCT, and a node below
+		// groups too (the distinct pairs)
+		got := !strings.Contains(p.step("Aggregate"), "DISTINCT") && strings.Count(p.String(), "Aggregate group=") == 2
+		if got != c.split {
+			t.Errorf("%s: split %v, want %v:\n%s", c.sql, got, c.split, p)
+		}
+	}
+}
+
+func TestAvgAsSum(t *testing.T) {
+	sess := newPlannerSession(t)
+	p := explain(t, sess, "SELECT l_suppkey, avg(l_quantity), count(*) FROM lineitem GROUP BY l_suppkey ORDER BY 2 DESC LIMIT 3")
+	if a := p.step("Aggregate"); strings.Contains(a, "avg(") || !strings.Contains(a, "sum(#2(l_quantity))") || !strings.Contains(a, "count(#2(l_quantity))") {
+		t.Errorf("GROUP BY avg should be a sum and a count: %s\n%s", a, p)
+	}
+	if pr := p.step("Project"); !strings.Contains(pr, "div(") {
+		t.Errorf("the projection should divide: %s", pr)
+	}
+	// without GROUP BY, avg stays
+	p = explain(t, sess, "SELECT avg(l_quantity) FROM lineitem")
+	if a := p.step("Aggregate"); !strings.Contains(a, "avg(") {
+		t.Errorf("a global avg should stay: %s", a)
+	}
+}
+
+func TestSumPlusConst(t *testing.T) {
+	sess := newPlannerSession(t)
+	p := explain(t, sess, "SELECT sum(l_quantity::smallint), sum(l_quantity::smallint + 1), sum(l_quantity::smallint - 2), sum(3 + l_quantity::smallint) FROM lineitem")
+	if a := p.step("Aggregate"); strings.Count(a, "sum(") != 1 || strings.Count(a, "count(") != 1 || strings.Contains(a, "add(") {
+		t.Errorf("want one sum and one count: %s", a)
+	}
+	// an integer column plus a constant may overflow per row: unchanged
+	p = explain(t, sess, "SELECT sum(l_quantity + 1) FROM lineitem")
+	if a := p.step("Aggregate"); !strings.Contains(a, "add(") {
+		t.Errorf("sum(int + c) should stay: %s", a)
+	}
+}

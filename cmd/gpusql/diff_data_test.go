@@ -15,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gpusql/gpusql/tools/hitsgen/hits"
 )
 
 // diffTable is one generated table.
@@ -88,6 +90,54 @@ var diffTables = []*diffTable{
 		Columns: `id integer, ts timestamp, tz timestamptz, d date, t time, ts3 timestamp(3), grp text`,
 		File:    "tz.csv",
 	},
+	// ClickBench's table (clickbench.sql), made by tools/hitsgen.
+	{
+		Name:    "hits",
+		Columns: diffHitsColumns(),
+		File:    "hits.csv",
+		ViaCopy: true,
+	},
+}
+
+// diffHitsRows is the size of the differential test's hits: enough for
+// CounterID 62 (0.6% of rows) to have some, small enough to load in
+// a second.
+const diffHitsRows = 5000
+
+// diffHitsColumns is ClickBench's column list (testdata/clickbench/schema.sql).
+func diffHitsColumns() string {
+	var cols []string
+	for _, c := range hits.Columns {
+		cols = append(cols, c.Name+" "+c.Type+" NOT NULL")
+	}
+	return strings.Join(cols, ", ")
+}
+
+// writeDiffHits writes hitsgen's rows (seed 1) with a header line.
+func writeDiffHits(path string) error {
+	g, err := hits.New(hits.Options{Rows: diffHitsRows, Seed: 1, Format: hits.CSV})
+	if err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	var names []string
+	for _, c := range hits.Columns {
+		names = append(names, c.Name)
+	}
+	w.WriteString(strings.Join(names, ",") + "\n")
+	if _, err := g.Write(w, 2); err != nil {
+		f.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // The join tables' rows: fields separated by |, ~ is NULL, an empty field
@@ -222,6 +272,9 @@ func writeDiffData(dir string) error {
 		return err
 	}
 	if err := writeDiffTimes(filepath.Join(dir, "tz.csv")); err != nil {
+		return err
+	}
+	if err := writeDiffHits(filepath.Join(dir, "hits.csv")); err != nil {
 		return err
 	}
 	for name, lines := range diffJoinRows {

@@ -7,18 +7,16 @@ import (
 	"github.com/gpusql/gpusql/engine/eval"
 )
 
-// aggregator is a hash aggregation: group keys are encoded into bytes and
-// mapped to dense group ids; each aggregate keeps one state slot per group
+// aggregator is a hash aggregation: group keys are mapped to dense group
+// ids by a groupIndex; each aggregate keeps one state slot per group
 // in typed arrays.
 type aggregator struct {
-	plan    *engine.Plan
-	groups  map[string]int32
-	keys    []*engine.Vec // one growing vector per GROUP BY expression
-	ng      int
-	states  []*aggState
-	keyBuf  []byte
-	ids     []int32
-	keyList []string // encoded key of each group, in group order
+	plan   *engine.Plan
+	index  *groupIndex
+	keys   []*engine.Vec // one growing vector per GROUP BY expression: group g's keys are row g
+	ng     int
+	states []*aggState
+	ids    []int32
 }
 
 type aggState struct {
@@ -29,7 +27,9 @@ type aggState struct {
 	best  *engine.Vec // min/max
 	seen  map[string]struct{}
 	dbuf  []byte
-	str   *stringAgg // string_agg
+	str   *stringAgg     // string_agg
+	stat  []eval.StatAcc // statistics (stats.go)
+	ord   *ordVals       // percentile_cont, percentile_disc, mode (stats.go)
 }
 
 // stringAgg keeps string_agg's input: every non-NULL value with its
@@ -43,7 +43,7 @@ type stringAgg struct {
 }
 
 func newAggregator(p *engine.Plan) *aggregator {
-	a := &aggregator{plan: p, groups: map[string]int32{}}
+	a := &aggregator{plan: p, index: newGroupIndex()}
 	for _, g := range p.GroupBy {
 		a.keys = append(a.keys, engine.NewVec(g.Type(), 0))
 	}
@@ -54,6 +54,9 @@ func newAggregator(p *engine.Plan) *aggregator {
 		}
 		if c.Func == engine.AggMin || c.Func == engine.AggMax {
 			s.best = engine.NewVec(c.T, 0)
+		}
+		if c.Func.IsOrderedSet() {
+			s.ord = &ordVals{vals: engine.NewVec(c.Arg.Type(), 0)}
 		}
 		if c.Func == engine.AggStringAgg {
 			s.str = &stringAgg{vals: engine.NewVec(engine.Text, 0), seps: engine.NewVec(engine.Text, 0)}
@@ -79,6 +82,10 @@ func (a *aggregator) newGroup(keys []*engine.Vec, row int) int32 {
 		s.count = append(s.count, 0)
 		s.has = append(s.has, false)
 		switch {
+		case s.call.Func.IsStat():
+			s.stat = append(s.stat, eval.StatAcc{})
+		case s.ord != nil:
+			s.ord.rows = append(s.ord.rows, nil)
 		case s.str != nil:
 			s.str.rows = append(s.str.rows, nil)
 		case s.best != nil:
@@ -111,22 +118,15 @@ func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n
 			ids[i] = 0
 		}
 	} else {
-		for i := 0; i < n; i++ {
-			a.keyBuf = a.keyBuf[:0]
-			for _, kv := range keys {
-				a.keyBuf = eval.AppendKey(a.keyBuf, kv, i)
-			}
-			id, ok := a.groups[string(a.keyBuf)]
-			if !ok {
-				id = a.newGroup(keys, i)
-				k := string(a.keyBuf)
-				a.groups[k] = id
-				a.keyList = append(a.keyList, k)
-			}
-			ids[i] = id
-		}
+		a.index.assign(a.keys, keys, 0, n, ids, func(row int) int32 { return a.newGroup(keys, row) })
 	}
 	for _, s := range a.states {
+		if s.call.Func.IsStat() || s.ord != nil {
+			if err := s.addStats(ctxEval, ids, n); err != nil {
+				return err
+			}
+			continue
+		}
 		if s.str != nil {
 			vs := make([]*engine.Vec, 0, 2+len(s.call.Order))
 			for _, e := range s.call.Exprs() {
@@ -286,17 +286,11 @@ func (a *aggregator) hasDistinct() bool {
 // merge folds o's groups into a. Groups new to a are appended in o's
 // order, so merging workers' aggregators in worker order is deterministic.
 func (a *aggregator) merge(o *aggregator) error {
-	for g := 0; g < o.ng; g++ {
-		id := int32(0)
-		if len(a.plan.GroupBy) > 0 {
-			k := o.keyList[g]
-			var ok bool
-			if id, ok = a.groups[k]; !ok {
-				id = a.newGroup(o.keys, g)
-				a.groups[k] = id
-				a.keyList = append(a.keyList, k)
-			}
-		}
+	ids := make([]int32, o.ng)
+	if len(a.plan.GroupBy) > 0 {
+		a.index.assign(a.keys, o.keys, 0, o.ng, ids, func(row int) int32 { return a.newGroup(o.keys, row) })
+	}
+	for g, id := range ids {
 		for k, s := range a.states {
 			if err := s.mergeSlot(id, o.states[k], int32(g)); err != nil {
 				return err
@@ -308,6 +302,14 @@ func (a *aggregator) merge(o *aggregator) error {
 
 func (s *aggState) mergeSlot(id int32, o *aggState, g int32) error {
 	s.count[id] += o.count[g]
+	if s.call.Func.IsStat() {
+		s.stat[id].Merge(&o.stat[g])
+		return nil
+	}
+	if s.ord != nil {
+		s.ord.merge(id, o.ord, g)
+		return nil
+	}
 	switch s.call.Func {
 	case engine.AggStringAgg:
 		// o scanned rows after s's: its rows follow, keeping input order.
@@ -348,6 +350,18 @@ func (a *aggregator) result() (*engine.Batch, error) {
 		v := engine.NewVec(s.call.T, a.ng)
 		for g := 0; g < a.ng; g++ {
 			empty := s.count[g] == 0
+			switch {
+			case s.call.Func.IsStat():
+				if err := s.stat[g].Put(s.call.Func, s.call.Arg.Type(), v, g); err != nil {
+					return nil, err
+				}
+				continue
+			case s.ord != nil:
+				if err := s.ord.put(s.call, v, g); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			switch s.call.Func {
 			case engine.AggCount, engine.AggCountStar:
 				v.I[g] = s.count[g]

@@ -125,6 +125,9 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 	if err != nil {
 		return err
 	}
+	if len(p.GroupingSets) > 0 { // one aggregation per set
+		return eval.RunGroupingSets(ctx, p, func(q *engine.Plan, s engine.BatchSink) error { return b.Execute(ctx, q, s) }, sink)
+	}
 	r := &execRun{p: p, rows: 1} // no FROM: one row without columns
 	if p.Table != "" {
 		r.rows = 0 // a table never loaded
@@ -182,12 +185,7 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 	if collected == nil {
 		return nil
 	}
-	if p.Distinct {
-		collected = eval.DistinctBatch(collected, p.Visible)
-	}
-	if len(p.OrderBy) > 0 {
-		collected = eval.SortBatch(collected, p.OrderBy)
-	}
+	collected = eval.FinishRows(collected, p)
 	for lo := 0; lo < collected.N; lo += batchRows {
 		if err := canceled(ctx); err != nil {
 			return err

@@ -20,16 +20,18 @@ import (
 const probeMorsel = 1 << 16
 
 // joinTable is the build side's hash table: rows with equal keys are
-// chained in row order (head, next); a NULL key is in no chain.
+// chained in row order (head, next); a NULL key is in no chain. It is
+// open addressing over chains: one integer-valued key is compared as the
+// value itself; other keys are hashed in place (eval.HashKeys) and a
+// chain's first row is compared with the probe row (eval.KeysEqual).
 type joinTable struct {
-	// one integer-valued key: open addressing on the value
-	ints     bool
+	ints     bool // one integer-valued key
 	mask     uint64
-	slotKey  []uint64
-	slotHead []int32 // -1: empty
-	// any other keys: their bytes (eval.AppendKey)
-	bytes map[string]int32
-	next  []int32
+	slotKey  []uint64 // ints: the key; otherwise the keys' hash
+	slotHead []int32  // -1: empty
+	keys     []*engine.Vec
+	seed     eval.KeySeed
+	next     []int32
 	// rows is the build side's row count; nulls whether a key was NULL.
 	rows  int
 	nulls bool
@@ -81,90 +83,84 @@ func intKey(keys []*engine.Vec) bool {
 	return len(keys) == 1 && engine.PhysOf(keys[0].T.Kind) == engine.PhysInt
 }
 
-func hash64(x uint64) uint64 {
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	x *= 0xc4ceb9fe1a85ec53
-	x ^= x >> 33
-	return x
-}
+func hash64(x uint64) uint64 { return eval.Mix64(x) }
 
-// rowBytes appends row i's key bytes; ok is false when a key is NULL.
-func rowBytes(dst []byte, keys []*engine.Vec, i int) ([]byte, bool) {
+// anyNull reports whether a key of row i is NULL.
+func anyNull(keys []*engine.Vec, i int) bool {
 	for _, v := range keys {
 		if v.IsNull(i) {
-			return dst, false
+			return true
 		}
-		dst = eval.AppendKey(dst, v, i)
 	}
-	return dst, true
+	return false
 }
 
-// buildTable hashes the build side's key vectors (n rows).
+// newJoinTable hashes the build side's key vectors (n rows).
 func newJoinTable(keys []*engine.Vec, n int) *joinTable {
-	t := &joinTable{rows: n, next: make([]int32, n)}
-	if intKey(keys) {
-		t.ints = true
-		size := 16
-		for size < 2*n {
-			size *= 2
-		}
-		t.mask = uint64(size - 1)
-		t.slotKey = make([]uint64, size)
-		t.slotHead = make([]int32, size)
-		for i := range t.slotHead {
-			t.slotHead[i] = -1
-		}
-		v := keys[0]
-		// rows in reverse, each put at the head of its chain: chains come
-		// out in row order
-		for i := n - 1; i >= 0; i-- {
-			if v.IsNull(i) {
-				t.nulls = true
-				t.next[i] = -1
-				continue
-			}
-			k := uint64(v.I[i])
-			s := hash64(k) & t.mask
-			for t.slotHead[s] >= 0 && t.slotKey[s] != k {
-				s = (s + 1) & t.mask
-			}
-			t.slotKey[s] = k
-			t.next[i] = t.slotHead[s]
-			t.slotHead[s] = int32(i)
-		}
-		return t
+	t := &joinTable{rows: n, next: make([]int32, n), keys: keys, ints: intKey(keys)}
+	size := 16
+	for size < 2*n {
+		size *= 2
 	}
-	t.bytes = make(map[string]int32, n)
-	var key []byte
+	t.mask = uint64(size - 1)
+	t.slotKey = make([]uint64, size)
+	t.slotHead = make([]int32, size)
+	for i := range t.slotHead {
+		t.slotHead[i] = -1
+	}
+	var hs []uint64
+	if t.ints {
+		hs = make([]uint64, n)
+		for i, x := range keys[0].I[:n] {
+			hs[i] = uint64(x)
+		}
+	} else {
+		t.seed = eval.NewKeySeed()
+		hs = eval.HashKeys(nil, t.seed, keys, 0, n)
+	}
+	// rows in reverse, each put at the head of its chain: chains come out
+	// in row order
 	for i := n - 1; i >= 0; i-- {
-		var ok bool
-		key, ok = rowBytes(key[:0], keys, i)
-		if !ok {
+		if anyNull(keys, i) {
 			t.nulls = true
 			t.next[i] = -1
 			continue
 		}
-		head, found := t.bytes[string(key)]
-		if !found {
-			head = -1
+		k := hs[i]
+		s := hash64(k) & t.mask
+		if t.ints {
+			for t.slotHead[s] >= 0 && t.slotKey[s] != k {
+				s = (s + 1) & t.mask
+			}
+		} else {
+			for t.slotHead[s] >= 0 && (t.slotKey[s] != k || !eval.KeysEqual(keys, int(t.slotHead[s]), keys, i)) {
+				s = (s + 1) & t.mask
+			}
 		}
-		t.next[i] = head
-		t.bytes[string(key)] = int32(i)
+		t.slotKey[s] = k
+		t.next[i] = t.slotHead[s]
+		t.slotHead[s] = int32(i)
 	}
 	return t
 }
 
-// first returns the first build row whose key equals probe row i's (-1:
-// none, or a NULL key).
-func (t *joinTable) first(keys []*engine.Vec, i int, scratch *[]byte) int32 {
+// probeHashes returns what first needs of probe rows [lo, hi): their
+// keys' hashes, or nil for an integer key (compared as itself).
+func (t *joinTable) probeHashes(keys []*engine.Vec, lo, hi int, buf []uint64) []uint64 {
 	if t.ints {
-		v := keys[0]
-		if v.IsNull(i) {
-			return -1
-		}
-		k := uint64(v.I[i])
+		return nil
+	}
+	return eval.HashKeys(buf, t.seed, keys, lo, hi-lo)
+}
+
+// first returns the first build row whose key equals probe row i's (-1:
+// none, or a NULL key); h is the row's hash from probeHashes.
+func (t *joinTable) first(keys []*engine.Vec, i int, h uint64) int32 {
+	if anyNull(keys, i) {
+		return -1
+	}
+	if t.ints {
+		k := uint64(keys[0].I[i])
 		s := hash64(k) & t.mask
 		for t.slotHead[s] >= 0 {
 			if t.slotKey[s] == k {
@@ -174,13 +170,12 @@ func (t *joinTable) first(keys []*engine.Vec, i int, scratch *[]byte) int32 {
 		}
 		return -1
 	}
-	key, ok := rowBytes((*scratch)[:0], keys, i)
-	*scratch = key
-	if !ok {
-		return -1
-	}
-	if h, found := t.bytes[string(key)]; found {
-		return h
+	s := hash64(h) & t.mask
+	for head := t.slotHead[s]; head >= 0; head = t.slotHead[s] {
+		if t.slotKey[s] == h && eval.KeysEqual(t.keys, int(head), keys, i) {
+			return head
+		}
+		s = (s + 1) & t.mask
 	}
 	return -1
 }
@@ -231,7 +226,7 @@ func (b *Backend) join(ctx context.Context, j *engine.Join) (*engine.HostTable, 
 	var next int
 	var mu sync.Mutex
 	err = parallel(workers, workers, func(w, _, _ int) error {
-		var scratch []byte
+		var hbuf []uint64
 		for {
 			mu.Lock()
 			m := next
@@ -244,7 +239,7 @@ func (b *Backend) join(ctx context.Context, j *engine.Join) (*engine.HostTable, 
 				return err
 			}
 			lo, hi := m*probeMorsel, min((m+1)*probeMorsel, nl)
-			part, err := b.probe(ctx, j, l, r, t, lk, lo, hi, trackRight, &scratch)
+			part, err := b.probe(ctx, j, l, r, t, lk, lo, hi, trackRight, &hbuf)
 			if err != nil {
 				return err
 			}
@@ -285,9 +280,14 @@ func (b *Backend) join(ctx context.Context, j *engine.Join) (*engine.HostTable, 
 
 // probe finds the output pairs of left rows [lo, hi).
 func (b *Backend) probe(ctx context.Context, j *engine.Join, l, r *engine.HostTable, t *joinTable, lk []*engine.Vec,
-	lo, hi int, trackRight bool, scratch *[]byte) (joinPart, error) {
+	lo, hi int, trackRight bool, hbuf *[]uint64) (joinPart, error) {
 	var part joinPart
 	nr := int(r.N)
+	var hs []uint64
+	if t != nil {
+		hs = t.probeHashes(lk, lo, hi, *hbuf)
+		*hbuf = hs
+	}
 	// candidate pairs
 	var cl, cr []int32
 	for i := lo; i < hi; i++ {
@@ -305,7 +305,11 @@ func (b *Backend) probe(ctx context.Context, j *engine.Join, l, r *engine.HostTa
 			}
 			continue
 		}
-		for k := t.first(lk, i, scratch); k >= 0; k = t.next[k] {
+		var h uint64
+		if hs != nil {
+			h = hs[i-lo]
+		}
+		for k := t.first(lk, i, h); k >= 0; k = t.next[k] {
 			cl, cr = append(cl, int32(i)), append(cr, k)
 		}
 	}

@@ -27,6 +27,8 @@ func (b *Backend) materialize(ctx context.Context, r engine.Rel) (*engine.HostTa
 		h, err = b.join(ctx, r)
 	case *engine.SetOp:
 		h, err = b.setOp(ctx, r)
+	case *engine.Window:
+		h, err = b.window(ctx, r)
 	default:
 		err = engine.Errorf(engine.CodeInternalError, "cpu backend cannot run %T", r)
 	}

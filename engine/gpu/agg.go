@@ -102,6 +102,16 @@ func (r *run) aggregateGroups(p *engine.Plan, g *groups) (*engine.Batch, error) 
 	if err != nil {
 		return nil, err
 	}
+	stats, err := r.statAggs(p, gids, ng) // statagg.go
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range stats {
+		if sums == nil {
+			sums = map[int]*engine.Vec{}
+		}
+		sums[k] = v
+	}
 	for k, v := range sums {
 		if best == nil {
 			best = map[int]*engine.Vec{}
@@ -344,6 +354,9 @@ func compileAggs(c *compiler, p *engine.Plan, mask int32) ([]qAgg, []val, error)
 		if err == nil && ag.Func == engine.AggStringAgg {
 			err = unsupported("string_agg here") // the interpreter path's stringAggs builds it
 		}
+		if err == nil && ag.Func.IsStat() {
+			err = unsupported("%s here", ag.Func) // the interpreter path's statAggs builds it
+		}
 		if err == nil && ag.Arg != nil && argv[k].cls == clsIntv {
 			err = unsupported("%s over intervals here", ag.Func)
 		}
@@ -365,10 +378,11 @@ func compileAggsAt(c *compiler, p *engine.Plan, mask int32, targets map[int]int3
 	argv := make([]val, len(p.Aggs))
 	var hidden []qAgg
 	for k, ag := range p.Aggs {
-		if ag.Func == engine.AggStringAgg || ag.Distinct && (ag.Func == engine.AggSum || ag.Func == engine.AggAvg) {
+		if ag.Func == engine.AggStringAgg || ag.Func.IsStat() || ag.Distinct && (ag.Func == engine.AggSum || ag.Func == engine.AggAvg) {
 			// a count of the rows in its place: stringAggs builds the
-			// values in a pass of its own (stragg.go), distinctAggs the
-			// sums and averages of distinct values
+			// values in a pass of its own (stragg.go), statAggs the
+			// statistics (statagg.go), distinctAggs the sums and averages
+			// of distinct values
 			qa[k] = qAgg{Fn: int32(engine.AggCountStar), Reg: -1, Cls: accCount}
 			continue
 		}

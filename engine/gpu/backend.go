@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/eval"
 )
 
 // Backend runs plans on one GPU.
@@ -56,12 +57,7 @@ func (b *Backend) Concat(table string, x, y engine.TableData) (engine.TableData,
 
 func (b *Backend) kernels() error {
 	b.once.Do(func() {
-		ptx, err := cuda.PTX("query")
-		if err != nil {
-			b.modErr = err
-			return
-		}
-		m, err := b.dev.LoadModule(ptx)
+		m, _, err := b.dev.LoadKernels("query")
 		if err != nil {
 			b.modErr = err
 			return
@@ -279,6 +275,11 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 		q := *p
 		q.Input, q.Data, q.Schema, q.Table = nil, in, p.InputColumns(), "(input)"
 		p = &q
+	}
+	if len(p.GroupingSets) > 0 {
+		// one aggregation per set on the device; the sets' groups are
+		// finished on the host, as any aggregate's are (eval)
+		return eval.RunGroupingSets(ctx, p, func(q *engine.Plan, s engine.BatchSink) error { return b.Execute(ctx, q, s) }, sink)
 	}
 	var t *Table
 	n := int64(1) // no FROM: one row without columns

@@ -269,12 +269,7 @@ func (r *run) project(p *engine.Plan) (*engine.Batch, error) {
 // finish applies HAVING-free post-processing (DISTINCT, ORDER BY, OFFSET,
 // LIMIT) on the host and streams the visible columns.
 func finish(ctx context.Context, p *engine.Plan, res *engine.Batch, sink engine.BatchSink) error {
-	if p.Distinct {
-		res = eval.DistinctBatch(res, p.Visible)
-	}
-	if len(p.OrderBy) > 0 {
-		res = eval.SortBatch(res, p.OrderBy)
-	}
+	res = eval.FinishRows(res, p)
 	lo := int(min(p.Offset, int64(res.N)))
 	hi := res.N
 	if p.Limit >= 0 && int64(hi-lo) > p.Limit {

@@ -304,14 +304,11 @@ func (b *Backend) fusedKernel(key string, gen func() (*fusedKernel, error)) (*fu
 // loaded the first time and then kept in the kernel cache beside the
 // generated ones.
 func (b *Backend) embeddedKernel(module, fn string) (*cuda.Function, error) {
-	_, f, err := b.fusedKernel("\x00embedded:"+module+"."+fn, func() (*fusedKernel, error) {
-		ptx, err := cuda.PTX(module)
-		if err != nil {
-			return nil, err
-		}
-		return &fusedKernel{ptx: string(ptx), entry: fn}, nil
-	})
-	return f, err
+	m, _, err := b.dev.LoadKernels(module) // shipped machine code, or the PTX
+	if err != nil {
+		return nil, err
+	}
+	return m.Function(fn)
 }
 
 // genFused generates the kernel for a compiled program over cols; stats

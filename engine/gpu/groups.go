@@ -33,7 +33,7 @@ var errHostAggregate = errors.New("gpu: aggregate on the host")
 // deviceGroupable reports whether p's aggregates and keys can be finished
 // on the device.
 func deviceGroupable(p *engine.Plan) bool {
-	if !p.Aggregate || len(p.GroupBy) == 0 {
+	if !p.Aggregate || len(p.GroupBy) == 0 || len(p.GroupingSets) > 0 {
 		return false
 	}
 	for _, g := range p.GroupBy {

@@ -43,12 +43,7 @@ type sortKernels struct {
 func (b *Backend) sortFns() (map[string]*cuda.Function, error) {
 	k := &b.sorts
 	k.once.Do(func() {
-		ptx, err := cuda.PTX("sort")
-		if err != nil {
-			k.err = err
-			return
-		}
-		m, err := b.dev.LoadModule(ptx)
+		m, _, err := b.dev.LoadKernels("sort")
 		if err != nil {
 			k.err = err
 			return

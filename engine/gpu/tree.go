@@ -107,6 +107,8 @@ func (b *Backend) materialize(ctx context.Context, r engine.Rel) (*Table, error)
 		t, err = b.join(ctx, r)
 	case *engine.SetOp:
 		t, err = b.setOp(ctx, r)
+	case *engine.Window:
+		t, err = b.window(ctx, r)
 	default:
 		err = engine.Errorf(engine.CodeInternalError, "cuda backend cannot run %T", r)
 	}

@@ -49,6 +49,16 @@ func TestPGSyntax(t *testing.T) {
 		{"full join using", `select * from a full join b using (x, y) join c using (z)`, `select * from a left join b on __gpusql_full_using(x, y) join c using (z)`},
 		{"join conditions", `select * from a join b join c on c.x = b.x on b.y = a.y cross join d natural join e natural left outer join f inner join g using (x), h left join i on left(i.s, 1) = h.s`, `select * from a join b join c on c.x = b.x on b.y = a.y cross join d natural join e natural left outer join f inner join g using (x), h left join i on left(i.s, 1) = h.s`},
 		{"natural full join", `select * from a natural full outer join b as bb, c natural full join d where true`, `select * from a left join b as "bb" on __gpusql_full_natural(), c left join d on __gpusql_full_natural() where true`},
+		{"filter", `select count(*) filter (where a > 1), sum(x) FILTER (WHERE b) from t`, `select __gpusql_filter(count(*), a > 1), __gpusql_filter(sum(x), b) from t`},
+		{"filter on string_agg", `select string_agg(a, ',' order by a) filter (where a <> 'x') from t`, `select __gpusql_filter(group_concat(a, ',' order by a separator '__gpusql_string_agg'), a <> 'x') from t`},
+		{"pg aggregates", `select bool_and(a), pg_catalog.every(b), array_agg(distinct x order by x desc nulls first), corr(y, x), stddev(x)::text from t`, `select group_concat(a separator '__gpusql_agg_bool_and'), group_concat(b separator '__gpusql_agg_every'), group_concat(distinct x order by __gpusql_nulls_first(x) desc separator '__gpusql_agg_array_agg'), group_concat(y, x separator '__gpusql_agg_corr'), __gpusql_cast(group_concat(x separator '__gpusql_agg_stddev'), 'text') from t`},
+		{"within group", `select percentile_cont(0.5) within group (order by x), mode() within group (order by y desc) from t`, `select group_concat(0.5 order by x separator '__gpusql_agg_percentile_cont'), group_concat(null order by y desc separator '__gpusql_agg_mode') from t`},
+		{"rollup and grouping", `select a, grouping(a, b) from t group by rollup (a, b) having grouping(a) = 0 order by a`, `select a, __gpusql_grouping(a, b) from t group by __gpusql_rollup(a, b) having __gpusql_grouping(a) = 0 order by a`},
+		{"grouping sets and cube", `select a from t group by grouping sets ((a, b), (a), ()), cube (c, (d, e)), f`, `select a from t group by __gpusql_grouping_sets((a, b), (a), __gpusql_empty_set()), __gpusql_cube(c, (d, e)), f`},
+		{"empty grouping set", `select count(*) from t group by ()`, `select count(*) from t group by __gpusql_empty_set()`},
+		{"distinct on", `select distinct on (a, b) a, c from t where x order by a, b, c`, `select a, c, __gpusql_distinct_on(a, b) from t where x order by a, b, c`},
+		{"distinct on star", `select distinct on (a) * from t`, `select *, __gpusql_distinct_on(a) from t`},
+		{"names kept", `select mode, grouping, cube, rollup, filter from t`, `select mode, grouping, cube, rollup, filter from t`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -59,3 +59,37 @@ func TestLoadAndRun(t *testing.T) {
 		t.Errorf("rows %d, runs %d, text\n%s\nwant\n%s", tm.Rows, len(tm.Runs), tm.Text, want)
 	}
 }
+
+// TestLoadText loads PostgreSQL's text format: tabs, no quoting (a quote
+// is a character), \N is NULL and an empty field the empty string.
+func TestLoadText(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "t.tsv"), []byte("1\tsay \"hi\"\t\n2\t\\N\tx,y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	schema := filepath.Join(dir, "schema.sql")
+	if err := os.WriteFile(schema, []byte("CREATE TABLE t (k integer, a text, b text);"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, _, err := load(ctx, conn, loadPlan{Schemas: []string{schema}, DataDir: dir, CSV: csvOptions{Text: true}}); err != nil {
+		t.Fatal(err)
+	}
+	tm, err := runQuery(ctx, conn, query{Name: "q", SQL: "select k, a, a is null, b, b = '' from t order by k"}, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "1|say \"hi\"|f||t\n2||t|x,y|f\n"; string(tm.Text) != want {
+		t.Errorf("text\n%s\nwant\n%s", tm.Text, want)
+	}
+}

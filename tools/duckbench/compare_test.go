@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -48,5 +51,54 @@ func TestParseLoad(t *testing.T) {
 		if _, err := parseLoad(bad); err == nil {
 			t.Errorf("parseLoad(%q) accepted", bad)
 		}
+	}
+}
+
+func TestCompareKeyed(t *testing.T) {
+	// ORDER BY c DESC LIMIT 4 (c is column 2): the 3s tie and LIMIT cuts
+	// them, the 5s tie inside the output.
+	const sql = "SELECT k, c FROM t GROUP BY k ORDER BY c DESC LIMIT 4"
+	const answer = "a|5\nb|5\nc|3\nd|3\n"
+	for _, c := range []struct {
+		name, sql, got, want string // want: "" or a substring of the difference
+	}{
+		{"same", sql, answer, ""},
+		{"ties in another order", sql, "b|5\na|5\nd|3\nc|3\n", ""},
+		{"another row of the cut tie", sql, "a|5\nb|5\nc|3\ne|3\n", ""},
+		{"another row inside", sql, "a|5\ne|5\nc|3\nd|3\n", "rows 1 to 2"},
+		{"keys differ", sql, "a|5\nb|5\nc|3\nd|2\n", "ORDER BY column 2"},
+		{"no LIMIT: the last tie is whole", "SELECT k, c FROM t ORDER BY c DESC", "a|5\nb|5\nc|3\ne|3\n", "rows 3 to 4"},
+		{"OFFSET cuts the first tie", sql + " OFFSET 1", "e|5\nb|5\nc|3\nf|3\n", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := compareAnswer(c.got, answer, 1e-9)
+			if d != "" {
+				d = compareKeyed(c.sql, c.got, answer, []int{1}, 1e-9)
+			}
+			if (c.want == "") != (d == "") || !strings.Contains(d, c.want) {
+				t.Errorf("compare = %q, want %q", d, c.want)
+			}
+		})
+	}
+	// No ORDER BY (no keys): any rows.
+	if d := compareKeyed("SELECT k FROM t LIMIT 2", "x\ny\n", "a\nb\n", nil, 1e-9); d != "" {
+		t.Errorf("LIMIT without ORDER BY: %s", d)
+	}
+}
+
+func TestReadOrderKeys(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "keys.txt")
+	if err := os.WriteFile(p, []byte("# comment\nq08 2\nq33 3,1 # two\nq17 -\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k, err := readOrderKeys(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(k["q08"], []int{1}) || !slices.Equal(k["q33"], []int{2, 0}) || len(k) != 3 {
+		t.Errorf("keys %v", k)
+	}
+	if _, ok := k["q17"]; !ok {
+		t.Errorf("q17 missing: %v", k)
 	}
 }

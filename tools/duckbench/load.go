@@ -30,10 +30,15 @@ func parseLoad(s string) (tableLoad, error) {
 	return l, nil
 }
 
-// csvOptions says how the CSV files are read.
+// csvOptions says how the files are read.
 type csvOptions struct {
 	Delim  string
 	Header bool
+	// Text: PostgreSQL's text format (COPY's default, ClickBench's
+	// hits.tsv): tab-separated, no quoting, \N is NULL and an empty field
+	// the empty string. Backslash escapes (\t, \\) are not decoded, so a
+	// value holding one differs from PostgreSQL's; hitsgen writes none.
+	Text bool
 }
 
 // loadPlan is everything to load, in order: schema files, then one
@@ -54,6 +59,10 @@ func load(ctx context.Context, conn *sql.Conn, p loadPlan) ([]tableLoad, []int64
 		}
 	}
 	var loads []tableLoad
+	ext := ".csv"
+	if p.CSV.Text {
+		ext = ".tsv"
+	}
 	if p.DataDir != "" {
 		tables, err := tableNames(ctx, conn)
 		if err != nil {
@@ -63,7 +72,7 @@ func load(ctx context.Context, conn *sql.Conn, p loadPlan) ([]tableLoad, []int64
 			return nil, nil, fmt.Errorf("-data %s: no tables to load (give -schema)", p.DataDir)
 		}
 		for _, t := range tables {
-			loads = append(loads, tableLoad{Table: t, File: filepath.Join(p.DataDir, t+".csv")})
+			loads = append(loads, tableLoad{Table: t, File: filepath.Join(p.DataDir, t+ext)})
 		}
 	}
 	loads = append(loads, p.Loads...)
@@ -120,13 +129,18 @@ func loadCSV(ctx context.Context, conn *sql.Conn, table, file string, o csvOptio
 		return 0, err
 	}
 	opts := fmt.Sprintf("delim = %s, header = %t, allow_quoted_nulls = false", quote(o.Delim), o.Header)
+	copyOpts := fmt.Sprintf("FORMAT csv, DELIMITER %s, HEADER %t, ALLOW_QUOTED_NULLS false", quote(o.Delim), o.Header)
+	if o.Text {
+		opts = "delim = '\t', quote = '', escape = '', nullstr = '\\N', header = false"
+		copyOpts = "FORMAT csv, DELIMITER '\t', QUOTE '', ESCAPE '', NULLSTR '\\N', HEADER false"
+	}
 	var exists bool
 	if err := conn.QueryRowContext(ctx, "SELECT count(*) > 0 FROM duckdb_tables() WHERE table_name = ?", table).Scan(&exists); err != nil {
 		return 0, err
 	}
 	var stmt string
 	if exists {
-		stmt = fmt.Sprintf("COPY %s FROM %s (FORMAT csv, DELIMITER %s, HEADER %t, ALLOW_QUOTED_NULLS false)", ident(table), quote(file), quote(o.Delim), o.Header)
+		stmt = fmt.Sprintf("COPY %s FROM %s (%s)", ident(table), quote(file), copyOpts)
 	} else {
 		stmt = fmt.Sprintf("CREATE TABLE %s AS SELECT * FROM read_csv(%s, %s)", ident(table), quote(file), opts)
 	}

@@ -55,6 +55,7 @@ func main() {
 	flag.StringVar(&plan.DataDir, "data", "", "load every table the schema made from `dir`/<table>.csv (tpchgen's output)")
 	flag.Var(&loads, "load", "load one table: `name=file.csv` or name=schema.sql:file.csv (repeatable)")
 	flag.StringVar(&plan.CSV.Delim, "delim", "|", "CSV field delimiter")
+	format := flag.String("format", "csv", "format of the files: csv, or text (PostgreSQL's text format: tab-separated, no quotes, \\N is NULL; ClickBench's hits.tsv)")
 	flag.BoolVar(&plan.CSV.Header, "header", false, "CSV files start with a header line")
 	sf := flag.String("sf", "", "scale factor, recorded in the JSON lines")
 	threads := flag.Int("threads", runtime.NumCPU(), "DuckDB worker threads")
@@ -63,12 +64,20 @@ func main() {
 	printRows := flag.Bool("print", false, "print each query's rows (answer format) after its JSON line")
 	outDir := flag.String("out", "", "write each query's rows to `dir`/<query>.out (answer format)")
 	checkDir := flag.String("check", "", "compare each query's rows with `dir`/<query>.out")
+	keysFile := flag.String("keys", "", "`file` of the queries' ORDER BY columns, for -check where LIMIT cuts ties (testdata/clickbench/keys.txt)")
 	tol := flag.Float64("tol", 1e-9, "relative tolerance of -check for numbers")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: duckbench [flags] query.sql|dir ...\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	switch *format {
+	case "csv":
+	case "text":
+		plan.CSV.Text = true
+	default:
+		fatal(fmt.Errorf("-format %q: want csv or text", *format))
+	}
 	plan.Schemas = schemas
 	for _, s := range loads {
 		l, err := parseLoad(s)
@@ -83,6 +92,12 @@ func main() {
 	queries, err := readQueries(flag.Args())
 	if err != nil {
 		fatal(err)
+	}
+	var keys orderKeys
+	if *keysFile != "" {
+		if keys, err = readOrderKeys(*keysFile); err != nil {
+			fatal(err)
+		}
 	}
 	if *outDir != "" {
 		if err := os.MkdirAll(*outDir, 0o755); err != nil {
@@ -137,7 +152,8 @@ func main() {
 			mn, med := minMedian(t.Runs)
 			r.MinMS, r.MedianMS, r.Rows = ms(mn), ms(med), t.Rows
 			if *checkDir != "" {
-				r.Check = check(filepath.Join(*checkDir, q.Name+".out"), t.Text, *tol)
+				k, keyed := keys[q.Name]
+				r.Check = check(filepath.Join(*checkDir, q.Name+".out"), q.SQL, t.Text, k, keyed, *tol)
 				failed = failed || r.Check != "ok"
 			}
 			if *outDir != "" {
@@ -160,13 +176,18 @@ func main() {
 	}
 }
 
-// check compares text with the answer file at path.
-func check(path string, text []byte, tol float64) string {
+// check compares text, the rows of query sql, with the answer file at
+// path; keys are its order keys when keyed.
+func check(path, sql string, text []byte, keys []int, keyed bool, tol float64) string {
 	want, err := os.ReadFile(path)
 	if err != nil {
 		return err.Error()
 	}
-	if d := compareAnswer(string(text), string(want), tol); d != "" {
+	d := compareAnswer(string(text), string(want), tol)
+	if d != "" && keyed {
+		d = compareKeyed(sql, string(text), string(want), keys, tol)
+	}
+	if d != "" {
 		return d
 	}
 	return "ok"

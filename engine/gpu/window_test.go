@@ -1,0 +1,185 @@
+package gpu_test
+
+import (
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/cpu"
+	"github.com/gpusql/gpusql/engine/gpu"
+	"github.com/gpusql/gpusql/loader"
+	"github.com/gpusql/gpusql/query"
+)
+
+// windowQueries run on the device and must equal the CPU backend's
+// results (engine/gpu/window.go, the w_ kernels of cuda/sort.cu).
+var windowQueries = []string{
+	`SELECT id, row_number() OVER w, rank() OVER w, dense_rank() OVER w, percent_rank() OVER w, cume_dist() OVER w
+	 FROM wt WINDOW w AS (PARTITION BY p ORDER BY o)`,
+	`SELECT id, rank() OVER (PARTITION BY s ORDER BY o DESC NULLS FIRST, n), dense_rank() OVER (ORDER BY d NULLS FIRST),
+	        cume_dist() OVER (PARTITION BY p, s ORDER BY n DESC), percent_rank() OVER (ORDER BY s, o NULLS FIRST) FROM wt`,
+	`SELECT id, ntile(3) OVER (PARTITION BY p ORDER BY o, id), ntile(1000) OVER (ORDER BY id), ntile(1) OVER (),
+	        ntile(NULL) OVER (ORDER BY id) FROM wt`,
+	`SELECT id, lag(o) OVER (PARTITION BY p ORDER BY id), lead(n, 2) OVER (PARTITION BY p ORDER BY id),
+	        lag(s, 1, 'zz') OVER (ORDER BY id), lead(o, 3, o) OVER (PARTITION BY p ORDER BY id),
+	        lag(d, -2) OVER (ORDER BY id), lag(id, 0) OVER (ORDER BY o), lead(s, NULL) OVER (ORDER BY id) FROM wt`,
+	`SELECT id, first_value(o) OVER (PARTITION BY p ORDER BY id), last_value(s) OVER (PARTITION BY p ORDER BY o),
+	        nth_value(n, 3) OVER (PARTITION BY p ORDER BY o ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING),
+	        first_value(d) OVER (PARTITION BY p) FROM wt`,
+	`SELECT id, first_value(id) OVER (PARTITION BY p ORDER BY o ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW),
+	        last_value(id) OVER (PARTITION BY p ORDER BY o GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE TIES),
+	        nth_value(id, 2) OVER (PARTITION BY p ORDER BY o RANGE BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING EXCLUDE GROUP),
+	        last_value(s) OVER (ORDER BY o ROWS BETWEEN 3 FOLLOWING AND 1 FOLLOWING),
+	        first_value(n) OVER (PARTITION BY p ORDER BY o GROUPS BETWEEN 2 FOLLOWING AND 5 FOLLOWING) FROM wt`,
+	`SELECT id, count(*) OVER (PARTITION BY p ORDER BY o), count(o) OVER (PARTITION BY p), sum(o) OVER (PARTITION BY p ORDER BY o),
+	        sum(n) OVER (PARTITION BY p ORDER BY id ROWS BETWEEN 3 PRECEDING AND 1 FOLLOWING),
+	        min(d) OVER (PARTITION BY p ORDER BY id), max(n) OVER (PARTITION BY s ORDER BY o), min(o) OVER (), max(ts) OVER (ORDER BY o) FROM wt`,
+	`SELECT id, sum(o) OVER (PARTITION BY p ORDER BY o GROUPS BETWEEN 2 PRECEDING AND CURRENT ROW),
+	        count(n) OVER (ORDER BY o ROWS BETWEEN 5 FOLLOWING AND 10 FOLLOWING), sum(sm) OVER (PARTITION BY s ORDER BY id),
+	        sum(big) OVER (PARTITION BY p ORDER BY o RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING),
+	        max(sm) OVER (PARTITION BY p ORDER BY id ROWS BETWEEN UNBOUNDED PRECEDING AND 2 PRECEDING) FROM wt`,
+	// one huge partition beside single-row ones
+	`SELECT id, rank() OVER (PARTITION BY h ORDER BY o), sum(o) OVER (PARTITION BY h ORDER BY id), row_number() OVER (PARTITION BY h ORDER BY n DESC, id)
+	 FROM wt`,
+	`SELECT id, rank() OVER (), sum(o) OVER (), row_number() OVER (), count(*) OVER (), lag(id) OVER () FROM wt`,
+	// top-N per group, a running total
+	`SELECT * FROM (SELECT id, p, n, rank() OVER (PARTITION BY p ORDER BY n DESC) AS r FROM wt) x WHERE r <= 3`,
+	`SELECT d, sum(o) OVER (ORDER BY d) FROM wt WHERE d IS NOT NULL ORDER BY d, 2`,
+	`SELECT p, sum(o), rank() OVER (ORDER BY sum(o) DESC), sum(sum(o)) OVER (ORDER BY p) FROM wt GROUP BY p`,
+	// no rows
+	`SELECT id, rank() OVER (ORDER BY o), lag(s) OVER (), sum(o) OVER (PARTITION BY p), ntile(0) OVER () FROM wt WHERE id < 0`,
+	`SELECT ntile(0) OVER (ORDER BY id) FROM wt`,
+	`SELECT nth_value(o, -1) OVER (ORDER BY id) FROM wt`,
+}
+
+// windowRefused are refused on the device with 0A000 (docs/gpu.md).
+var windowRefused = []string{
+	`SELECT avg(o) OVER (ORDER BY id) FROM wt`,
+	`SELECT sum(f) OVER (ORDER BY id) FROM wt`,
+	`SELECT sum(o) OVER (ORDER BY o RANGE BETWEEN 2 PRECEDING AND CURRENT ROW) FROM wt`,
+	`SELECT sum(o) OVER (ORDER BY o ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW EXCLUDE CURRENT ROW) FROM wt`,
+	`SELECT min(s) OVER (ORDER BY id) FROM wt`,
+	`SELECT max(o) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wt`,
+}
+
+// writeWindowCSV writes wt: id (row order), p a partition key with NULLs
+// and many single-row partitions, o an integer with ties and NULLs, n a
+// numeric(12,2), d a date, s text, sm a smallint, big a bigint, h a key
+// that is one value for nearly every row, ts a timestamp, f a double.
+func writeWindowCSV(t *testing.T, path string, n int, rng *rand.Rand) {
+	maybe := func(s string) string {
+		if rng.Intn(8) == 0 {
+			return ""
+		}
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		p := fmt.Sprint(rng.Intn(9))
+		if rng.Intn(5) == 0 {
+			p = fmt.Sprint(1000 + i) // a partition of its own
+		}
+		h := "1"
+		if rng.Intn(1000) == 0 {
+			h = fmt.Sprint(2 + rng.Intn(3))
+		}
+		fmt.Fprintf(&b, "%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", i, maybe(p), maybe(fmt.Sprint(rng.Intn(40)-10)),
+			maybe(fmt.Sprintf("%d.%02d", rng.Intn(2000)-1000, rng.Intn(100))),
+			maybe(fmt.Sprintf("20%02d-%02d-%02d", rng.Intn(30), rng.Intn(12)+1, rng.Intn(28)+1)),
+			maybe([]string{"a", "b", "", "cc", "a longer text value"}[rng.Intn(5)]),
+			maybe(fmt.Sprint(rng.Intn(65536)-32768)), maybe(fmt.Sprint(rng.Int63n(1<<40)-1<<39)), h,
+			maybe(fmt.Sprintf("2024-01-%02d %02d:%02d:00", rng.Intn(28)+1, rng.Intn(24), rng.Intn(60))),
+			maybe(fmt.Sprint(float64(rng.Intn(1000))/8)))
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWindowMatchesCPU compares windowQueries on the device with the CPU
+// backend from 1 to 200,000 rows (tiles of the scans are 4,096 rows),
+// the device's pool poisoned before each query, and checks that
+// windowRefused answer 0A000 on the device.
+func TestWindowMatchesCPU(t *testing.T) {
+	host := loader.NewCPU(loader.Config{})
+	mk := func(dir string, b engine.Backend) engine.Session {
+		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := runSQL(t, s, `CREATE TABLE wt (id bigint, p integer, o integer, n numeric(12,2), d date, s text, sm smallint,
+			big bigint, h integer, ts timestamp, f double precision) FROM CSV 'wt.csv'`); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	type result struct {
+		rows []string
+		err  error
+	}
+	sizes := []int{1, 2, 7, 1000, 4097, 70000, 200000}
+	dirs := make([]string, len(sizes))
+	want := make([][]result, len(sizes))
+	for si, n := range sizes {
+		dirs[si] = t.TempDir()
+		writeWindowCSV(t, filepath.Join(dirs[si], "wt.csv"), n, rand.New(rand.NewSource(int64(n)+7)))
+		c := mk(dirs[si], cpu.New(host, 4))
+		for _, q := range windowQueries {
+			r, err := runSQL(t, c, q)
+			if err != nil && !strings.Contains(q, "ntile(0) OVER (ORDER BY") && !strings.Contains(q, "nth_value(o, -1)") {
+				t.Errorf("%d rows: cpu: %s: %v", n, q, err)
+			}
+			want[si] = append(want[si], result{r, err})
+		}
+	}
+	dev := openDev(t)
+	for si, n := range sizes {
+		gs := mk(dirs[si], gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
+		for k, q := range windowQueries {
+			poisonPool(t, dev)
+			w := want[si][k]
+			got, gerr := runSQL(t, gs, q)
+			if fmt.Sprint(w.err) != fmt.Sprint(gerr) || engine.Code(w.err) != engine.Code(gerr) {
+				t.Errorf("%d rows: %s\n cpu error %v\n gpu error %v", n, q, w.err, gerr)
+				continue
+			}
+			wr, gr := w.rows, got
+			if !strings.Contains(q, "ORDER BY d, 2") {
+				wr, gr = sorted(wr), sorted(gr)
+			}
+			if fmt.Sprint(wr) != fmt.Sprint(gr) {
+				t.Errorf("%d rows: %s\n%s", n, q, firstDiff(wr, gr))
+			}
+		}
+		for _, q := range windowRefused {
+			if _, err := runSQL(t, gs, q); engine.Code(err) != engine.CodeFeatureNotSupported {
+				t.Errorf("%d rows: %s: want 0A000 on the GPU, got %v", n, q, err)
+			}
+		}
+	}
+}
+
+// firstDiff describes the first row where want and got differ.
+func firstDiff(want, got []string) string {
+	for k := 0; k < max(len(want), len(got)); k++ {
+		var w, g string
+		if k < len(want) {
+			w = want[k]
+		}
+		if k < len(got) {
+			g = got[k]
+		}
+		if w != g {
+			return fmt.Sprintf("row %d (of %d/%d)\n cpu %q\n gpu %q", k, len(want), len(got), w, g)
+		}
+	}
+	return ""
+}
