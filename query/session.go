@@ -27,6 +27,10 @@ type Session struct {
 	// txWrote: a statement of the open transaction block wrote, which a
 	// ROLLBACK cannot undo (ddl.go, noteWrite).
 	txWrote bool
+	// txStart is when the transaction block began (now()), µs UTC;
+	// zoneCache the resolved TimeZone setting (timezone.go).
+	txStart   int64
+	zoneCache *engine.Zone
 }
 
 var _ engine.Session = (*Session)(nil)
@@ -46,6 +50,12 @@ func newSession(srv *Server, p engine.SessionParams) *Session {
 				continue
 			}
 			ok, v = true, formatMillis(ms)
+		case "timezone":
+			z, err := canonicalZone(v)
+			if err != nil {
+				continue
+			}
+			v = z
 		}
 		if ok {
 			s.settings[k] = v
@@ -166,6 +176,9 @@ func (s *Session) transaction(t *parse.Transaction, w engine.ResultWriter) error
 	case "BEGIN":
 		if s.inTx {
 			_ = w.Notice(engine.Notice{Severity: "WARNING", Code: "25001", Message: "there is already a transaction in progress"})
+		}
+		if !s.inTx {
+			s.txStart = time.Now().UnixMicro()
 		}
 		s.inTx = true
 		return w.Complete("BEGIN")
