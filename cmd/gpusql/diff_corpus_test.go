@@ -325,9 +325,14 @@ func TestDiffCorpus(t *testing.T) {
 	if len(qs) < 80 {
 		t.Errorf("corpus has %d queries, want at least 80", len(qs))
 	}
+	// a statement that writes, at the start of a line
+	writes := regexp.MustCompile(`(?im)^\s*(create|insert|drop|truncate|alter)\b`)
 	for _, q := range qs {
 		if q.Ordered && !regexp.MustCompile(`(?is)\border\s+by\b`).MatchString(q.SQL) {
 			t.Errorf("%s:%d: %s is marked ordered but has no ORDER BY", q.File, q.Line, q.Name)
+		}
+		if !q.Session && writes.MatchString(q.SQL) {
+			t.Errorf("%s:%d: %s writes, but is not marked -- session (see README.md)", q.File, q.Line, q.Name)
 		}
 	}
 }
