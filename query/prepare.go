@@ -94,13 +94,20 @@ func (s *Session) Prepare(ctx context.Context, sql string, paramOIDs []uint32) (
 		return nil, engine.Errorf(engine.CodeProgramLimitExceeded, "too many parameters (at most %d)", maxParams)
 	}
 	given := make([]engine.Type, len(paramOIDs))
+	var elems []engine.Type
 	for i, oid := range paramOIDs {
-		t, ok := typeOfOID(oid)
+		t, elem, ok := paramTypeOfOID(oid)
 		if !ok {
 			return nil, engine.Errorf(engine.CodeFeatureNotSupported, "parameter $%d has type OID %d, which gpusql does not support", i+1, oid).
 				WithHint("Send the parameter as text (type OID 0 or 25) and cast it in the query.")
 		}
 		given[i] = t
+		if elem.Kind != engine.KindInvalid {
+			if elems == nil {
+				elems = make([]engine.Type, len(paramOIDs))
+			}
+			elems[i] = elem
+		}
 	}
 	var st parse.Stmt
 	if len(stmts) == 1 {
@@ -111,7 +118,11 @@ func (s *Session) Prepare(ctx context.Context, sql string, paramOIDs []uint32) (
 	}
 	ctx, unpin := withPins(ctx)
 	defer unpin()
-	return s.prepare(ctx, st, given)
+	p, err := s.prepareTyped(ctx, st, given, elems, paramOIDs)
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 func errFailedTx() error {
@@ -138,6 +149,12 @@ func queryOf(st parse.Stmt) *parse.Select {
 
 // prepare binds st with parameters of the given types (unknown: infer).
 func (s *Session) prepare(ctx context.Context, st parse.Stmt, given []engine.Type) (*prepared, error) {
+	return s.prepareTyped(ctx, st, given, nil, nil)
+}
+
+// prepareTyped is prepare with the element types of parameters the client
+// declared as arrays (elems, nil: none) and the type OIDs it gave.
+func (s *Session) prepareTyped(ctx context.Context, st parse.Stmt, given, elems []engine.Type, givenOIDs []uint32) (*prepared, error) {
 	p := &prepared{s: s, stmt: st}
 	n := len(given)
 	q := queryOf(st)
@@ -153,6 +170,9 @@ func (s *Session) prepare(ctx context.Context, st parse.Stmt, given []engine.Typ
 		if i < len(given) {
 			env.types[i] = given[i]
 		}
+		if i < len(elems) && elems[i].Kind != engine.KindInvalid {
+			env.setElem(i+1, elems[i])
+		}
 	}
 	if q != nil {
 		env.limits = q.LimitParams
@@ -167,10 +187,7 @@ func (s *Session) prepare(ctx context.Context, st parse.Stmt, given []engine.Typ
 	}
 	env.settle()
 	p.types = env.types
-	p.oids = make([]uint32, len(p.types))
-	for i, t := range p.types {
-		p.oids[i] = t.OID()
-	}
+	p.oids = env.oids(givenOIDs)
 	switch st := st.(type) {
 	case *parse.Explain:
 		p.cols = []engine.ResultColumn{textColumn("QUERY PLAN")}
@@ -207,6 +224,11 @@ func (p *prepared) Run(ctx context.Context, params []engine.Param, w engine.Resu
 			env.limits = q.LimitParams
 		}
 		for i, v := range params {
+			v, err := s.zonedParam(p.oids[i], v)
+			if err != nil {
+				s.fail()
+				return err
+			}
 			c, err := paramConst(p.types[i], v)
 			if err != nil {
 				s.fail()
