@@ -112,7 +112,7 @@ func (s *Session) Prepare(ctx context.Context, sql string, paramOIDs []uint32) (
 	var st parse.Stmt
 	if len(stmts) == 1 {
 		st = stmts[0]
-		if s.failedTx && !endsTransaction(st) {
+		if s.failedTx && !endsFailedTx(st) {
 			return nil, errFailedTx()
 		}
 	}
@@ -120,6 +120,10 @@ func (s *Session) Prepare(ctx context.Context, sql string, paramOIDs []uint32) (
 	defer unpin()
 	p, err := s.prepareTyped(ctx, st, given, elems, paramOIDs)
 	if err != nil {
+		if st != nil {
+			start, end := stmtSpan(sql, st, 0)
+			err = withPosition(err, sql, start, end)
+		}
 		return nil, err
 	}
 	return p, nil
@@ -129,9 +133,12 @@ func errFailedTx() error {
 	return engine.Errorf(engine.CodeInFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 }
 
-func endsTransaction(st parse.Stmt) bool {
+// endsFailedTx reports whether st may run in a failed transaction block:
+// COMMIT and ROLLBACK end it, ROLLBACK TO SAVEPOINT returns to a point
+// before the failure.
+func endsFailedTx(st parse.Stmt) bool {
 	t, ok := st.(*parse.Transaction)
-	return ok && (t.Kind == "ROLLBACK" || t.Kind == "COMMIT")
+	return ok && (t.Kind == "ROLLBACK" || t.Kind == "COMMIT" || t.Kind == "ROLLBACK TO")
 }
 
 // queryOf is the query whose $n a statement's parameters are.
@@ -214,7 +221,7 @@ func (p *prepared) Run(ctx context.Context, params []engine.Param, w engine.Resu
 	if p.stmt == nil {
 		return w.EmptyQuery()
 	}
-	if s.failedTx && !endsTransaction(p.stmt) {
+	if s.failedTx && !endsFailedTx(p.stmt) {
 		return errFailedTx()
 	}
 	var env *paramEnv

@@ -70,15 +70,16 @@ func (s *Session) Query(ctx context.Context, sql string, w engine.ResultWriter) 
 	if len(stmts) == 0 {
 		return w.EmptyQuery()
 	}
+	end := 0
 	for _, st := range stmts {
-		if s.failedTx {
-			if t, ok := st.(*parse.Transaction); !ok || t.Kind != "ROLLBACK" && t.Kind != "COMMIT" {
-				return engine.Errorf(engine.CodeInFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
-			}
+		var start int
+		start, end = stmtSpan(sql, st, end)
+		if s.failedTx && !endsFailedTx(st) {
+			return errFailedTx()
 		}
 		if err := s.exec(ctx, st, w); err != nil {
 			s.fail()
-			return err
+			return withPosition(err, sql, start, end)
 		}
 	}
 	return nil
@@ -105,7 +106,11 @@ func (s *Session) DescribeQuery(ctx context.Context, sql string) ([]engine.Resul
 	switch st := stmts[0].(type) {
 	case *parse.Select:
 		_, cols, err := s.describeSelect(ctx, st.AST, nil)
-		return cols, err
+		if err != nil {
+			start, end := stmtSpan(sql, st, 0)
+			return nil, withPosition(err, sql, start, end)
+		}
+		return cols, nil
 	case *parse.Show:
 		return s.showColumns(st.Name), nil
 	}

@@ -63,8 +63,10 @@ func TestFlushSendsError(t *testing.T) {
 		t.Fatalf("count %q", r.Values[0])
 	}
 	recvType[*pgproto3.CommandComplete](c)
-	// An error at Execute, flushed too.
-	c.send(&pgproto3.Bind{PreparedStatement: "s2", Parameters: [][]byte{[]byte("x")}}, &pgproto3.Flush{})
+	// An error at Execute, flushed too. (PostgreSQL reads the value
+	// at Bind, gpusql when the statement runs.)
+	c.send(&pgproto3.Bind{PreparedStatement: "s2", Parameters: [][]byte{[]byte("x")}}, &pgproto3.Execute{}, &pgproto3.Flush{})
+	recvType[*pgproto3.BindComplete](c)
 	if e := recvType[*pgproto3.ErrorResponse](c); e.Code != engine.CodeInvalidTextRepresent {
 		t.Fatalf("error %s %s", e.Code, e.Message)
 	}
@@ -89,7 +91,9 @@ func TestErrorPosition(t *testing.T) {
 		{"select id from nosuch", engine.CodeUndefinedTable, 16},
 		{"select * from r join nosuch on true", engine.CodeUndefinedTable, 22},
 		{"select 1 +", engine.CodeSyntaxError, 11},
-		{"select é, nosuch from r", engine.CodeUndefinedColumn, 11},
+		{"select 'é', nosuch from r", engine.CodeUndefinedColumn, 13},
+		{"select id from r where nosuch(id) > 0", engine.CodeUndefinedFunction, 24},
+		{"select x.id from r", engine.CodeUndefinedTable, 8},
 	} {
 		c.send(&pgproto3.Query{String: tc.sql})
 		var e *pgproto3.ErrorResponse
