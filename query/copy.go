@@ -80,8 +80,9 @@ func (s *Session) copyFrom(ctx context.Context, st *parse.Copy, w engine.ResultW
 	}
 	// COPY appends: the new contents are the old rows then the new ones,
 	// published whole as the table's next version. Write serialises
-	// appends, so two COPYs into one table both land.
-	if err := t.Write(data, func(cur, add engine.TableData) (engine.TableData, error) {
+	// appends, so two COPYs into one table both land. In a transaction
+	// block the new version stays the session's until COMMIT (tx.go).
+	if err := s.writeTable(t, st.Table, data, func(cur, add engine.TableData) (engine.TableData, error) {
 		if cur == nil || cur.Rows() == 0 {
 			s.srv.gatherStats(add)
 			return add, nil

@@ -145,7 +145,7 @@ func (s *Session) closeCursor(st *parse.CloseCursor, w engine.ResultWriter) erro
 // those declared in the block.
 func (s *Session) observeTransaction(st parse.Stmt) {
 	t, ok := st.(*parse.Transaction)
-	if !ok || t.Kind == "BEGIN" || !s.inTx {
+	if !ok || t.Kind != "COMMIT" && t.Kind != "ROLLBACK" || !s.inTx {
 		return
 	}
 	rollback := t.Kind == "ROLLBACK" || s.failedTx

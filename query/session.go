@@ -18,6 +18,7 @@ type Session struct {
 	settings map[string]string
 	inTx     bool
 	failedTx bool
+	tx       txState    // the open block's writes and savepoints (tx.go)
 	ext      sessionExt // prepared statements and cursors (prepare.go, cursor.go)
 }
 
@@ -46,8 +47,12 @@ func newSession(srv *Server, p engine.SessionParams) *Session {
 	return s
 }
 
-// Close ends the session.
-func (s *Session) Close() error { return nil }
+// Close ends the session; an open transaction block is rolled back.
+func (s *Session) Close() error {
+	s.endTx()
+	s.inTx, s.failedTx = false, false
+	return nil
+}
 
 // TxStatus is the ReadyForQuery status.
 func (s *Session) TxStatus() byte {
@@ -148,19 +153,32 @@ func (s *Session) transaction(t *parse.Transaction, w engine.ResultWriter) error
 		}
 		s.inTx = true
 		return w.Complete("BEGIN")
+	case "SAVEPOINT", "RELEASE", "ROLLBACK TO":
+		return s.savepointStmt(t, w)
+	case "SET TRANSACTION", "SET CHARACTERISTICS":
+		return s.setTransaction(t, w)
 	case "COMMIT":
 		tag := "COMMIT"
-		if s.failedTx {
+		var err error
+		switch {
+		case s.failedTx:
 			tag = "ROLLBACK"
-		} else if !s.inTx {
+			s.endTx()
+		case !s.inTx:
 			_ = w.Notice(engine.Notice{Severity: "WARNING", Code: "25P01", Message: "there is no transaction in progress"})
+		default:
+			err = s.commitTx()
 		}
 		s.inTx, s.failedTx = false, false
+		if err != nil {
+			return err
+		}
 		return w.Complete(tag)
 	default:
 		if !s.inTx {
 			_ = w.Notice(engine.Notice{Severity: "WARNING", Code: "25P01", Message: "there is no transaction in progress"})
 		}
+		s.endTx()
 		s.inTx, s.failedTx = false, false
 		return w.Complete("ROLLBACK")
 	}
