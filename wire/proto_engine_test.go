@@ -301,3 +301,89 @@ func TestTimestamptzAndArrayParamsRaw(t *testing.T) {
 		t.Errorf("bad timestamptz: %v", err)
 	}
 }
+
+// Savepoints through a driver's own API (pgx nested transactions send
+// SAVEPOINT, RELEASE and ROLLBACK TO), and the sequence psqlODBC sends
+// with autocommit off: a savepoint around each statement, a named
+// statement that fails when it runs, ROLLBACK TO, then the same
+// statement again.
+func TestSavepointsExtended(t *testing.T) {
+	addr := engineServer(t, 10)
+	ctx, cancel := context.WithTimeout(context.Background(), safetyDeadline)
+	defer cancel()
+	conn := pgxConnect(t, addr, pgx.QueryExecModeCacheStatement)
+	count := func(q pgx.Tx) int64 {
+		t.Helper()
+		var n int64
+		if err := q.QueryRow(ctx, "select count(*) from big").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(ctx, "copy big from 'big.csv' with (format csv, header true)"); err != nil {
+		t.Fatal(err)
+	}
+	sp, err := tx.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sp.Exec(ctx, "copy big from 'big.csv' with (format csv, header true)"); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(sp); n != 30 {
+		t.Fatalf("%d rows in the savepoint", n)
+	}
+	if _, err := sp.Exec(ctx, "select 1/0"); err == nil {
+		t.Fatal("1/0 succeeded")
+	}
+	if err := sp.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(tx); n != 20 {
+		t.Fatalf("%d rows after ROLLBACK TO", n)
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	if err := conn.QueryRow(ctx, "select count(*) from big").Scan(&n); err != nil || n != 10 {
+		t.Fatalf("%d rows after ROLLBACK, %v", n, err)
+	}
+
+	pc := conn.PgConn()
+	exec := func(sql string) error {
+		_, err := pc.Exec(ctx, sql).ReadAll()
+		return err
+	}
+	plan := func(v string) error {
+		_, err := pc.ExecPrepared(ctx, "_PLAN0x1", [][]byte{[]byte(v)}, nil, nil).Close()
+		return err
+	}
+	if err := exec("BEGIN; SAVEPOINT _per_query_svp_"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pc.Prepare(ctx, "_PLAN0x1", "select 10 / $1::int", nil); err != nil {
+		t.Fatal(err)
+	}
+	err = plan("0")
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) || pe.Code != engine.CodeDivisionByZero {
+		t.Fatalf("plan(0): %v", err)
+	}
+	if pc.TxStatus() != 'E' {
+		t.Fatalf("status %c after the error", pc.TxStatus())
+	}
+	if err := exec("ROLLBACK TO _per_query_svp_; RELEASE _per_query_svp_; SAVEPOINT _per_query_svp_"); err != nil {
+		t.Fatal(err)
+	}
+	if err := plan("5"); err != nil {
+		t.Fatalf("the statement again: %v", err)
+	}
+	if err := exec("RELEASE _per_query_svp_; COMMIT"); err != nil || pc.TxStatus() != 'I' {
+		t.Fatalf("commit: %v, status %c", err, pc.TxStatus())
+	}
+}
