@@ -221,6 +221,8 @@ func (p *prepared) Run(ctx context.Context, params []engine.Param, w engine.Resu
 	if p.stmt == nil {
 		return w.EmptyQuery()
 	}
+	s.startActivity(p.stmt.SQL())
+	defer s.endActivity()
 	if s.failedTx && !endsFailedTx(p.stmt) {
 		return errFailedTx()
 	}

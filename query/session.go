@@ -20,6 +20,7 @@ type Session struct {
 	failedTx bool
 	tx       txState    // the open block's writes and savepoints (tx.go)
 	ext      sessionExt // prepared statements and cursors (prepare.go, cursor.go)
+	act      activity   // what pg_stat_activity shows (activity.go)
 }
 
 var _ engine.Session = (*Session)(nil)
@@ -44,11 +45,16 @@ func newSession(srv *Server, p engine.SessionParams) *Session {
 			s.settings[k] = v
 		}
 	}
+	now := time.Now()
+	s.act.backendStart, s.act.stateChange, s.act.state = now, now, "idle"
+	s.act.app = s.setting("application_name")
+	srv.sessions.add(s)
 	return s
 }
 
 // Close ends the session; an open transaction block is rolled back.
 func (s *Session) Close() error {
+	s.srv.sessions.remove(s)
 	s.endTx()
 	s.inTx, s.failedTx = false, false
 	return nil
@@ -67,6 +73,8 @@ func (s *Session) TxStatus() byte {
 
 // Query runs every statement of sql in order.
 func (s *Session) Query(ctx context.Context, sql string, w engine.ResultWriter) error {
+	s.startActivity(sql)
+	defer s.endActivity()
 	stmts, err := parse.Parse(sql)
 	if err != nil {
 		s.fail()
