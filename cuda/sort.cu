@@ -676,48 +676,135 @@ extern "C" __global__ void w_load(u64 dataPtr, int width, u64 validPtr, u64 perm
     }
 }
 
-// w_agg: an aggregate over each position's frame from the prefix scans
-// within its partition: agg 0 count(*), 1 count(x) (cnt: the prefix
-// count of non-NULL values), 2 sum (pre: prefix sums), 3 min and 4 max
-// (pre, preHas: prefix min or max, for frames that start at the
-// partition's first row). out[perm[i]] and nul[perm[i]]; a difference of
-// sums past 64 bits, or a result whose magnitude reaches lim (lim > 0:
-// 10^18 for numerics, which the device holds to 18 digits), sets *err.
+// Range minima and maxima over positions (the frame of min and max, any
+// bounds): blocks of WRMQ positions each get their inclusive scans from
+// the block's start (pre) and to its end (suf), and a sparse table over
+// the blocks' results (level k, at k * nb: the result of 2^k blocks from
+// block i). A range [a, b) inside one block is read directly, else as
+// suf[a], pre[b-1] and two overlapping runs of whole blocks between. A
+// NULL (has[i] == 0) is the identity: INT64_MAX for min (op 1), INT64_MIN
+// for max (op 2); a range of only NULLs answers the identity, and the
+// caller knows such ranges from the counts.
+#define WRMQ 256
+
+__device__ __forceinline__ i64 rmqIdent(int op) { return op == 1 ? (i64)0x7fffffffffffffffLL : (i64)(-0x7fffffffffffffffLL - 1); }
+
+__device__ __forceinline__ i64 rmqOp(int op, i64 a, i64 b) { return op == 1 ? (b < a ? b : a) : (b > a ? b : a); }
+
+// w_rmq_blocks: one thread per block of WRMQ positions.
+extern "C" __global__ void w_rmq_blocks(int op, u64 valsPtr, u64 hasPtr, i64 n, u64 prePtr, u64 sufPtr, u64 tablePtr) {
+    const i64 *vals = (const i64 *)valsPtr;
+    const u8 *has = (const u8 *)hasPtr;
+    i64 *pre = (i64 *)prePtr, *suf = (i64 *)sufPtr, *table = (i64 *)tablePtr;
+    i64 nb = (n + WRMQ - 1) / WRMQ;
+    i64 id = rmqIdent(op);
+    for (i64 b = (i64)blockIdx.x * blockDim.x + threadIdx.x; b < nb; b += (i64)gridDim.x * blockDim.x) {
+        i64 lo = b * WRMQ, hi = lo + WRMQ < n ? lo + WRMQ : n;
+        i64 x = id;
+        for (i64 j = lo; j < hi; j++) {
+            if (has[j]) x = rmqOp(op, x, vals[j]);
+            pre[j] = x;
+        }
+        table[b] = x;
+        x = id;
+        for (i64 j = hi - 1; j >= lo; j--) {
+            if (has[j]) x = rmqOp(op, x, vals[j]);
+            suf[j] = x;
+        }
+    }
+}
+
+// w_rmq_level: level k >= 1 of the sparse table over nb blocks.
+extern "C" __global__ void w_rmq_level(int op, u64 tablePtr, i64 nb, int k) {
+    i64 *table = (i64 *)tablePtr;
+    const i64 *src = table + (i64)(k - 1) * nb;
+    i64 *dst = table + (i64)k * nb;
+    i64 half = (i64)1 << (k - 1), m = nb - 2 * half + 1;
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < m; i += (i64)gridDim.x * blockDim.x)
+        dst[i] = rmqOp(op, src[i], src[i + half]);
+}
+
+// rmqRange: the minimum (op 1) or maximum (2) of positions [a, b), a < b.
+__device__ i64 rmqRange(int op, const i64 *vals, const u8 *has, const i64 *pre, const i64 *suf, const i64 *table, i64 nb, i64 a, i64 b) {
+    i64 x = rmqIdent(op);
+    i64 ba = a / WRMQ, bb = (b - 1) / WRMQ;
+    if (ba == bb) {
+        for (i64 j = a; j < b; j++)
+            if (has[j]) x = rmqOp(op, x, vals[j]);
+        return x;
+    }
+    x = rmqOp(op, suf[a], pre[b - 1]);
+    i64 len = bb - ba - 1;  // whole blocks ba+1 .. bb-1
+    if (len > 0) {
+        int k = 63 - __clzll(len);
+        x = rmqOp(op, x, table[(i64)k * nb + ba + 1]);
+        x = rmqOp(op, x, table[(i64)k * nb + bb - ((i64)1 << k)]);
+    }
+    return x;
+}
+
+// w_agg: an aggregate over each position's frame, without EXCLUDE's rows
+// (at most three runs of positions, as w_value cuts them): agg 0
+// count(*), 1 count(x) (cnt: the prefix count of non-NULL values within
+// the partition), 2 sum (pre: prefix sums within the partition, NULLs as
+// 0), 3 min and 4 max (vals and has in sorted order, rpre, rsuf and
+// table: the range structure above over nb blocks). out[perm[i]] and
+// nul[perm[i]]; a sum past 64 bits, or a result whose magnitude reaches
+// lim (lim > 0: 10^18 for numerics, which the device holds to 18
+// digits), sets *err.
 extern "C" __global__ void w_agg(int agg, WFrame f, u64 pidPtr, u64 gidPtr, u64 pstartPtr, u64 gstartPtr, u64 permPtr, i64 n, u64 prePtr,
-                                 u64 preHasPtr, u64 cntPtr, i64 lim, u64 outPtr, u64 nulPtr, u64 errPtr) {
+                                 u64 cntPtr, u64 valsPtr, u64 hasPtr, u64 rprePtr, u64 rsufPtr, u64 tablePtr, i64 nb, i64 lim,
+                                 u64 outPtr, u64 nulPtr, u64 errPtr) {
     const i64 *pid = (const i64 *)pidPtr, *gid = (const i64 *)gidPtr;
     const i64 *pstart = (const i64 *)pstartPtr, *gstart = (const i64 *)gstartPtr;
     const u32 *perm = (const u32 *)permPtr;
     const i64 *pre = (const i64 *)prePtr, *cnt = (const i64 *)cntPtr;
-    const u8 *preHas = (const u8 *)preHasPtr;
+    const i64 *vals = (const i64 *)valsPtr, *rpre = (const i64 *)rprePtr, *rsuf = (const i64 *)rsufPtr, *table = (const i64 *)tablePtr;
+    const u8 *has = (const u8 *)hasPtr;
     i64 *out = (i64 *)outPtr;
     u8 *nul = (u8 *)nulPtr;
+    unsigned *err = (unsigned *)errPtr;
     for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (i64)gridDim.x * blockDim.x) {
         WPos p = wPos(pid, gid, pstart, gstart, i);
         i64 s, e;
         wFrame(f, p, i, gstart, &s, &e);
-        i64 v = 0;
-        u8 isNull = 0;
-        if (agg == 0) {
-            v = e > s ? e - s : 0;
-        } else if (s >= e) {
-            isNull = agg != 1;
-        } else if (agg == 1 || agg == 2) {
-            i64 c = cnt[e - 1] - (s > p.ps ? cnt[s - 1] : 0);
-            if (agg == 1) {
-                v = c;
-            } else if (c == 0) {
-                isNull = 1;
-            } else {
-                i64 a = pre[e - 1], b = s > p.ps ? pre[s - 1] : 0;
-                v = (i64)((u64)a - (u64)b);
-                if (((a ^ b) & (a ^ v)) < 0) atomicOr((unsigned *)errPtr, 1u);
-            }
-        } else {
-            isNull = !preHas[e - 1];
-            v = pre[e - 1];
+        i64 cut[3][2];
+        int nc = 0;
+        switch (f.ex) {
+        case 1: cut[0][0] = s; cut[0][1] = i; cut[1][0] = i + 1; cut[1][1] = e; nc = 2; break;
+        case 2: cut[0][0] = s; cut[0][1] = p.gs; cut[1][0] = p.ge; cut[1][1] = e; nc = 2; break;
+        case 3:
+            cut[0][0] = s; cut[0][1] = p.gs; cut[1][0] = i; cut[1][1] = i + 1; cut[2][0] = p.ge; cut[2][1] = e; nc = 3;
+            break;
+        default: cut[0][0] = s; cut[0][1] = e; nc = 1;
         }
-        if (lim > 0 && !isNull && (v >= lim || v <= -lim)) atomicOr((unsigned *)errPtr, 1u);
+        i64 rows = 0, c = 0, v = 0;
+        i64 x = agg >= 3 ? rmqIdent(agg - 2) : 0;
+        for (int k = 0; k < nc; k++) {
+            i64 a = cut[k][0] > s ? cut[k][0] : s, b = cut[k][1] < e ? cut[k][1] : e;
+            if (a >= b) continue;
+            rows += b - a;
+            if (agg == 0) continue;
+            i64 rc = cnt[b - 1] - (a > p.ps ? cnt[a - 1] : 0);
+            c += rc;
+            if (rc == 0) continue;
+            if (agg == 2) {
+                i64 hi = pre[b - 1], lo = a > p.ps ? pre[a - 1] : 0;
+                i64 d = (i64)((u64)hi - (u64)lo);
+                if (((hi ^ lo) & (hi ^ d)) < 0) atomicOr(err, 1u);
+                i64 t = (i64)((u64)v + (u64)d);
+                if (((v ^ t) & (d ^ t)) < 0) atomicOr(err, 1u);
+                v = t;
+            } else if (agg >= 3) {
+                x = rmqOp(agg - 2, x, rmqRange(agg - 2, vals, has, rpre, rsuf, table, nb, a, b));
+            }
+        }
+        u8 isNull = 0;
+        if (agg == 0) v = rows;
+        else if (agg == 1) v = c;
+        else if (c == 0) isNull = 1;
+        else if (agg >= 3) v = x;
+        if (lim > 0 && !isNull && (v >= lim || v <= -lim)) atomicOr(err, 1u);
         out[perm[i]] = isNull ? 0 : v;
         nul[perm[i]] = isNull;
     }

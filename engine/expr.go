@@ -58,6 +58,9 @@ type HostFunc struct {
 	Args []Expr
 	T    Type
 	Fn   func(args []*Vec, n int) (*Vec, error)
+	// Parallel: Fn keeps no state between calls and may run on several
+	// goroutines at once, over parts of the rows.
+	Parallel bool
 }
 
 var (

@@ -32,7 +32,7 @@ func optimize(p *engine.Plan, stats func(engine.TableData, int) engine.ColumnSta
 		return p, nil
 	}
 	if p.Input == nil {
-		q := avgAsSum(splitDistinct(avgAsSum(p)))
+		q := aggRewrites(p)
 		if q != p {
 			q.Optimized = true
 		}
@@ -63,7 +63,7 @@ type estimate struct {
 func (o *optimizer) plan(p *engine.Plan) (*engine.Plan, error) {
 	q := *p
 	if p.Input == nil {
-		return avgAsSum(splitDistinct(avgAsSum(&q))), nil
+		return aggRewrites(&q), nil
 	}
 	ncols := len(p.Input.Columns())
 	need := make([]bool, ncols)
@@ -113,7 +113,7 @@ func (o *optimizer) plan(p *engine.Plan) (*engine.Plan, error) {
 			q.Project[i] = renumber(e, m)
 		}
 	}
-	return avgAsSum(splitDistinct(avgAsSum(&q))), nil
+	return aggRewrites(&q), nil
 }
 
 // inputExprs are the expressions of p that read its input's columns.

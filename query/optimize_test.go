@@ -292,3 +292,16 @@ func TestAvgAsSum(t *testing.T) {
 		t.Errorf("a global avg should stay: %s", a)
 	}
 }
+
+func TestSumPlusConst(t *testing.T) {
+	sess := newPlannerSession(t)
+	p := explain(t, sess, "SELECT sum(l_quantity::smallint), sum(l_quantity::smallint + 1), sum(l_quantity::smallint - 2), sum(3 + l_quantity::smallint) FROM lineitem")
+	if a := p.step("Aggregate"); strings.Count(a, "sum(") != 1 || strings.Count(a, "count(") != 1 || strings.Contains(a, "add(") {
+		t.Errorf("want one sum and one count: %s", a)
+	}
+	// an integer column plus a constant may overflow per row: unchanged
+	p = explain(t, sess, "SELECT sum(l_quantity + 1) FROM lineitem")
+	if a := p.step("Aggregate"); !strings.Contains(a, "add(") {
+		t.Errorf("sum(int + c) should stay: %s", a)
+	}
+}

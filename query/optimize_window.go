@@ -63,7 +63,7 @@ func (o *optimizer) window(w *engine.Window, preds []engine.Expr, need []bool) (
 // renumberAgg is a as its input's column i moved to m[i], field by
 // field as plan renumbers a pipeline's aggregates.
 func renumberAgg(a engine.AggCall, m []int) engine.AggCall {
-	a.Arg, a.Sep = renumber(a.Arg, m), renumber(a.Sep, m)
+	a.Arg, a.Sep, a.Arg2 = renumber(a.Arg, m), renumber(a.Sep, m), renumber(a.Arg2, m)
 	if len(a.Order) > 0 {
 		ord := make([]engine.AggOrder, len(a.Order))
 		for k, x := range a.Order {

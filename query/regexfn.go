@@ -102,7 +102,8 @@ func (b *binder) regexFunc(name string, args []engine.Expr) (engine.Expr, bool, 
 		}
 		return constOf(v, 0), true, nil
 	}
-	return &engine.HostFunc{Name: name, Args: args, T: ret, Fn: fn}, true, nil
+	// each call compiles its own patterns (regexCache): calls may run at once
+	return &engine.HostFunc{Name: name, Args: args, T: ret, Fn: fn, Parallel: true}, true, nil
 }
 
 func (b *binder) noRegexFunc(name string, args []engine.Expr) error {

@@ -33,6 +33,7 @@ const (
 	fnFrameOffset   = "__gpusql_frame_offset"   // (expr) as INTERVAL ... MICROSECOND: a frame offset
 	fnWindowExclude = "__gpusql_window_exclude" // ('current row' | 'group' | 'ties') as an ORDER BY item
 	fnLagArgs       = "__gpusql_lag_args"       // (offset [, default]) as lag's and lead's default
+	fnWindowFilter  = "__gpusql_window_filter"  // (cond, x) as an aggregate's first argument: FILTER (WHERE cond)
 )
 
 // windowScope collects one SELECT's window calls.
@@ -242,6 +243,20 @@ func (b *binder) windowCall(n *ast.WindowFuncExpr) (engine.Expr, error) {
 	if err := b.windowFunc(&call, n, name); err != nil {
 		return nil, err
 	}
+	if a := &call.Agg; call.Func == engine.WinAgg && ws.aggFinish == nil && a.Func == engine.AggAvg && !a.Distinct &&
+		a.Arg != nil && a.T.Kind == engine.KindNumeric {
+		return ws.avgAsSum(call)
+	}
+	ref := ws.add(call, windowName(n))
+	if ws.aggFinish == nil {
+		return ref, nil
+	}
+	return mapCols(ws.aggFinish, func(c *engine.ColRef) engine.Expr { return ref }), nil
+}
+
+// add registers call (once per distinct call) and returns its
+// placeholder.
+func (ws *windowScope) add(call engine.WindowCall, name string) *engine.ColRef {
 	key := call.String()
 	k := len(ws.calls)
 	for j, s := range ws.keys {
@@ -253,13 +268,35 @@ func (b *binder) windowCall(n *ast.WindowFuncExpr) (engine.Expr, error) {
 	if k == len(ws.calls) {
 		ws.calls = append(ws.calls, call)
 		ws.keys = append(ws.keys, key)
-		ws.names = append(ws.names, windowName(n))
+		ws.names = append(ws.names, name)
 	}
-	ref := &engine.ColRef{Idx: winPlaceholder + k, Name: ws.names[k], T: call.T}
-	if ws.aggFinish == nil {
-		return ref, nil
+	return &engine.ColRef{Idx: winPlaceholder + k, Name: ws.names[k], T: call.T}
+}
+
+// avgAsSum is avg(x) OVER w over integers or numerics as sum(x) OVER w /
+// count(x) OVER w, the numeric division PostgreSQL's avg finishes with
+// (as the planner's avgAsSum does for GROUP BY): the window then computes
+// only sums and counts, whose scales are fixed, which the GPU backend
+// does with prefix sums, and the quotient's scale per row comes from the
+// division above the Window.
+func (ws *windowScope) avgAsSum(call engine.WindowCall) (engine.Expr, error) {
+	a := call.Agg
+	sumT := engine.Numeric
+	if at := a.Arg.Type(); at.Kind == engine.KindInt16 || at.Kind == engine.KindInt32 {
+		sumT = engine.Int64
 	}
-	return mapCols(ws.aggFinish, func(c *engine.ColRef) engine.Expr { return ref }), nil
+	sc, cc := call, call
+	sc.Agg, sc.T = engine.AggCall{Func: engine.AggSum, Arg: a.Arg, T: sumT}, sumT
+	cc.Agg, cc.T = engine.AggCall{Func: engine.AggCount, Arg: a.Arg, T: engine.Int64}, engine.Int64
+	sum, err := castTo(ws.add(sc, "sum"), engine.Numeric)
+	if err != nil {
+		return nil, err
+	}
+	cnt, err := castTo(ws.add(cc, "count"), engine.Numeric)
+	if err != nil {
+		return nil, err
+	}
+	return &engine.Call{Op: engine.OpDiv, Args: []engine.Expr{sum, cnt}, T: a.T}, nil
 }
 
 // windowKey binds a PARTITION BY or ORDER BY expression.
@@ -423,10 +460,34 @@ func (b *binder) windowFunc(call *engine.WindowCall, n *ast.WindowFuncExpr, name
 // itself binds over those columns with the binder's aggregate code, so
 // that every aggregate it knows works over a window, with its checks and
 // result types.
+//
+// FILTER (WHERE cond) arrives as the first argument
+// __gpusql_window_filter(cond, x) (query/parse/window.go): cond becomes
+// an input column, the aggregate binds with it as its FILTER, and the
+// filtered arguments (CASE WHEN cond THEN x END) become input columns
+// too, so that the call reads columns as an unfiltered one does.
 func (b *binder) windowAgg(call *engine.WindowCall, n *ast.WindowFuncExpr, name string) error {
 	ws := b.win
-	args := make([]ast.ExprNode, len(n.Args))
-	for i, a := range n.Args {
+	nodes := n.Args
+	filter := -1
+	if len(nodes) > 0 {
+		if f, ok := nodes[0].(*ast.FuncCallExpr); ok && f.FnName.L == fnWindowFilter && len(f.Args) == 2 {
+			if hasAggregate(f.Args[0]) {
+				return engine.Errorf(engine.CodeGroupingError, "aggregate functions are not allowed in FILTER")
+			}
+			if hasWindow(f.Args[0]) {
+				return engine.Errorf(engine.CodeWindowingError, "window functions are not allowed in FILTER")
+			}
+			cond, err := b.predicate(f.Args[0], "FILTER")
+			if err != nil {
+				return err
+			}
+			filter = ws.input(cond)
+			nodes = append([]ast.ExprNode{f.Args[1]}, nodes[1:]...)
+		}
+	}
+	args := make([]ast.ExprNode, len(nodes))
+	for i, a := range nodes {
 		if _, ok := a.(ast.ValueExpr); ok {
 			args[i] = a // literals (count(*)'s 1, a separator, a marker) as written
 			continue
@@ -446,6 +507,9 @@ func (b *binder) windowAgg(call *engine.WindowCall, n *ast.WindowFuncExpr, name 
 		cols[k] = engine.ColumnDef{Name: fmt.Sprintf("__gpusql_window_input_%d", k), Type: e.Type()}
 	}
 	ab := &binder{s: b.s, params: b.params, st: b.st, src: source{present: true, cols: cols}, agg: &aggScope{}}
+	if filter >= 0 {
+		ab.agg.filter = &engine.ColRef{Idx: filter, Name: cols[filter].Name, T: engine.Bool}
+	}
 	fin, err := ab.expr(&ast.AggregateFuncExpr{F: n.Name, Args: args})
 	if err != nil {
 		e, ok := err.(*engine.Error)
@@ -461,6 +525,17 @@ func (b *binder) windowAgg(call *engine.WindowCall, n *ast.WindowFuncExpr, name 
 	a := ab.agg.aggs[0]
 	if len(a.Order) > 0 {
 		return unsupported("aggregate ORDER BY is not implemented for window functions")
+	}
+	if filter >= 0 {
+		// the filtered arguments as input columns
+		outer := func(c *engine.ColRef) engine.Expr { return ws.inputs[c.Idx] }
+		hoist := func(e engine.Expr) engine.Expr {
+			if _, ok := e.(*engine.ColRef); ok || e == nil {
+				return e
+			}
+			return ws.inputRef(mapCols(e, outer))
+		}
+		a.Arg, a.Arg2 = hoist(a.Arg), hoist(a.Arg2)
 	}
 	call.Func, call.Agg, call.T = engine.WinAgg, a, a.T
 	if c, ok := fin.(*engine.ColRef); !ok || c.Idx != 0 || c.T != a.T {

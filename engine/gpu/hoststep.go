@@ -3,7 +3,12 @@ package gpu
 import (
 	"context"
 	"encoding/binary"
+	"hash/maphash"
 	"math"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
@@ -460,39 +465,165 @@ func (r *run) stepColumn(ctx context.Context, h *engine.HostFunc, args *engine.B
 
 // runDistinct runs h.Fn over the distinct rows of args, stepBatch at a
 // time, in the order of their first rows; which[k] is row k's result.
+// Past parallelMin rows the rows are told apart on every core (by a hash
+// of their keys, each core keeping the keys of its share of the hashes),
+// and a Parallel function runs over batches on every core.
 func runDistinct(ctx context.Context, h *engine.HostFunc, args *engine.Batch) (*engine.Vec, []int32, error) {
-	seen := map[string]int32{}
-	which := make([]int32, args.N)
-	var first []int32
-	var key []byte
-	for i := 0; i < args.N; i++ {
-		key = key[:0]
-		for _, a := range args.Cols {
-			key = appendKey(key, a, i)
-		}
-		d, ok := seen[string(key)]
-		if !ok {
-			d = int32(len(first))
-			seen[string(key)] = d
-			first = append(first, int32(i))
-		}
-		which[i] = d
-	}
-	res := engine.NewVec(h.T, 0)
-	for lo := 0; lo < len(first); lo += stepBatch {
+	which, first := distinctRows(args)
+	batches := (len(first) + stepBatch - 1) / stepBatch
+	parts := make([]*engine.Vec, batches)
+	run := func(b int) error {
 		if ctx.Err() != nil {
-			return nil, nil, engine.Errorf(engine.CodeQueryCanceled, "canceling statement due to user request")
+			return engine.Errorf(engine.CodeQueryCanceled, "canceling statement due to user request")
 		}
+		lo := b * stepBatch
 		part := eval.GatherBatch(args, first[lo:min(lo+stepBatch, len(first))])
 		v, err := h.Fn(part.Cols, part.N)
-		if err != nil {
-			return nil, nil, err
-		}
-		for i := 0; i < part.N; i++ {
+		parts[b] = v
+		return err
+	}
+	workers := 1
+	if h.Parallel {
+		workers = min(runtime.GOMAXPROCS(0), batches)
+	}
+	if err := forEach(batches, workers, run); err != nil {
+		return nil, nil, err
+	}
+	res := engine.NewVec(h.T, 0)
+	for b, v := range parts {
+		lo := b * stepBatch
+		for i := 0; i < min(stepBatch, len(first)-lo); i++ {
 			res.AppendRow(v, i)
 		}
 	}
 	return res, which, nil
+}
+
+// parallelMin is the fewest rows distinctRows spreads over the cores.
+const parallelMin = 1 << 16
+
+// distinctRows numbers the distinct rows of args (keys as appendKey
+// encodes them) in the order of their first rows: which[i] is row i's
+// number, first[d] the first row of number d.
+func distinctRows(args *engine.Batch) (which, first []int32) {
+	n := args.N
+	which = make([]int32, n)
+	workers := runtime.GOMAXPROCS(0)
+	if n < parallelMin || workers == 1 {
+		seen := map[string]int32{}
+		var key []byte
+		for i := 0; i < n; i++ {
+			key = rowKey(key[:0], args, i)
+			d, ok := seen[string(key)]
+			if !ok {
+				d = int32(len(first))
+				seen[string(key)] = d
+				first = append(first, int32(i))
+			}
+			which[i] = d
+		}
+		return which, first
+	}
+	// each row's hash, then each worker numbers the rows of its hashes
+	seed := maphash.MakeSeed()
+	hashes := make([]uint64, n)
+	chunk := (n + workers - 1) / workers
+	_ = forEach(workers, workers, func(w int) error {
+		var key []byte
+		for i := w * chunk; i < min(n, (w+1)*chunk); i++ {
+			key = rowKey(key[:0], args, i)
+			hashes[i] = maphash.Bytes(seed, key)
+		}
+		return nil
+	})
+	firsts := make([][]int32, workers)
+	_ = forEach(workers, workers, func(w int) error {
+		seen := map[string]int32{}
+		var key []byte
+		for i := 0; i < n; i++ {
+			if int(hashes[i]%uint64(workers)) != w {
+				continue
+			}
+			key = rowKey(key[:0], args, i)
+			d, ok := seen[string(key)]
+			if !ok {
+				d = int32(len(firsts[w]))
+				seen[string(key)] = d
+				firsts[w] = append(firsts[w], int32(i))
+			}
+			which[i] = d
+		}
+		return nil
+	})
+	// number the distinct rows in the order of their first rows
+	type firstRow struct{ row, w, d int32 }
+	var all []firstRow
+	for w, f := range firsts {
+		for d, row := range f {
+			all = append(all, firstRow{row, int32(w), int32(d)})
+		}
+	}
+	sort.Slice(all, func(a, b int) bool { return all[a].row < all[b].row })
+	global := make([][]int32, workers)
+	for w := range global {
+		global[w] = make([]int32, len(firsts[w]))
+	}
+	first = make([]int32, len(all))
+	for g, f := range all {
+		global[f.w][f.d] = int32(g)
+		first[g] = f.row
+	}
+	_ = forEach(workers, workers, func(w int) error {
+		for i := w * chunk; i < min(n, (w+1)*chunk); i++ {
+			which[i] = global[hashes[i]%uint64(workers)][which[i]]
+		}
+		return nil
+	})
+	return which, first
+}
+
+// rowKey appends row i of args as a tuple key.
+func rowKey(key []byte, args *engine.Batch, i int) []byte {
+	for _, a := range args.Cols {
+		key = appendKey(key, a, i)
+	}
+	return key
+}
+
+// forEach runs f(0) ... f(n-1) on workers goroutines and returns the
+// error of the lowest i that failed.
+func forEach(n, workers int, f func(i int) error) error {
+	errs := make([]error, n)
+	if workers <= 1 {
+		for i := 0; i < n; i++ {
+			if errs[i] = f(i); errs[i] != nil {
+				return errs[i]
+			}
+		}
+		return nil
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				errs[i] = f(i)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // appendKey appends row i of v to a tuple key: a NULL flag, then the

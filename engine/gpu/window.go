@@ -3,6 +3,7 @@ package gpu
 import (
 	"context"
 	"encoding/binary"
+	"math/bits"
 
 	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
@@ -25,16 +26,18 @@ import (
 //     RANGE frames without offsets, every EXCLUDE), and the value column
 //     is gathered by those rows;
 //   - count, and sum, min and max over integers, dates, timestamps and
-//     numerics, read segmented prefix scans at the frame's ends: any
-//     ROWS or GROUPS frame or RANGE frame without offsets, without
-//     EXCLUDE; min and max only for frames that start at the
-//     partition's first row.
+//     numerics, over any ROWS or GROUPS frame or RANGE frame without
+//     offsets, with EXCLUDE's rows cut out (at most three runs of
+//     positions): counts and sums as differences of segmented prefix
+//     scans, min and max as range queries (per-block scans and a sparse
+//     table over the blocks, rangeTable); avg over integers and numerics
+//     arrives as sum and count (query/window.go).
 //
 // The rest is refused with 0A000 (docs/gpu.md lists it): RANGE frames
-// with offsets, EXCLUDE on aggregates, avg, float sums, string min/max
-// and the other aggregates, arguments that are columns where the
-// function takes a constant (ntile's count, lag's offset, nth_value's n),
-// and a sum past 64 bits.
+// with offsets, float sums and avg, min/max over floats and strings and
+// the other aggregates, arguments that are columns where the function
+// takes a constant (ntile's count, lag's offset, nth_value's n), and a
+// sum past 64 bits.
 
 // wFrame mirrors WFrame of cuda/sort.cu.
 type wFrame struct {
@@ -155,9 +158,6 @@ func deviceWindowCall(c *engine.WindowCall) error {
 		if f.Mode == engine.FrameRange && (offsetBound(f.Start) || offsetBound(f.End)) {
 			return unsupported("RANGE frames with offsets in window functions")
 		}
-		if c.Func == engine.WinAgg && f.Exclude != engine.ExcludeNoOthers {
-			return unsupported("window aggregates with EXCLUDE")
-		}
 	}
 	switch c.Func {
 	case engine.WinNtile:
@@ -195,9 +195,6 @@ func deviceWindowCall(c *engine.WindowCall) error {
 		t := a.Arg.Type()
 		if !(t.IsInteger() || t.Kind == engine.KindNumeric || (a.Func != engine.AggSum && (t.Kind == engine.KindDate || t.Kind == engine.KindTimestamp))) {
 			return unsupported("the window aggregate %s over %s", a, t)
-		}
-		if a.Func != engine.AggSum && c.Frame.Start.Kind != engine.BoundUnboundedPreceding {
-			return unsupported("window %s over a frame that does not start UNBOUNDED PRECEDING", a)
 		}
 	}
 	return nil
@@ -505,7 +502,8 @@ func (b *Backend) lagLead(s *scratch, in *Table, g *winGroup, c *engine.WindowCa
 	return b.gatherRows(src, uint64(idx.Ptr()), n, true)
 }
 
-// windowAgg computes count, sum, min or max over each row's frame.
+// windowAgg computes count, sum, min or max over each row's frame,
+// without EXCLUDE's rows.
 func (b *Backend) windowAgg(s *scratch, in *Table, g *winGroup, c *engine.WindowCall) (*Column, error) {
 	n := in.N
 	a := &c.Agg
@@ -518,18 +516,20 @@ func (b *Backend) windowAgg(s *scratch, in *Table, g *winGroup, c *engine.Window
 		return nil, err
 	}
 	f := frameArg(c.Frame)
-	var pre, preHas, cnt uint64
+	var pre, cnt, vals, has, rpre, rsuf, table uint64
+	var nb int64
 	agg := int32(0)
 	if a.Func != engine.AggCountStar {
 		col := in.Cols[a.Arg.(*engine.ColRef).Idx]
-		vals, err := s.alloc(8 * n)
+		vb, err := s.alloc(8 * n)
 		if err != nil {
 			return nil, err
 		}
-		has, err := s.alloc(n)
+		hb, err := s.alloc(n)
 		if err != nil {
 			return nil, err
 		}
+		vals, has = uint64(vb.Ptr()), uint64(hb.Ptr())
 		var data, valid uint64
 		if col.Data != nil {
 			data = uint64(col.Data.Ptr())
@@ -537,7 +537,7 @@ func (b *Backend) windowAgg(s *scratch, in *Table, g *winGroup, c *engine.Window
 		if col.Valid != nil {
 			valid = uint64(col.Valid.Ptr())
 		}
-		if err := b.wLaunch("w_load", n, data, int32(col.Type.StorageWidth()), valid, g.perm, n, vals.Ptr(), has.Ptr()); err != nil {
+		if err := b.wLaunch("w_load", n, data, int32(col.Type.StorageWidth()), valid, g.perm, n, vals, has); err != nil {
 			return nil, err
 		}
 		cb, err := s.alloc(8 * n)
@@ -545,39 +545,32 @@ func (b *Backend) windowAgg(s *scratch, in *Table, g *winGroup, c *engine.Window
 			return nil, err
 		}
 		cnt = uint64(cb.Ptr())
-		if _, err := b.scan(s, 0, 0, uint64(has.Ptr()), g.pflag, n, cnt, 0); err != nil {
+		if _, err := b.scan(s, 0, 0, has, g.pflag, n, cnt, 0); err != nil {
 			return nil, err
 		}
 		agg = 1
-		if a.Func != engine.AggCount {
+		switch a.Func {
+		case engine.AggSum:
+			agg = 2
 			pb, err := s.alloc(8 * n)
 			if err != nil {
 				return nil, err
 			}
 			pre = uint64(pb.Ptr())
-			op := int32(0)
-			hasArg := uint64(0) // sums: NULLs read as 0
-			switch a.Func {
-			case engine.AggSum:
-				agg = 2
-			case engine.AggMin:
-				agg, op, hasArg = 3, 1, uint64(has.Ptr())
-			case engine.AggMax:
-				agg, op, hasArg = 4, 2, uint64(has.Ptr())
-			}
-			if op != 0 {
-				hb, err := s.alloc(n)
-				if err != nil {
-					return nil, err
-				}
-				preHas = uint64(hb.Ptr())
-			}
-			over, err := b.scan(s, op, uint64(vals.Ptr()), hasArg, g.pflag, n, pre, preHas)
+			over, err := b.scan(s, 0, vals, 0, g.pflag, n, pre, 0) // NULLs read as 0
 			if err != nil {
 				return nil, err
 			}
 			if over {
 				return nil, unsupported("a window sum of 19 digits or more")
+			}
+		case engine.AggMin, engine.AggMax:
+			agg = 3
+			if a.Func == engine.AggMax {
+				agg = 4
+			}
+			if rpre, rsuf, table, nb, err = b.rangeTable(s, agg-2, vals, has, n); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -590,7 +583,8 @@ func (b *Backend) windowAgg(s *scratch, in *Table, g *winGroup, c *engine.Window
 	if t.Kind == engine.KindNumeric {
 		lim = 1e18
 	}
-	if err := b.wLaunch("w_agg", n, agg, &f, g.pid, g.gid, g.pstart, g.gstart, g.perm, n, pre, preHas, cnt, lim, out.Ptr(), nul.Ptr(), errw.Ptr()); err != nil {
+	if err := b.wLaunch("w_agg", n, agg, &f, g.pid, g.gid, g.pstart, g.gstart, g.perm, n, pre, cnt, vals, has, rpre, rsuf, table, nb, lim,
+		out.Ptr(), nul.Ptr(), errw.Ptr()); err != nil {
 		return nil, err
 	}
 	var e [8]byte
@@ -601,6 +595,40 @@ func (b *Backend) windowAgg(s *scratch, in *Table, g *winGroup, c *engine.Window
 		return nil, unsupported("a window sum of 19 digits or more")
 	}
 	return b.storeColumn(t, uint64(out.Ptr()), uint64(nul.Ptr()), n)
+}
+
+// wRMQ is WRMQ of cuda/sort.cu: the positions of one block of the range
+// table.
+const wRMQ = 256
+
+// rangeTable builds the range minimum (op 1) or maximum (op 2) structure
+// of w_rmq_* (cuda/sort.cu) over n sorted values: each position's scans
+// within its block (pre, suf) and the sparse table over the nb blocks.
+func (b *Backend) rangeTable(s *scratch, op int32, vals, has uint64, n int64) (pre, suf, table uint64, nb int64, err error) {
+	nb = (n + wRMQ - 1) / wRMQ
+	levels := int32(bits.Len64(uint64(nb))) // 2^(levels-1) <= nb
+	pb, err := s.alloc(8 * n)
+	if err != nil {
+		return 0, 0, 0, 0, err
+	}
+	sb, err := s.alloc(8 * n)
+	if err != nil {
+		return 0, 0, 0, 0, err
+	}
+	tb, err := s.alloc(8 * nb * int64(levels))
+	if err != nil {
+		return 0, 0, 0, 0, err
+	}
+	pre, suf, table = uint64(pb.Ptr()), uint64(sb.Ptr()), uint64(tb.Ptr())
+	if err := b.wLaunch("w_rmq_blocks", nb, op, vals, has, n, pre, suf, table); err != nil {
+		return 0, 0, 0, 0, err
+	}
+	for k := int32(1); k < levels; k++ {
+		if err := b.wLaunch("w_rmq_level", nb, op, table, nb, k); err != nil {
+			return 0, 0, 0, 0, err
+		}
+	}
+	return pre, suf, table, nb, nil
 }
 
 // storeColumn makes a column of type t from n i64 values (by row) and

@@ -30,10 +30,17 @@ package parse
 //
 // and in a window's ORDER BY, NULLS FIRST | LAST on the key before the
 // frame, which the general rewrite takes for part of the frame.
+//
+// An aggregate's FILTER before OVER, which aggSyntax has made
+// __gpusql_filter(call, cond), becomes the call again with its first
+// argument x wrapped: agg(__gpusql_window_filter(cond, x), ...), and
+// count(*) becomes count(__gpusql_window_filter(cond, 1)); the binder
+// unwraps it and filters every argument as a grouped FILTER does.
 const (
 	fnFrameOffset   = "__gpusql_frame_offset"
 	fnWindowExclude = "__gpusql_window_exclude"
 	fnLagArgs       = "__gpusql_lag_args"
+	fnWindowFilter  = "__gpusql_window_filter"
 )
 
 // windowSyntax rewrites one level's window syntax.
@@ -46,7 +53,13 @@ func (r *rewriter) windowSyntax(items []*node) ([]*node, error) {
 		switch {
 		case n.word("over") && i+1 < len(items):
 			if i >= 2 && items[i-1].group && !items[i-2].group && items[i-2].tok.kind == kIdent {
-				if err := r.windowArgs(items[i-2], items[i-1]); err != nil {
+				if items[i-2].tok.text == fnFilter {
+					name, g, err := r.windowFilter(items[i-2], items[i-1])
+					if err != nil {
+						return nil, err
+					}
+					items[i-2], items[i-1] = name, g
+				} else if err := r.windowArgs(items[i-2], items[i-1]); err != nil {
 					return nil, err
 				}
 			}
@@ -161,6 +174,43 @@ func (r *rewriter) windowArgs(name, g *node) error {
 		}
 	}
 	return nil
+}
+
+// nonAggregateWindow are the window functions that are not aggregates.
+var nonAggregateWindow = map[string]bool{
+	"row_number": true, "rank": true, "dense_rank": true, "cume_dist": true, "percent_rank": true, "ntile": true,
+	"lead": true, "lag": true, "first_value": true, "last_value": true, "nth_value": true,
+}
+
+// windowFilter rewrites __gpusql_filter(name(args), cond) before OVER
+// (see the top of the file) and returns the call's name and arguments.
+func (r *rewriter) windowFilter(fn, fg *node) (*node, *node, error) {
+	parts := winSplit(fg.kids)
+	if len(parts) < 2 || len(parts[0]) != 2 || parts[0][0].group || parts[0][0].tok.kind != kIdent || !parts[0][1].group {
+		return nil, nil, notSupported(r.src, fn.tok, "FILTER is not implemented for this window function call")
+	}
+	name, g := parts[0][0], parts[0][1]
+	cond := winJoin(parts[1:], fg.tok)
+	if nonAggregateWindow[name.tok.text] {
+		return nil, nil, notSupported(r.src, fn.tok, "FILTER is not implemented for non-aggregate window functions")
+	}
+	if err := r.windowArgs(name, g); err != nil {
+		return nil, nil, err
+	}
+	if len(g.kids) == 1 && g.kids[0].op("*") {
+		g.kids = call(fnWindowFilter, fn.tok, cond, []*node{{tok: synth(kNumber, "1", fn.tok)}})
+		return name, g, nil
+	}
+	end := 0 // the first argument's end
+	for end < len(g.kids) && !g.kids[end].op(",") && !g.kids[end].word("separator") && !g.kids[end].word("order") {
+		end++
+	}
+	if end == 0 {
+		return nil, nil, syntaxErr(r.src, tokOr(first(g.kids), g.close))
+	}
+	kids := call(fnWindowFilter, fn.tok, cond, g.kids[:end])
+	g.kids = append(kids, g.kids[end:]...)
+	return name, g, nil
 }
 
 // frameWord reports whether items[k] starts the frame clause: ROWS,

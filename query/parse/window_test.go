@@ -36,6 +36,8 @@ func TestWindowRewrite(t *testing.T) {
 			`select sum(a) over (order by __gpusql_nulls_first(b) desc range between interval __gpusql_frame_offset(1) microsecond preceding and current row) from t`},
 		{"named window", `select sum(a) over w from t window w as (order by b rows 1 preceding), v as (w)`,
 			`select sum(a) over w from t window w as (order by b rows between interval __gpusql_frame_offset(1) microsecond preceding and current row), v as (w)`},
+		{"filter", `select count(*) filter (where a > 1) over (order by b), sum(a + 1) filter (where c) over w, string_agg(s, ',') filter (where c) over () from t`,
+			`select count(__gpusql_window_filter(a > 1, 1)) over (order by b), sum(__gpusql_window_filter(c, a + 1)) over w, group_concat(__gpusql_window_filter(c, s), ',' separator '__gpusql_string_agg') over () from t`},
 		{"lag offset expression", `select lag(a, -1) over (order by b), lead(a, n + 1, 0) over (order by b), lag(a, 2, 0) over () from t`,
 			`select lag(a, 1, __gpusql_lag_args(- 1)) over (order by b), lead(a, 1, __gpusql_lag_args(n + 1, 0)) over (order by b), lag(a, 2, 0) over () from t`},
 		{"ntile and nth_value argument", `select ntile(2 + 1) over (), nth_value(a, n * 2) over () from t`,

@@ -123,3 +123,19 @@ SELECT l_returnflag, count(*), count(DISTINCT l_partkey), sum(l_linenumber) FROM
 
 -- name: g1005_split_global_mixed_unchanged
 SELECT count(*), count(DISTINCT l_partkey), sum(l_linenumber) FROM lineitem WHERE l_quantity < 0;
+
+-- sum(y + c) as sum(y) + c * count(y), each aggregate once
+-- (query/optimize_sum.go): ClickBench's q29 shape.
+
+-- name: g1006_sum_plus_constants
+SELECT sum(s), sum(s + 1), sum(s - 2), sum(3 + s), sum(s + 1048576), sum(s - 1048576), sum(i + 1), count(*) FROM obs;
+
+-- name: g1007_sum_plus_constants_grouped_nulls
+-- ordered
+SELECT grp, sum(s + 7), sum(s) + 1, sum(s + 7) - sum(s), sum(id + 0) FROM obs GROUP BY grp ORDER BY 1 NULLS FIRST;
+
+-- name: g1008_sum_plus_constants_empty
+SELECT sum(s + 1), sum(s - 1), sum(s) FROM obs WHERE id < 0;
+
+-- name: g1009_sum_plus_constants_big_constant_unchanged
+SELECT sum(s + 2000000), sum(l_linenumber + 5) FROM obs, (SELECT 1 AS l_linenumber) x;

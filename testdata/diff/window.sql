@@ -514,3 +514,77 @@ WHERE r <= 2 ORDER BY grp NULLS FIRST, r, id;
 -- name: wf117_running_total_with_peers_and_nulls
 SELECT id, code, sum(i) OVER (ORDER BY code NULLS FIRST), count(i) OVER (ORDER BY code NULLS FIRST),
        sum(i) OVER (ORDER BY code, id ROWS UNBOUNDED PRECEDING) FROM obs;
+
+-- name: wf118_filter_count_star_running
+SELECT id, grp, count(*) FILTER (WHERE i > 0) OVER (ORDER BY id), count(*) FILTER (WHERE flag) OVER (PARTITION BY grp),
+       count(*) OVER (ORDER BY id) FROM obs;
+
+-- name: wf119_filter_aggregates_frames
+SELECT id, sum(i) FILTER (WHERE flag) OVER (PARTITION BY grp ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING),
+       min(n) FILTER (WHERE id % 3 <> 0) OVER (ORDER BY id), max(s) FILTER (WHERE s < 100) OVER (ORDER BY i NULLS FIRST),
+       count(big) FILTER (WHERE big IS NOT NULL AND big < 0) OVER (ORDER BY id GROUPS BETWEEN 1 PRECEDING AND CURRENT ROW),
+       avg(i) FILTER (WHERE i % 2 = 0) OVER (PARTITION BY flag) FROM obs;
+
+-- name: wf120_filter_named_window_and_others
+SELECT id, sum(r) FILTER (WHERE r > 0) OVER w, string_agg(grp, ',') FILTER (WHERE id < 10) OVER w,
+       bool_and(i > 0) FILTER (WHERE i IS NOT NULL) OVER w, var_pop(s) FILTER (WHERE flag) OVER w,
+       sum(1) FILTER (WHERE flag) OVER w, round(CAST(corr(i, s) FILTER (WHERE id > 5) OVER w AS numeric), 9)
+FROM obs WINDOW w AS (ORDER BY id);
+
+-- name: wf121_filter_over_group_by
+SELECT grp, sum(i), sum(sum(i)) FILTER (WHERE grp IS NOT NULL) OVER (ORDER BY grp),
+       count(*) FILTER (WHERE grp > 'b') OVER () FROM obs GROUP BY grp;
+
+-- name: wf128_filter_aggregate_grouped
+-- error 42803
+SELECT grp, count(*) FILTER (WHERE count(*) > 1) OVER () FROM obs GROUP BY grp;
+
+-- name: wf122_filter_null_and_false
+SELECT id, count(*) FILTER (WHERE NULL) OVER (), sum(i) FILTER (WHERE false) OVER (ORDER BY id),
+       count(i) FILTER (WHERE true) OVER (ORDER BY id) FROM obs;
+
+-- name: wf123_filter_non_aggregate
+-- error 0A000
+SELECT row_number() FILTER (WHERE id > 1) OVER () FROM obs;
+
+-- name: wf124_filter_with_window_function
+-- error 42P20
+SELECT count(*) FILTER (WHERE rank() OVER () > 1) OVER () FROM obs;
+
+-- name: wf125_filter_with_aggregate_ungrouped
+-- error 42803
+SELECT count(*) FILTER (WHERE count(*) > 1) OVER () FROM obs;
+
+-- name: wf126_filter_not_boolean
+-- error 42804
+SELECT count(*) FILTER (WHERE id) OVER () FROM obs;
+
+-- name: wf127_corr_window_pruned_columns
+SELECT round(CAST(corr(d, i) OVER (ORDER BY id) AS numeric), 9), round(CAST(regr_slope(i, s) OVER (PARTITION BY flag) AS numeric), 6),
+       round(CAST(covar_pop(s, r) OVER (ORDER BY id ROWS BETWEEN 3 PRECEDING AND CURRENT ROW) AS numeric), 6) FROM obs;
+
+-- name: wf129_two_argument_aggregate_window_in_subquery
+SELECT x.id, round(CAST(x.c AS numeric), 6) FROM (SELECT id, grp, note, big, regr_sxx(i, s) OVER (PARTITION BY flag) AS c FROM obs) x WHERE x.id > 3;
+
+-- name: wf130_filter_distinct_window
+-- error 0A000
+SELECT count(DISTINCT i) FILTER (WHERE flag) OVER () FROM obs;
+
+-- name: wf131_filter_in_expression_and_order_by
+-- ordered
+SELECT id, 1 + count(*) FILTER (WHERE i IS NULL) OVER (ORDER BY id) AS c, sum(i) FILTER (WHERE grp IN ('a', 'b')) OVER (PARTITION BY flag ORDER BY id) AS s
+FROM obs ORDER BY c DESC, s NULLS FIRST, id;
+
+-- name: wf132_avg_integer_numeric_frames
+SELECT id, avg(i) OVER (ORDER BY id ROWS BETWEEN 5 FOLLOWING AND 10 FOLLOWING), avg(s) OVER (PARTITION BY grp ORDER BY id),
+       avg(n) OVER (ORDER BY id ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING), avg(big) OVER (PARTITION BY flag),
+       avg(n) FILTER (WHERE n > 0) OVER (ORDER BY i NULLS FIRST GROUPS BETWEEN 1 PRECEDING AND 1 FOLLOWING),
+       avg(i) OVER (ORDER BY id ROWS BETWEEN 3 PRECEDING AND 3 FOLLOWING EXCLUDE CURRENT ROW) FROM obs;
+
+-- name: wf133_avg_with_sum_and_count_same_window
+SELECT id, avg(i) OVER w AS a, sum(i) OVER w, count(i) OVER w, avg(i) OVER w + 1, avg(n) OVER (ORDER BY s RANGE BETWEEN 100 PRECEDING AND 50 FOLLOWING)
+FROM obs WINDOW w AS (PARTITION BY grp ORDER BY id);
+
+-- name: wf134_avg_over_grouped_and_in_order_by
+-- ordered
+SELECT grp, avg(sum(i)) OVER (ORDER BY grp) AS a, avg(count(*)) OVER () FROM obs GROUP BY grp ORDER BY a NULLS FIRST, grp NULLS FIRST;
