@@ -292,6 +292,7 @@ func (s *Session) exec(ctx context.Context, st parse.Stmt, w engine.ResultWriter
 func (s *Session) execParams(ctx context.Context, st parse.Stmt, w engine.ResultWriter, env *paramEnv) error {
 	return s.runStatement(ctx, func(ctx context.Context) error {
 		s.observeTransaction(st)
+		s.noteQuery(st)
 		switch st := st.(type) {
 		case *parse.Select:
 			if env != nil {

@@ -57,6 +57,9 @@ type txState struct {
 	bases      []*engine.Snapshot
 	created    []*engine.Table
 	savepoints []*savepoint
+	// queried: a statement that reads or writes data ran in the block,
+	// after which its isolation level can no longer change.
+	queried bool
 }
 
 // pending is the block's data of user table name, if the block wrote it
@@ -261,5 +264,21 @@ func (s *Session) setTransaction(t *parse.Transaction, w engine.ResultWriter) er
 			Message: "SET TRANSACTION can only be used in transaction blocks"})
 		return w.Complete("SET")
 	}
+	if t.Isolation != "" && s.tx.queried {
+		return engine.Errorf(engine.CodeActiveSQLTransaction, "SET TRANSACTION ISOLATION LEVEL must be called before any query")
+	}
 	return w.Complete("SET")
+}
+
+// noteQuery records that st, run in a block, took the block's first
+// snapshot if it reads or writes data.
+func (s *Session) noteQuery(st parse.Stmt) {
+	if !s.inTx || s.tx.queried {
+		return
+	}
+	switch st.(type) {
+	case *parse.Transaction, *parse.Set, *parse.Show, *parse.Reset:
+		return
+	}
+	s.tx.queried = true
 }
