@@ -83,6 +83,8 @@ func (s *Session) Query(ctx context.Context, sql string, w engine.ResultWriter) 
 	if len(stmts) == 0 {
 		return w.EmptyQuery()
 	}
+	implicit := s.implicitBlock(stmts)
+	s.tx.implicit = implicit
 	end := 0
 	for _, st := range stmts {
 		var start int
@@ -92,8 +94,14 @@ func (s *Session) Query(ctx context.Context, sql string, w engine.ResultWriter) 
 		}
 		if err := s.exec(ctx, st, w); err != nil {
 			s.fail()
+			if implicit {
+				s.endTx() // the earlier statements' writes go too
+			}
 			return withPosition(err, sql, start, end)
 		}
+	}
+	if implicit {
+		return s.commitTx()
 	}
 	return nil
 }

@@ -1,7 +1,8 @@
 package query
 
-// Transaction blocks. Outside a block every statement commits on its own,
-// as before. Inside one (BEGIN ... COMMIT), writes to tables are kept in
+// Transaction blocks. Outside a block a statement commits on its own, or
+// with the other statements of its Query message when there are several
+// (an implicit block, as PostgreSQL has). Inside one (BEGIN ... COMMIT), writes to tables are kept in
 // the session: the statements of the block read the table with its new
 // rows, other sessions still read the committed version, and COMMIT
 // publishes every written table at once (engine.CommitWrites). ROLLBACK
@@ -60,6 +61,10 @@ type txState struct {
 	// queried: a statement that reads or writes data ran in the block,
 	// after which its isolation level can no longer change.
 	queried bool
+	// implicit: the statements of one Query message run outside a
+	// block, which PostgreSQL runs as one transaction: their writes are
+	// kept as a block's are, and published when the last one succeeds.
+	implicit bool
 }
 
 // pending is the block's data of user table name, if the block wrote it
@@ -76,7 +81,7 @@ func (s *Session) pending(t *engine.Table, name string) (engine.TableData, bool)
 // block's writes inside one. It owns data. merge builds the new contents
 // from the current ones and data, as Table.Write's merge does.
 func (s *Session) writeTable(t *engine.Table, name string, data engine.TableData, merge func(cur, add engine.TableData) (engine.TableData, error)) error {
-	if !s.inTx {
+	if !s.inTx && !s.tx.implicit {
 		return t.Write(data, merge)
 	}
 	w, ok := s.tx.writes[name]
@@ -113,7 +118,7 @@ func (s *Session) writeTable(t *engine.Table, name string, data engine.TableData
 
 // created records a table made in the block, which a rollback drops.
 func (s *Session) createdTable(t *engine.Table) {
-	if s.inTx {
+	if s.inTx || s.tx.implicit {
 		s.tx.created = append(s.tx.created, t)
 	}
 }
@@ -281,4 +286,19 @@ func (s *Session) noteQuery(st parse.Stmt) {
 		return
 	}
 	s.tx.queried = true
+}
+
+// implicitBlock reports whether the statements of one Query message run
+// as an implicit block: several of them, outside a block, none of them a
+// transaction statement (which would make the block explicit).
+func (s *Session) implicitBlock(stmts []parse.Stmt) bool {
+	if s.inTx || len(stmts) < 2 {
+		return false
+	}
+	for _, st := range stmts {
+		if _, ok := st.(*parse.Transaction); ok {
+			return false
+		}
+	}
+	return true
 }
