@@ -144,6 +144,11 @@ enum { OP_QUOTE = 700 };
 // an interval's field as a scale-0 numeric, for sum/avg over intervals
 // (tail4 section below), numbered apart too
 enum { OP_INTVFIELD = 1100 };
+// math functions and date_trunc (math section below), numbered apart too
+enum { OP_MATHF = 1200, OP_DINTEGRAL, OP_DATETRUNC, OP_TZLOCAL, OP_TZUTC };
+// sqrt of a negative number (arg 1), an instant past a zone table's end
+// (arg 2), numbered apart from the errors above
+enum { ERR_MATH = 29 };
 
 enum { CLS_BOOL = 1, CLS_I16, CLS_I32, CLS_I64, CLS_F32, CLS_F64, CLS_DEC, CLS_STR, CLS_CHAR };
 
@@ -261,6 +266,27 @@ __device__ i128 roundDown(i128 x, int k) {
         m = q;
     }
     return neg ? -(i128)m : (i128)m;
+}
+
+// tzLoad reads the little-endian int64 at byte o of a zone table (the
+// string pool does not align it).
+__device__ __forceinline__ i64 tzLoad(const unsigned char *p, int o) {
+    u64 v = 0;
+    for (int k = 7; k >= 0; k--) v = v << 8 | p[o + k];
+    return (i64)v;
+}
+
+// tzFind is the last transition of a zone table (n, limit, then n pairs
+// of start and offset seconds, the first start the smallest int64) that
+// starts at or before the Unix second t.
+__device__ int tzFind(const unsigned char *tab, i64 t) {
+    int lo = 0, hi = (int)tzLoad(tab, 0) - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (tzLoad(tab, 16 + 16 * mid) <= t) lo = mid;
+        else hi = mid - 1;
+    }
+    return lo;
 }
 
 __device__ __forceinline__ bool truthy(const i64 *rl, const unsigned char *rn, int r) {
@@ -2614,6 +2640,131 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             break;
         }
         // ---- tail4 ops end ----
+        // ---- math ops begin ----
+        case OP_MATHF: {
+            // double a: imm 0 floor, 1 ceil, 2 trunc, 3 sqrt, 4 sign (as
+            // C compares: NaN's sign is 0)
+            rn[d] = rn[a];
+            rh[d] = 0;
+            double x = __longlong_as_double(rl[a]), r = 0;
+            if (!rn[a]) {
+                switch ((int)in.imm) {
+                case 0: r = floor(x); break;
+                case 1: r = ceil(x); break;
+                case 2: r = trunc(x); break;
+                case 3:
+                    if (x < 0) { if (on) raise(e, ERR_MATH, 1, row); r = 0; }
+                    else r = __dsqrt_rn(x);
+                    break;
+                default: r = x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); break;
+                }
+            }
+            rl[d] = __double_as_longlong(r);
+            break;
+        }
+        case OP_DINTEGRAL: {
+            // numeric a without its last imm digits (plus the row's scale
+            // in register b, if b is not 0), rounded toward zero (c 0),
+            // -infinity (c 1) or +infinity (c 2); a negative count of
+            // digits appends zeros
+            rn[d] = rn[a];
+            i128 x = rn[a] ? 0 : mk128(rl[a], rh[a]);
+            bool neg = x < 0, rem = false;
+            u128 m = mag(x);
+            int cut = rn[a] ? 0 : (int)in.imm + (b != 0 ? (int)rl[b] : 0);
+            if (cut < 0 && !rn[a]) {
+                i128 r;
+                if (!rescale(x, -cut, &r)) { if (on) raise(e, ERR_NUM_OVERFLOW, 0, row); r = 0; }
+                rl[d] = (i64)(u64)r;
+                rh[d] = (i64)(u64)((u128)r >> 64);
+                break;
+            }
+            for (int k = cut; k > 0;) {
+                int step = k > 19 ? 19 : k;
+                u128 dv = (u128)pow10tab[step];
+                u128 q = m / dv;
+                if (m - q * dv != 0) rem = true;
+                m = q;
+                k -= step;
+            }
+            i128 r = neg ? -(i128)m : (i128)m;
+            if (rem && in.c == 1 && neg) r -= 1;
+            if (rem && in.c == 2 && !neg) r += 1;
+            rl[d] = (i64)(u64)r;
+            rh[d] = (i64)(u64)((u128)r >> 64);
+            break;
+        }
+        case OP_DATETRUNC: {
+            // timestamp a truncated to unit imm: 0 microseconds,
+            // 1 milliseconds, 2 second, 3 minute, 4 hour, 5 day, 6 week,
+            // 7 month, 8 quarter, 9 year, 10 decade, 11 century,
+            // 12 millennium (engine/eval's truncLocal)
+            rn[d] = rn[a];
+            rh[d] = 0;
+            if (rn[a]) { rl[d] = 0; break; }
+            i64 x = rl[a];
+            i64 days = floorDiv(x, US_PER_DAY);
+            i64 tod = x - days * US_PER_DAY;
+            int u = (int)in.imm;
+            i64 r;
+            if (u <= 4) {
+                i64 q = u == 0 ? 1 : u == 1 ? 1000 : u == 2 ? 1000000LL : u == 3 ? 60000000LL : 3600000000LL;
+                r = days * US_PER_DAY + tod / q * q;
+            } else if (u == 5) {
+                r = days * US_PER_DAY;
+            } else if (u == 6) {
+                i64 wd = ((days + 3) % 7 + 7) % 7;
+                r = (days - wd) * US_PER_DAY;
+            } else {
+                int y, mo, dd;
+                civil(days, &y, &mo, &dd);
+                if (u == 12) y = y > 0 ? (y + 999) / 1000 * 1000 - 999 : -((999 - (y - 1)) / 1000) * 1000 + 1;
+                else if (u == 11) y = y > 0 ? (y + 99) / 100 * 100 - 99 : -((99 - (y - 1)) / 100) * 100 + 1;
+                else if (u == 10) y = y > 0 ? y / 10 * 10 : -((8 - (y - 1)) / 10) * 10;
+                if (u >= 9) mo = 1;
+                else if (u == 8) mo = 3 * ((mo - 1) / 3) + 1;
+                r = daysFromCivil(y, mo, 1) * US_PER_DAY;
+            }
+            if (r < MIN_TS) { if (on) raise(e, ERR_DATE_RANGE, 1, row); r = 0; }
+            rl[d] = r;
+            break;
+        }
+        case OP_TZLOCAL: case OP_TZUTC: {
+            // a zone's wall-clock time of the UTC instant a (OP_TZLOCAL),
+            // or the UTC instant of the wall-clock time a (OP_TZUTC, as
+            // engine.Zone.LocalOffset resolves gaps and overlaps), by the
+            // transition table in string register b (tzTable)
+            rn[d] = rn[a];
+            rh[d] = 0;
+            if (rn[a]) { rl[d] = 0; break; }
+            const unsigned char *tab = (const unsigned char *)rl[b];
+            i64 x = rl[a], t = floorDiv(x, 1000000);
+            if (t - 86400 > tzLoad(tab, 8) || t + 86400 > tzLoad(tab, 8)) {
+                if (on) raise(e, ERR_MATH, 2, row);
+                rl[d] = 0;
+                break;
+            }
+            i64 off;
+            if (in.op == OP_TZLOCAL) {
+                off = tzLoad(tab, 16 + 16 * tzFind(tab, t) + 8);
+                rl[d] = x + off * 1000000;
+                break;
+            }
+            int n = (int)tzLoad(tab, 0);
+            int j = tzFind(tab, t - 86400);
+            i64 before = tzLoad(tab, 16 + 16 * j + 8);
+            off = before;
+            if (j + 1 < n) {
+                i64 boundary = tzLoad(tab, 16 + 16 * (j + 1)), after = tzLoad(tab, 16 + 16 * (j + 1) + 8);
+                i64 bt = t - before, at = t - after;
+                if (bt < boundary && at < boundary) off = before;
+                else if (bt >= boundary && at >= boundary) off = after;
+                else off = bt > at ? before : after;
+            }
+            rl[d] = x - off * 1000000;
+            break;
+        }
+        // ---- math ops end ----
         default:
             if (on) raise(e, ERR_UNSUPPORTED, 1000 + in.op, row);
             break;

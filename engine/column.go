@@ -53,7 +53,7 @@ func NewColumn(t Type, n, width int, nullable bool) *Column {
 		c.I16 = make([]int16, n)
 	case KindInt32, KindDate:
 		c.I32 = make([]int32, n)
-	case KindInt64, KindNumeric, KindTimestamp:
+	case KindInt64, KindNumeric, KindTimestamp, KindTimestampTZ, KindTime:
 		c.I64 = make([]int64, n)
 	case KindFloat32:
 		c.F32 = make([]float32, n)

@@ -76,6 +76,12 @@ const (
 	CodeConnectionFailure       = "08006"
 	CodeObjectNotInPrereqState  = "55000"
 	CodeInternalError           = "XX000"
+	// time zones, time functions and math functions
+	CodeInvalidTimeZoneDisplacement = "22009"
+	CodeInvalidArgumentForLog       = "2201E"
+	CodeInvalidArgumentForPower     = "2201F"
+	CodeInvalidArgumentWidthBucket  = "2201G"
+	CodeInvalidPrecedingFollowing   = "22013"
 )
 
 // Error is an error with a SQLSTATE. Every error that gpusql returns to a

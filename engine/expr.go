@@ -185,6 +185,49 @@ const (
 	// Args[0] ~ Args[1]: POSIX regular expression match (Go's RE2 syntax;
 	// see docs/sql.md). Args[2] is a text Const of flags: "" or "i" (~*).
 	OpRegexMatch
+
+	// Time zones and time functions (docs/sql.md). A zone argument is a
+	// text value that LookupZone resolves; where a function of a
+	// timestamptz reads wall-clock time in the session's TimeZone, the
+	// binder passes that zone as the last argument (NeedsZone).
+	OpAtTimeZone      // x AT TIME ZONE Args[1]: timestamptz → timestamp, timestamp → timestamptz
+	OpDateTrunc       // date_trunc(Args[0] unit Const, x [, zone])
+	OpDateBin         // date_bin(stride, source, origin)
+	OpAge             // age(a, b [, zone]) → interval
+	OpJustifyDays     // justify_days(interval)
+	OpJustifyHours    // justify_hours(interval)
+	OpJustifyInterval // justify_interval(interval)
+	OpMakeDate        // make_date(year, month, day)
+	OpMakeTimestamp   // make_timestamp(year, month, day, hour, min, sec float8)
+	OpMakeInterval    // make_interval(years, months, weeks, days, hours, mins, secs float8)
+	OpMakeTime        // make_time(hour, min, sec float8)
+	OpToChar          // to_char(x, format [, zone])
+	OpToDate          // to_date(text, format)
+	OpToTimestamp     // to_timestamp(text, format [, zone]) → timestamptz
+	OpEpochToTs       // to_timestamp(float8 seconds since 1970) → timestamptz
+	OpToNumber        // to_number(text, format) → numeric
+	OpTimeAddIntv     // time + interval → time (the interval's time part, modulo a day)
+	OpTimeSubIntv     // time - interval → time
+	OpTimeDiff        // time - time → interval
+	OpDateAddTime     // date + time → timestamp
+
+	// Math functions over integers, numerics and floats.
+	OpFloor
+	OpCeil
+	OpTrunc       // trunc(x [, digits])
+	OpSign        // sign(x)
+	OpSqrt        // sqrt(x)
+	OpCbrt        // cbrt(float8)
+	OpExp         // exp(x)
+	OpLn          // ln(x)
+	OpLog10       // log(x), log10(x)
+	OpLogBase     // log(base, x) (numeric)
+	OpPower       // power(a, b)
+	OpWidthBucket // width_bucket(x, lo, hi, count)
+	OpGreatest    // greatest(a, ...): the largest non-NULL value
+	OpLeast       // least(a, ...)
+	OpDivTrunc    // div(a, b): the integer quotient, truncated (numeric)
+	OpRandom      // random(): a double in [0, 1), new for every row
 )
 
 var opNames = [...]string{
@@ -199,6 +242,15 @@ var opNames = [...]string{
 	OpLength: "length", OpUpper: "upper", OpLower: "lower", OpSubstr: "substring",
 	OpConcat: "concat", OpExtract: "extract", OpAbs: "abs", OpRound: "round",
 	OpCoalesce: "coalesce", OpNullIf: "nullif", OpPadChar: "pad_char", OpRegexMatch: "regex_match",
+	OpAtTimeZone: "timezone", OpDateTrunc: "date_trunc", OpDateBin: "date_bin", OpAge: "age",
+	OpJustifyDays: "justify_days", OpJustifyHours: "justify_hours", OpJustifyInterval: "justify_interval",
+	OpMakeDate: "make_date", OpMakeTimestamp: "make_timestamp", OpMakeInterval: "make_interval",
+	OpMakeTime: "make_time", OpToChar: "to_char", OpToDate: "to_date", OpToTimestamp: "to_timestamp",
+	OpEpochToTs: "to_timestamp", OpToNumber: "to_number", OpTimeAddIntv: "time_add_interval",
+	OpTimeSubIntv: "time_sub_interval", OpTimeDiff: "time_diff", OpDateAddTime: "date_add_time",
+	OpFloor: "floor", OpCeil: "ceil", OpTrunc: "trunc", OpSign: "sign", OpSqrt: "sqrt", OpCbrt: "cbrt",
+	OpExp: "exp", OpLn: "ln", OpLog10: "log10", OpLogBase: "log", OpPower: "power", OpWidthBucket: "width_bucket",
+	OpGreatest: "greatest", OpLeast: "least", OpDivTrunc: "div", OpRandom: "random",
 }
 
 func (o Op) String() string {

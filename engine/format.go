@@ -26,6 +26,10 @@ func AppendText(dst []byte, v *Vec, i int) []byte {
 		return AppendDate(dst, int32(v.I[i]))
 	case KindTimestamp:
 		return AppendTimestamp(dst, v.I[i])
+	case KindTimestampTZ:
+		return AppendTimestampTZ(dst, v.I[i], UTCZone)
+	case KindTime:
+		return AppendTime(dst, v.I[i])
 	case KindInterval:
 		return AppendInterval(dst, v.V[i])
 	case KindChar:

@@ -214,7 +214,7 @@ func storeVec(c *Column, at int, v *Vec, n int, scale int32) error {
 		for i := 0; i < n; i++ {
 			c.I32[at+i] = int32(v.I[i])
 		}
-	case KindInt64, KindTimestamp:
+	case KindInt64, KindTimestamp, KindTimestampTZ, KindTime:
 		copy(c.I64[at:at+n], v.I[:n])
 	case KindFloat32:
 		for i := 0; i < n; i++ {

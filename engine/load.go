@@ -45,6 +45,9 @@ type CSVOptions struct {
 	// MaxTextWidth bounds the stored byte width of a text column (text has
 	// no character limit of its own). A longer value is an error, 54000.
 	MaxTextWidth int
+	// Zone is the TimeZone in which timestamptz values without an offset
+	// are read; nil means UTC.
+	Zone *Zone
 }
 
 // DefaultCSVOptions returns PostgreSQL's CSV defaults.

@@ -760,10 +760,16 @@ func InputError(t Type, st ParseStatus, raw []byte) *Error {
 		name = "numeric"
 	case KindTimestamp:
 		name = "timestamp"
+	case KindTimestampTZ:
+		name = "timestamp with time zone"
+	case KindTime:
+		name = "time"
+	case KindInterval:
+		name = "interval"
 	}
 	if st != ParseOutOfRange {
 		switch t.Kind {
-		case KindDate, KindTimestamp:
+		case KindDate, KindTimestamp, KindTimestampTZ, KindTime:
 			return Errorf(CodeInvalidDatetimeFormat, "invalid input syntax for type %s: \"%s\"", name, raw)
 		case KindNumeric:
 			if s := tpTrimSpace(raw); tpEqualFold(s, "nan") || tpEqualFold(s, "+nan") || tpEqualFold(s, "-nan") {
@@ -793,14 +799,21 @@ func InputError(t Type, st ParseStatus, raw []byte) *Error {
 			return e.WithDetail("A field with precision %d, scale %d must round to an absolute value less than 1.", t.Prec, t.Scale)
 		}
 		return Errorf(CodeNumericValueOutOfRange, "value overflows numeric format")
-	case KindDate, KindTimestamp:
+	case KindDate, KindTimestamp, KindTimestampTZ, KindTime:
 		var r tpDtResult
-		if t.Kind == KindDate {
+		switch t.Kind {
+		case KindDate:
 			_, r = tpParseDateValue(raw)
-		} else {
+		case KindTimestampTZ:
+			_, r = tpParseTimestampTZ(raw, UTCZone)
+		case KindTime:
+			_, r = tpParseTimeValue(raw)
+		default:
 			_, r = tpParseTimestamp(raw)
 		}
 		switch r {
+		case tpDtZoneRange:
+			return Errorf(CodeInvalidTimeZoneDisplacement, "time zone displacement out of range: \"%s\"", raw)
 		case tpDtDateRange:
 			return Errorf(CodeDatetimeFieldOverflow, "date out of range: \"%s\"", raw)
 		case tpDtTimeRange:

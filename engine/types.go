@@ -24,6 +24,13 @@ const (
 	KindVarchar        // varchar(n)
 	KindText           // text
 	KindUnknown        // an untyped string literal, resolved by context
+	// KindTimestampTZ is timestamp with time zone: int64 microseconds
+	// since 1970-01-01 00:00:00 UTC, shown and read in the session's
+	// TimeZone (engine.Zone).
+	KindTimestampTZ
+	// KindTime is time without time zone: int64 microseconds since
+	// midnight, 0 to 24:00:00.
+	KindTime
 )
 
 // Type is a SQL type with its modifiers.
@@ -33,8 +40,42 @@ type Type struct {
 	// (a computed numeric, such as sum() or a division result).
 	Prec, Scale int
 	// Len is char(n)/varchar(n)'s limit in characters; 0 means none.
+	// For interval it is the field restriction (IntervalFields).
 	Len int
 }
+
+// The time kinds (timestamp, timestamptz, time, interval) keep their
+// fractional-second precision p in Prec as p+1: 0 means none (6 digits).
+// TimePrec reads it.
+
+// TimePrec returns the fractional-second precision of a time kind, and
+// whether the type has one.
+func (t Type) TimePrec() (int, bool) {
+	if t.Prec <= 0 || !t.IsTimeKind() {
+		return 6, false
+	}
+	return t.Prec - 1, true
+}
+
+// WithTimePrec returns t with fractional-second precision p (0..6).
+func (t Type) WithTimePrec(p int) Type {
+	t.Prec = p + 1
+	return t
+}
+
+// IsTimeKind reports whether t is timestamp, timestamptz, time or
+// interval: the kinds with a seconds precision.
+func (t Type) IsTimeKind() bool {
+	switch t.Kind {
+	case KindTimestamp, KindTimestampTZ, KindTime, KindInterval:
+		return true
+	}
+	return false
+}
+
+// IsTimestamp reports whether t is timestamp or timestamptz: int64
+// microseconds since 1970.
+func (t Type) IsTimestamp() bool { return t.Kind == KindTimestamp || t.Kind == KindTimestampTZ }
 
 // Convenience values.
 var (
@@ -51,6 +92,10 @@ var (
 	Unknown   = Type{Kind: KindUnknown}
 	// Numeric is an unconstrained numeric.
 	Numeric = Type{Kind: KindNumeric}
+	// TimestampTZ is timestamp with time zone.
+	TimestampTZ = Type{Kind: KindTimestampTZ}
+	// Time is time without time zone.
+	Time = Type{Kind: KindTime}
 )
 
 // NumericType returns numeric(p,s).
@@ -82,7 +127,7 @@ func (t Type) StorageWidth() int {
 		return 2
 	case KindInt32, KindFloat32, KindDate:
 		return 4
-	case KindInt64, KindFloat64, KindNumeric, KindTimestamp:
+	case KindInt64, KindFloat64, KindNumeric, KindTimestamp, KindTimestampTZ, KindTime:
 		return 8
 	}
 	return 0
@@ -111,9 +156,22 @@ func (t Type) String() string {
 	case KindDate:
 		return "date"
 	case KindTimestamp:
+		if p, ok := t.TimePrec(); ok {
+			return fmt.Sprintf("timestamp(%d) without time zone", p)
+		}
 		return "timestamp without time zone"
+	case KindTimestampTZ:
+		if p, ok := t.TimePrec(); ok {
+			return fmt.Sprintf("timestamp(%d) with time zone", p)
+		}
+		return "timestamp with time zone"
+	case KindTime:
+		if p, ok := t.TimePrec(); ok {
+			return fmt.Sprintf("time(%d) without time zone", p)
+		}
+		return "time without time zone"
 	case KindInterval:
-		return "interval"
+		return intervalTypeString(t)
 	case KindChar:
 		return fmt.Sprintf("character(%d)", t.Len)
 	case KindVarchar:
@@ -145,10 +203,12 @@ const (
 	OIDTimestamp = 1114
 	OIDInterval  = 1186
 	OIDNumeric   = 1700
-	// timestamp with time zone: gpusql has no such type, but clients send
-	// parameters of it; the query layer reads them as timestamps in the
-	// session's time zone.
-	OIDTimestamptz = 1184
+)
+
+// OIDs of the time types beside timestamp.
+const (
+	OIDTimestampTZ = 1184
+	OIDTime        = 1083
 )
 
 // arrayOIDs maps an element type OID to its array type's OID, for the
@@ -156,7 +216,7 @@ const (
 var arrayOIDs = map[uint32]uint32{
 	OIDBool: 1000, OIDInt2: 1005, OIDInt4: 1007, OIDInt8: 1016, OIDText: 1009, OIDFloat4: 1021,
 	OIDFloat8: 1022, OIDBpchar: 1014, OIDVarchar: 1015, OIDDate: 1182, OIDTimestamp: 1115,
-	OIDTimestamptz: 1185, OIDInterval: 1187, OIDNumeric: 1231,
+	OIDTimestampTZ: 1185, OIDTime: 1183, OIDInterval: 1187, OIDNumeric: 1231,
 }
 
 var elemOIDs = func() map[uint32]uint32 {
@@ -196,6 +256,10 @@ func (t Type) OID() uint32 {
 		return OIDDate
 	case KindTimestamp:
 		return OIDTimestamp
+	case KindTimestampTZ:
+		return OIDTimestampTZ
+	case KindTime:
+		return OIDTime
 	case KindInterval:
 		return OIDInterval
 	case KindChar:
@@ -219,6 +283,12 @@ func (t Type) Typmod() int32 {
 		if t.Len > 0 {
 			return int32(t.Len) + 4
 		}
+	case KindTimestamp, KindTimestampTZ, KindTime:
+		if p, ok := t.TimePrec(); ok {
+			return int32(p)
+		}
+	case KindInterval:
+		return intervalTypmod(t)
 	}
 	return -1
 }
@@ -232,7 +302,7 @@ func (t Type) TypLen() int16 {
 		return 2
 	case KindInt32, KindFloat32, KindDate:
 		return 4
-	case KindInt64, KindFloat64, KindTimestamp:
+	case KindInt64, KindFloat64, KindTimestamp, KindTimestampTZ, KindTime:
 		return 8
 	case KindInterval:
 		return 16

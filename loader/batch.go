@@ -39,7 +39,8 @@ type colPlan struct {
 	field    int // index of the file field that feeds it
 	kind     engine.Kind
 	isStr    bool
-	maxBytes int // the stored byte limit of strings (MaxTextWidth)
+	maxBytes int          // the stored byte limit of strings (MaxTextWidth)
+	zone     *engine.Zone // timestamptz without an offset: the load's TimeZone
 }
 
 // batch is one batch of input and its field index.

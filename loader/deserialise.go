@@ -74,8 +74,10 @@ func store(col *engine.Column, cp *colPlan, row int, val []byte) bool {
 		col.I64[row], st = engine.ParseNumeric(val, cp.def.Type.Prec, cp.def.Type.Scale)
 	case engine.KindDate:
 		col.I32[row], st = engine.ParseDate(val)
-	case engine.KindTimestamp:
-		col.I64[row], st = engine.ParseTimestamp(val)
+	case engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:
+		var v int64
+		v, st = parseTime(val, cp)
+		col.I64[row] = engine.RoundTimePrec(cp.def.Type, v)
 	default:
 		n, sst := strStored(val, cp)
 		if sst != strOK || n > col.Width {
@@ -85,4 +87,22 @@ func store(col *engine.Column, cp *colPlan, row int, val []byte) bool {
 		return true
 	}
 	return st == engine.ParseOK
+}
+
+// parseTime parses a timestamp, timestamptz or time value.
+func parseTime(val []byte, cp *colPlan) (int64, engine.ParseStatus) {
+	switch cp.kind {
+	case engine.KindTimestampTZ:
+		return engine.ParseTimestampTZ(val, cp.zone)
+	case engine.KindTime:
+		return engine.ParseTime(val)
+	}
+	return engine.ParseTimestamp(val)
+}
+
+func zoneOr(z *engine.Zone) *engine.Zone {
+	if z == nil {
+		return engine.UTCZone
+	}
+	return z
 }

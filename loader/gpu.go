@@ -135,9 +135,10 @@ type gpuLoad struct {
 
 // Load reads req.Source as CSV into a new *gpu.Table.
 func (g *GPU) Load(ctx context.Context, req *engine.LoadRequest) (*engine.LoadResult, error) {
-	if req.Options.Format == engine.FormatText {
-		// PostgreSQL's text format has no GPU parser yet: the CPU loader
-		// reads it and the table is uploaded.
+	if req.Options.Format == engine.FormatText || hostParsed(req.Columns) {
+		// PostgreSQL's text format, and timestamptz, time and timestamp(p)
+		// values, have no GPU parser yet: the CPU loader reads them and
+		// the table is uploaded.
 		res, err := NewCPU(Config{}).Load(ctx, req)
 		if err != nil {
 			return nil, err
@@ -147,7 +148,11 @@ func (g *GPU) Load(ctx context.Context, req *engine.LoadRequest) (*engine.LoadRe
 			return nil, err
 		}
 		res.Data = t
-		res.Notes = append(res.Notes, "FORMAT text is parsed on the CPU and the table copied to the GPU; FORMAT csv is parsed on the GPU")
+		if req.Options.Format == engine.FormatText {
+			res.Notes = append(res.Notes, "FORMAT text is parsed on the CPU and the table copied to the GPU; FORMAT csv is parsed on the GPU")
+		} else {
+			res.Notes = append(res.Notes, "a table with timestamptz, time or timestamp(p) columns is parsed on the CPU and copied to the GPU")
+		}
 		return res, nil
 	}
 	g.once.Do(func() { g.k, g.kerr = loadKernels(g.dev) })
@@ -892,4 +897,21 @@ func (gl *gpuLoad) patch(s *cuda.Stream, checks []*recheck, bad []uint32, first 
 		}
 	}
 	return nil
+}
+
+// hostParsed reports whether a table has columns that only the CPU
+// loader parses: timestamp with time zone, time, and timestamps with a
+// precision (csv.cu's parser knows plain timestamps).
+func hostParsed(cols []engine.ColumnDef) bool {
+	for _, c := range cols {
+		switch c.Type.Kind {
+		case engine.KindTimestampTZ, engine.KindTime:
+			return true
+		case engine.KindTimestamp:
+			if _, ok := c.Type.TimePrec(); ok {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -57,7 +57,7 @@ func elemSize(k engine.Kind) int {
 		return 2
 	case engine.KindInt32, engine.KindDate, engine.KindFloat32:
 		return 4
-	case engine.KindInt64, engine.KindNumeric, engine.KindTimestamp, engine.KindFloat64:
+	case engine.KindInt64, engine.KindNumeric, engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime, engine.KindFloat64:
 		return 8
 	}
 	return 0

@@ -94,7 +94,7 @@ func newLoad(cfg Config, req *engine.LoadRequest) (*load, error) {
 	ld.cols = make([]colPlan, len(req.Columns))
 	ld.header = make([]string, len(req.Columns))
 	for i, c := range req.Columns {
-		ld.cols[i] = colPlan{def: c, field: i, kind: c.Type.Kind, isStr: c.Type.IsString(), maxBytes: maxW}
+		ld.cols[i] = colPlan{def: c, field: i, kind: c.Type.Kind, isStr: c.Type.IsString(), maxBytes: maxW, zone: zoneOr(req.Options.Zone)}
 		ld.header[i] = c.Name
 	}
 	ld.nFields = len(req.Columns)

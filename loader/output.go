@@ -37,7 +37,7 @@ func reserve(c *engine.Column, n int) {
 		c.I16 = slices.Grow(c.I16, n-len(c.I16))
 	case engine.KindInt32, engine.KindDate:
 		c.I32 = slices.Grow(c.I32, n-len(c.I32))
-	case engine.KindInt64, engine.KindNumeric, engine.KindTimestamp:
+	case engine.KindInt64, engine.KindNumeric, engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:
 		c.I64 = slices.Grow(c.I64, n-len(c.I64))
 	case engine.KindFloat32:
 		c.F32 = slices.Grow(c.F32, n-len(c.F32))
@@ -58,7 +58,7 @@ func growColumn(c *engine.Column, n, width int, nulls bool) {
 		c.I16 = grow(c.I16, n)
 	case engine.KindInt32, engine.KindDate:
 		c.I32 = grow(c.I32, n)
-	case engine.KindInt64, engine.KindNumeric, engine.KindTimestamp:
+	case engine.KindInt64, engine.KindNumeric, engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:
 		c.I64 = grow(c.I64, n)
 	case engine.KindFloat32:
 		c.F32 = grow(c.F32, n)
@@ -125,7 +125,7 @@ func removeRows(cols []*engine.Column, rows []int, n int) int {
 			keep(func(d, s int) { c.I16[d] = c.I16[s] }, func(m int) { clear(c.I16[m:]); c.I16 = c.I16[:m] })
 		case engine.KindInt32, engine.KindDate:
 			keep(func(d, s int) { c.I32[d] = c.I32[s] }, func(m int) { clear(c.I32[m:]); c.I32 = c.I32[:m] })
-		case engine.KindInt64, engine.KindNumeric, engine.KindTimestamp:
+		case engine.KindInt64, engine.KindNumeric, engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:
 			keep(func(d, s int) { c.I64[d] = c.I64[s] }, func(m int) { clear(c.I64[m:]); c.I64 = c.I64[:m] })
 		case engine.KindFloat32:
 			keep(func(d, s int) { c.F32[d] = c.F32[s] }, func(m int) { clear(c.F32[m:]); c.F32 = c.F32[:m] })

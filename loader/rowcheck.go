@@ -215,8 +215,8 @@ func checkValue(val []byte, cp *colPlan) *engine.Error {
 		_, st = engine.ParseNumeric(val, t.Prec, t.Scale)
 	case engine.KindDate:
 		_, st = engine.ParseDate(val)
-	case engine.KindTimestamp:
-		_, st = engine.ParseTimestamp(val)
+	case engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:
+		_, st = parseTime(val, cp)
 	}
 	if st != engine.ParseOK {
 		return engine.InputError(t, st, val)

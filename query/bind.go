@@ -881,6 +881,12 @@ func figureName(n ast.ExprNode) (string, int) {
 			return "?column?", 0
 		case "__gpusql_concat":
 			return "concat", 2
+		case "__gpusql_at_zone":
+			return "timezone", 2 // PostgreSQL's name for AT TIME ZONE
+		case "__gpusql_div":
+			return "div", 2
+		case "__gpusql_mod":
+			return "mod", 2
 		case "trim":
 			return "btrim", 2 // PostgreSQL's name for trim(x [, chars])
 		case "__gpusql_is_distinct", "__gpusql_regex", "concat":

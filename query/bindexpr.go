@@ -453,7 +453,8 @@ func (b *binder) arith(op opcode.Op, l, r engine.Expr) (engine.Expr, error) {
 }
 
 func isDatetime(t engine.Type) bool {
-	return t.Kind == engine.KindDate || t.Kind == engine.KindTimestamp || t.Kind == engine.KindInterval
+	return t.Kind == engine.KindDate || t.Kind == engine.KindTimestamp || t.Kind == engine.KindInterval ||
+		t.Kind == engine.KindTimestampTZ || t.Kind == engine.KindTime
 }
 
 // datetimeArith resolves date/timestamp/interval arithmetic.
@@ -463,6 +464,14 @@ func (b *binder) datetimeArith(op opcode.Op, l, r engine.Expr) (engine.Expr, err
 	resolve := func(x engine.Expr, other engine.Type) (engine.Expr, error) {
 		if !isUnknown(x) {
 			return x, nil
+		}
+		if op == opcode.Minus && other.Kind != engine.KindInterval {
+			// as PostgreSQL: an unknown first takes the other side's
+			// type, and date - date, timestamp - timestamp exist
+			return castTo(x, engine.Type{Kind: other.Kind})
+		}
+		if other.Kind == engine.KindTime || other.Kind == engine.KindTimestampTZ {
+			return castTo(x, engine.Interval)
 		}
 		c, ok := x.(*engine.Const)
 		if ok && other.Kind == engine.KindDate && !c.Null {
@@ -488,6 +497,9 @@ func (b *binder) datetimeArith(op opcode.Op, l, r engine.Expr) (engine.Expr, err
 		return fold(&engine.Call{Op: o, Args: []engine.Expr{a, c}, T: t})
 	}
 	toTs := func(x engine.Expr) (engine.Expr, error) { return castTo(x, engine.Timestamp) }
+	if e, ok, err := b.timeArith(op, l, r); ok || err != nil {
+		return e, err // timefunc.go: timestamptz and time
+	}
 	switch {
 	case op == opcode.Plus && lt.Kind == engine.KindDate && isInt(rt):
 		r, _ = castTo(r, engine.Int32)
@@ -700,19 +712,7 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		if isUnknown(x) {
-			if x, err = castTo(x, engine.Timestamp); err != nil {
-				return nil, err
-			}
-		}
-		k := x.Type().Kind
-		if k != engine.KindDate && k != engine.KindTimestamp {
-			return nil, engine.Errorf(engine.CodeUndefinedFunction, "function extract(unknown, %s) does not exist", x.Type())
-		}
-		if k == engine.KindDate && (field == "hour" || field == "minute" || field == "second" || field == "milliseconds" || field == "microseconds") {
-			return nil, unsupported("unit %q not supported for type date", field)
-		}
-		return fold(&engine.Call{Op: engine.OpExtract, Args: []engine.Expr{&engine.Const{T: engine.Text, S: field}, x}, T: engine.Numeric})
+		return b.extractCall(field, x, false) // timefunc.go
 	case "__gpusql_nulls_first", "__gpusql_nulls_last":
 		return nil, engine.Errorf(engine.CodeSyntaxError, "NULLS FIRST/LAST is only allowed in ORDER BY")
 	case "__gpusql_regex":
@@ -917,39 +917,12 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 			t = engine.Numeric
 		}
 		return fold(&engine.Call{Op: engine.OpAbs, Args: []engine.Expr{x}, T: t})
-	case "round":
-		if err := want(1, 2); err != nil {
-			return nil, err
-		}
-		if err := bindArgs(0); err != nil {
-			return nil, err
-		}
-		x := args[0]
-		t := x.Type()
-		var err error
-		switch {
-		case len(args) == 2 || t.Kind == engine.KindNumeric || t.IsInteger():
-			if x, err = operand(x, engine.Numeric); err != nil {
-				return nil, err
-			}
-			t = engine.Numeric
-		case isUnknown(x) || t.IsFloat():
-			if x, err = castTo(x, engine.Float64); err != nil {
-				return nil, err
-			}
-			t = engine.Float64
-		default:
-			return nil, engine.Errorf(engine.CodeUndefinedFunction, "function round(%s) does not exist", t)
-		}
-		out := []engine.Expr{x}
-		if len(args) == 2 {
-			d, err := b.asInt(args[1], "round")
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, d)
-		}
-		return fold(&engine.Call{Op: engine.OpRound, Args: out, T: t})
+	}
+	if e, ok, err := b.mathFunc(n); ok || err != nil {
+		return e, err // mathfunc.go
+	}
+	if e, ok, err := b.timeFunc(n); ok || err != nil {
+		return e, err // timefunc.go
 	}
 	if err := bindArgs(0); err != nil {
 		return nil, err

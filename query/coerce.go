@@ -22,8 +22,8 @@ func castTo(e engine.Expr, t engine.Type) (engine.Expr, error) {
 // fold evaluates a call whose arguments are all constants.
 func fold(e engine.Expr) (engine.Expr, error) {
 	call, ok := e.(*engine.Call)
-	if !ok {
-		return e, nil
+	if !ok || engine.NeedsZone(call) {
+		return e, nil // a call reading the session's TimeZone folds once it has it (timezone.go)
 	}
 	for _, a := range call.Args {
 		if _, ok := a.(*engine.Const); !ok {
@@ -135,6 +135,9 @@ func commonType(a, b engine.Type) (engine.Type, bool) {
 		return engine.Type{Kind: a.Kind}, true
 	case (a.Kind == engine.KindDate && b.Kind == engine.KindTimestamp) || (a.Kind == engine.KindTimestamp && b.Kind == engine.KindDate):
 		return engine.Timestamp, true
+	case a.Kind == engine.KindTimestampTZ && (b.Kind == engine.KindDate || b.Kind == engine.KindTimestamp),
+		b.Kind == engine.KindTimestampTZ && (a.Kind == engine.KindDate || a.Kind == engine.KindTimestamp):
+		return engine.TimestampTZ, true
 	}
 	return engine.Type{}, false
 }
@@ -223,6 +226,10 @@ func pgTypeName(t engine.Type) string {
 		return "date"
 	case engine.KindTimestamp:
 		return "timestamp"
+	case engine.KindTimestampTZ:
+		return "timestamptz"
+	case engine.KindTime:
+		return "time"
 	case engine.KindInterval:
 		return "interval"
 	case engine.KindChar:

@@ -195,7 +195,7 @@ func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWri
 					buf = append(buf, enc.opts.Null...)
 					continue
 				}
-				scratch = engine.AppendText(scratch[:0], v, i)
+				scratch = engine.AppendTextZone(scratch[:0], v, i, clockOf(ctx).zone)
 				buf = enc.appendValue(buf, scratch, c)
 			}
 			buf = append(buf, '\n')

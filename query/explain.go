@@ -33,6 +33,7 @@ func (s *Session) explain(ctx context.Context, st *parse.Explain, w engine.Resul
 	if err != nil {
 		return err
 	}
+	plan = lowerZones(plan, clockOf(ctx).zone).(*engine.Plan) // timezone.go
 	if plan, err = optimize(plan, s.srv.columnStats); err != nil {
 		return err
 	}

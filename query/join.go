@@ -650,7 +650,7 @@ func (b *binder) srf(fc *ast.FuncCallExpr, alias string) (source, error) {
 	}
 	consts := make([]*engine.Const, len(args))
 	for i, a := range args {
-		c, ok := a.(*engine.Const)
+		c, ok := b.lowerConst(a).(*engine.Const) // a cast to timestamptz folds in the session's zone
 		if !ok {
 			return source{}, unsupported("the arguments of %s in FROM must not read other FROM items in gpusql", name)
 		}
@@ -666,6 +666,13 @@ func (b *binder) srf(fc *ast.FuncCallExpr, alias string) (source, error) {
 	case "generate_series":
 		if len(args) < 2 || len(args) > 3 {
 			return source{}, engine.Errorf(engine.CodeUndefinedFunction, "function generate_series with %d arguments does not exist", len(args))
+		}
+		if tv, ok, err := b.timeSeries(consts); ok || err != nil {
+			if err != nil {
+				return source{}, err
+			}
+			v = tv
+			break
 		}
 		t := engine.Int32
 		for i, c := range consts {

@@ -84,6 +84,9 @@ func (s *Session) loadFile(ctx context.Context, table, path string, cols []engin
 // from names it in the log), sending progress and skipped-row notices.
 func (s *Session) runLoad(ctx context.Context, table, from string, src io.Reader, size int64, cols []engine.ColumnDef, opts engine.CSVOptions, w engine.ResultWriter) (*engine.LoadResult, error) {
 	opts.MaxTextWidth = s.srv.opts.MaxTextWidth
+	if opts.Zone == nil {
+		opts.Zone = clockOf(ctx).zone // timestamptz values without an offset
+	}
 	req := &engine.LoadRequest{Table: table, Columns: cols, Options: opts, Source: src, Size: size}
 	start := time.Now()
 	var mu sync.Mutex

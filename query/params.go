@@ -230,9 +230,6 @@ func paramTypeOfOID(oid uint32) (t, elem engine.Type, ok bool) {
 		et, _, ok := paramTypeOfOID(e)
 		return engine.Text, et, ok
 	}
-	if oid == engine.OIDTimestamptz {
-		return engine.Timestamp, engine.Type{}, true
-	}
 	t, ok = typeOfOID(oid)
 	return t, engine.Type{}, ok
 }
@@ -260,6 +257,10 @@ func typeOfOID(oid uint32) (engine.Type, bool) {
 		return engine.Date, true
 	case engine.OIDTimestamp:
 		return engine.Timestamp, true
+	case engine.OIDTimestampTZ:
+		return engine.TimestampTZ, true
+	case engine.OIDTime:
+		return engine.Time, true
 	case engine.OIDInterval:
 		return engine.Interval, true
 	case engine.OIDText:

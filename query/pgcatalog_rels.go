@@ -268,7 +268,7 @@ func setCell(c *engine.Column, i int, v any) error {
 		c.I16[i] = int16(n)
 	case k == engine.KindInt32:
 		c.I32[i] = int32(n)
-	case k == engine.KindInt64, k == engine.KindTimestamp:
+	case k == engine.KindInt64, k == engine.KindTimestamp, k == engine.KindTimestampTZ, k == engine.KindTime:
 		c.I64[i] = n
 	case k == engine.KindFloat32:
 		c.F32[i] = float32(f)

@@ -330,6 +330,7 @@ func (s *Session) execParams(ctx context.Context, st parse.Stmt, w engine.Result
 // The tables the statement reads are pinned from its first use of each
 // until it ends (snapshot.go).
 func (s *Session) runStatement(ctx context.Context, f func(ctx context.Context) error) error {
+	ctx = s.withClock(ctx) // timezone.go
 	ctx, unpin := withPins(ctx)
 	defer unpin()
 	d := s.statementTimeout()
@@ -354,6 +355,7 @@ func (s *Session) runPlan(ctx context.Context, plan *engine.Plan, cols []engine.
 	var rows int64
 	vals := make([][]byte, plan.Visible)
 	buf := make([]byte, 0, 256) // never nil: an empty value must not read as NULL
+	zone := clockOf(ctx).zone
 	ends := make([]int, plan.Visible)
 	sink := func(b *engine.Batch) error {
 		for i := 0; i < b.N; i++ {
@@ -363,7 +365,7 @@ func (s *Session) runPlan(ctx context.Context, plan *engine.Plan, cols []engine.
 					ends[c] = -1
 					continue
 				}
-				buf = engine.AppendText(buf, v, i)
+				buf = engine.AppendTextZone(buf, v, i, zone)
 				ends[c] = len(buf)
 			}
 			start := 0

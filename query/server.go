@@ -145,6 +145,7 @@ func (s *Server) gatherStats(d engine.TableData) {
 
 // run plans a bound plan (optimize.go) and runs it on its executor.
 func (s *Server) run(ctx context.Context, plan *engine.Plan, sink engine.BatchSink) error {
+	plan = lowerZones(plan, clockOf(ctx).zone).(*engine.Plan) // timezone.go
 	plan, err := optimize(plan, s.columnStats)
 	if err != nil {
 		return err

@@ -21,6 +21,10 @@ type Session struct {
 	tx       txState    // the open block's writes and savepoints (tx.go)
 	ext      sessionExt // prepared statements and cursors (prepare.go, cursor.go)
 	act      activity   // what pg_stat_activity shows (activity.go)
+	// txStart is when the transaction block began (now()), µs UTC;
+	// zoneCache the resolved TimeZone setting (timezone.go).
+	txStart   int64
+	zoneCache *engine.Zone
 }
 
 var _ engine.Session = (*Session)(nil)
@@ -40,6 +44,12 @@ func newSession(srv *Server, p engine.SessionParams) *Session {
 				continue
 			}
 			ok, v = true, formatMillis(ms)
+		case "timezone":
+			z, err := canonicalZone(v)
+			if err != nil {
+				continue
+			}
+			v = z
 		}
 		if ok {
 			s.settings[k] = v
@@ -166,6 +176,9 @@ func (s *Session) transaction(t *parse.Transaction, w engine.ResultWriter) error
 	case "BEGIN":
 		if s.inTx {
 			_ = w.Notice(engine.Notice{Severity: "WARNING", Code: "25001", Message: "there is already a transaction in progress"})
+		}
+		if !s.inTx {
+			s.txStart = time.Now().UnixMicro()
 		}
 		s.inTx = true
 		return w.Complete("BEGIN")

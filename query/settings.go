@@ -96,6 +96,12 @@ func (s *Session) set(st *parse.Set, w engine.ResultWriter) error {
 				WithHint("Valid units for this parameter are \"us\", \"ms\", \"s\", \"min\", \"h\", and \"d\".")
 		}
 		v = formatMillis(ms)
+	case "timezone":
+		z, err := canonicalZone(v)
+		if err != nil {
+			return err
+		}
+		v = z
 	}
 	s.settings[name] = v
 	return w.Complete("SET")
@@ -106,6 +112,9 @@ func (s *Session) reset(st *parse.Reset, w engine.ResultWriter) error {
 		s.settings = map[string]string{}
 	} else {
 		delete(s.settings, strings.ToLower(st.Name))
+	}
+	if t := strings.TrimSpace(st.Text); len(t) >= 3 && strings.EqualFold(t[:3], "set") {
+		return w.Complete("SET") // SET x TO DEFAULT, SET TIME ZONE LOCAL
 	}
 	return w.Complete("RESET")
 }

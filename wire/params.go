@@ -137,7 +137,7 @@ func appendBinaryParam(dst []byte, oid uint32, v []byte) ([]byte, error) {
 			return append(dst, "-infinity"...), nil
 		}
 		return appendDay(dst, time.Unix(pgEpoch+int64(d)*86400, 0).UTC(), false), nil
-	case engine.OIDTimestamp, engine.OIDTimestamptz:
+	case engine.OIDTimestamp, engine.OIDTimestampTZ:
 		if err := need(8); err != nil {
 			return dst, err
 		}
@@ -149,11 +149,20 @@ func appendBinaryParam(dst []byte, oid uint32, v []byte) ([]byte, error) {
 			return append(dst, "-infinity"...), nil
 		}
 		t := time.UnixMicro(pgEpoch*1_000_000 + us).UTC()
-		if oid == engine.OIDTimestamptz && t.Year() > 0 {
+		if oid == engine.OIDTimestampTZ && t.Year() > 0 {
 			// The instant, in UTC; the session reads it in its TimeZone.
 			return append(appendDay(dst, t, true), "+00"...), nil
 		}
 		return appendDay(dst, t, true), nil
+	case engine.OIDTime:
+		if err := need(8); err != nil {
+			return dst, err
+		}
+		us := int64(binary.BigEndian.Uint64(v))
+		if us < 0 || us > 86400*1_000_000 {
+			return dst, badBinary()
+		}
+		return engine.AppendTime(dst, us), nil
 	case engine.OIDInterval:
 		if err := need(16); err != nil {
 			return dst, err

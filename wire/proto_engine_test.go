@@ -387,3 +387,30 @@ func TestSavepointsExtended(t *testing.T) {
 		t.Fatalf("commit: %v, status %c", err, pc.TxStatus())
 	}
 }
+
+// timestamptz through pgx: a parameter of the type (pgx sends a
+// time.Time in binary), a result in binary, and time of day.
+func TestTimestamptzPgx(t *testing.T) {
+	addr := engineServer(t, 10)
+	ctx, cancel := context.WithTimeout(context.Background(), safetyDeadline)
+	defer cancel()
+	ts := time.Date(1995, 3, 15, 10, 11, 12, 500000000, time.UTC)
+	for _, mode := range allModes {
+		t.Run(mode.String(), func(t *testing.T) {
+			conn := pgxConnect(t, addr, mode)
+			var id int32
+			if err := conn.QueryRow(ctx, "select id from t where ts = $1::timestamptz", ts.In(time.FixedZone("X", 5400))).Scan(&id); err != nil || id != 1 {
+				t.Errorf("timestamptz parameter: %d %v", id, err)
+			}
+			var got time.Time
+			if err := conn.QueryRow(ctx, "select ts::timestamptz from t where id = 1").Scan(&got); err != nil || !got.Equal(ts) {
+				t.Errorf("timestamptz result: %v %v", got, err)
+			}
+			var n int64
+			// ts = ANY ($1) makes $1 a timestamp[] (OID 1115).
+			if err := conn.QueryRow(ctx, "select count(*) from t where ts = any($1)", []time.Time{ts, ts.Add(time.Hour)}).Scan(&n); mode != pgx.QueryExecModeSimpleProtocol && (err != nil || n != 1) {
+				t.Errorf("timestamp[]: %d %v", n, err)
+			}
+		})
+	}
+}

@@ -80,6 +80,16 @@ var diffTables = []*diffTable{
 		File:    "jempty.csv",
 		ViaCopy: true,
 	},
+	// Times for the time-zone and time-function corpus (time.sql): DST
+	// transitions in Europe/Berlin and America/New_York, leap days, ISO
+	// week boundaries, fractional seconds, dates before 1893 (local mean
+	// time in Berlin) and after 9999, NULLs; tz written with offsets in
+	// several notations (writeDiffTimes).
+	{
+		Name:    "tz",
+		Columns: `id integer, ts timestamp, tz timestamptz, d date, t time, ts3 timestamp(3), grp text`,
+		File:    "tz.csv",
+	},
 	// ClickBench's table (clickbench.sql), made by tools/hitsgen.
 	{
 		Name:    "hits",
@@ -259,6 +269,9 @@ func writeDiffData(dir string) error {
 		return err
 	}
 	if err := writeDiffObs(filepath.Join(dir, "obs.csv")); err != nil {
+		return err
+	}
+	if err := writeDiffTimes(filepath.Join(dir, "tz.csv")); err != nil {
 		return err
 	}
 	if err := writeDiffHits(filepath.Join(dir, "hits.csv")); err != nil {
@@ -442,6 +455,81 @@ func writeDiffObs(path string) error {
 		}
 		c.row(diffStr(strconv.Itoa(id)), s, i, big, r, d, d2, ts, n,
 			grps[rng.IntN(len(grps))], codes[rng.IntN(len(codes))], notes[rng.IntN(len(notes))], flag)
+	}
+	return c.close()
+}
+
+// diffTimes are the instants of table tz (UTC).
+var diffTimes = []string{
+	"2024-03-31 00:30:00", "2024-03-31 01:00:00", "2024-03-31 01:30:00", // Berlin: clocks go forward at 01:00 UTC
+	"2024-10-27 00:30:00", "2024-10-27 01:00:00", "2024-10-27 01:30:00", // and back at 01:00 UTC
+	"2024-03-10 06:59:59.999999", "2024-03-10 07:00:00", // New York forward at 07:00 UTC
+	"2024-11-03 05:30:00", "2024-11-03 06:30:00", // back at 06:00 UTC: 01:30 twice
+	"2024-02-29 23:59:59.5", "2000-02-29 12:00:00", "1900-02-28 23:00:00", "2023-02-28 23:30:00",
+	"2020-12-31 23:00:00", "2021-01-03 12:34:56.789", "2024-12-30 00:00:00", "2026-01-01 00:00:00",
+	"1969-12-31 23:59:59.5", "1970-01-01 00:00:00", "1850-06-15 08:00:00", "9999-12-31 23:59:59.999999",
+	"2023-06-15 14:45:30.25", "2022-01-01 00:00:00", "2024-07-04 18:05:00.0005", "2001-09-09 01:46:40",
+}
+
+// writeDiffTimes writes table tz: the instants above and random ones,
+// every fifth row's tz without an offset (read in the session's zone,
+// UTC) and the others with +00, Z, +05:30, -08 or an abbreviation.
+func writeDiffTimes(path string) error {
+	c, err := newDiffCSV(path, []string{"id", "ts", "tz", "d", "t", "ts3", "grp"})
+	if err != nil {
+		return err
+	}
+	rng := rand.New(rand.NewPCG(19, 23))
+	var times []time.Time
+	for _, s := range diffTimes {
+		t, err := time.Parse("2006-01-02 15:04:05.999999", s)
+		if err != nil {
+			return err
+		}
+		times = append(times, t)
+	}
+	for k := 0; k < 34; k++ {
+		t := time.Date(1990+rng.IntN(40), time.Month(1+rng.IntN(12)), 1+rng.IntN(28), rng.IntN(24), rng.IntN(60), rng.IntN(60), 0, time.UTC)
+		if k%3 == 0 {
+			t = t.Add(time.Duration(rng.IntN(1000000)) * time.Microsecond)
+		}
+		times = append(times, t)
+	}
+	grps := []*string{diffStr("a"), diffStr("b"), diffStr("c"), nil}
+	const layout = "2006-01-02 15:04:05.999999"
+	for i, t := range times {
+		id := i + 1
+		ts, tz, d, tt, ts3 := diffStr(t.Format(layout)), diffStr(""), diffStr(t.Format("2006-01-02")), diffStr(t.Format("15:04:05.999999")), diffStr(t.Format(layout))
+		switch id % 6 {
+		case 0:
+			*tz = t.Format(layout)
+		case 1:
+			*tz = t.Format(layout) + "+00"
+		case 2:
+			*tz = t.Format("2006-01-02T15:04:05.999999Z")
+		case 3:
+			*tz = t.Add(5*time.Hour+30*time.Minute).Format(layout) + "+05:30"
+		case 4:
+			*tz = t.Add(-8*time.Hour).Format(layout) + "-08"
+		case 5:
+			*tz = t.Add(-5*time.Hour).Format(layout) + " EST"
+		}
+		if t.Year() > 9000 || t.Year() < 1900 {
+			*tz = t.Format(layout) + "+00"
+		}
+		// NULLs: a few rows entirely, others in one column
+		if id%17 == 9 {
+			ts, tz, d, tt, ts3 = nil, nil, nil, nil, nil
+		}
+		switch id % 13 {
+		case 4:
+			ts = nil
+		case 7:
+			tz = nil
+		case 10:
+			tt = nil
+		}
+		c.row(diffStr(strconv.Itoa(id)), ts, tz, d, tt, ts3, grps[rng.IntN(len(grps))])
 	}
 	return c.close()
 }

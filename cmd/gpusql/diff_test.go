@@ -27,6 +27,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -178,6 +179,10 @@ func TestDiff(t *testing.T) {
 	var failed, known []string
 	for _, q := range qs {
 		ok := t.Run(q.Name, func(t *testing.T) {
+			if diffSetsSession(q.SQL) {
+				// an entry may SET a parameter (TimeZone) for itself
+				defer diffResetSession(pgc, gpc)
+			}
 			where := fmt.Sprintf("%s:%d", q.File, q.Line)
 			want := pgc.run(q.SQL)
 			if show {
@@ -272,5 +277,21 @@ func TestDiffVersion(t *testing.T) {
 	}
 	if sv := c.conn.ParameterStatus("server_version"); !strings.HasPrefix(sv, "15.") {
 		t.Errorf("server_version parameter = %q, want 15.x", sv)
+	}
+}
+
+var diffSetRe = regexp.MustCompile(`(?i)(^|;)\s*(set|begin|start)\b`)
+
+// diffSetsSession reports whether an entry changes its session (SET
+// TimeZone ..., BEGIN): the harness resets both sessions after it.
+func diffSetsSession(sql string) bool { return diffSetRe.MatchString(sql) }
+
+// diffResetSession ends any transaction block and resets every
+// parameter on both servers.
+func diffResetSession(cs ...*diffClient) {
+	for _, c := range cs {
+		if c != nil {
+			c.run("ROLLBACK; RESET ALL")
+		}
 	}
 }

@@ -40,7 +40,7 @@ func scanColumn(c *engine.Column, lo, hi int) *engine.Vec {
 		for i, x := range c.I32[lo:hi] {
 			v.I[i] = int64(x)
 		}
-	case engine.KindInt64, engine.KindTimestamp:
+	case engine.KindInt64, engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:
 		v.I = c.I64[lo:hi:hi]
 	case engine.KindNumeric:
 		if c.D != nil {

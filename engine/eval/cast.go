@@ -13,14 +13,25 @@ const usPerDay = 86_400_000_000
 // Cast converts v to type to, with PostgreSQL's explicit-cast semantics:
 // strings are parsed as their input functions parse them, numbers are
 // range-checked and rounded, and char(n)/varchar(n) truncate silently.
+//
+// Casts between timestamp with time zone and the other date and time
+// types or text read and write wall-clock time in a time zone: Cast uses
+// UTC, CastZone the one given (the binder passes the session's TimeZone
+// as the cast's second argument).
 func Cast(v *engine.Vec, to engine.Type) (*engine.Vec, error) {
+	return CastZone(v, to, engine.UTCZone)
+}
+
+// CastZone is Cast with zone for the wall-clock time of timestamptz
+// values.
+func CastZone(v *engine.Vec, to engine.Type, zone *engine.Zone) (*engine.Vec, error) {
 	from := v.T
 	if from == to {
 		return v, nil
 	}
 	n := v.N
 	if to.IsString() {
-		return castToString(v, to)
+		return castToString(v, to, zone)
 	}
 	out := engine.NewVec(to, n)
 	out.Null = copyNulls(v.Null)
@@ -29,7 +40,7 @@ func Cast(v *engine.Vec, to engine.Type) (*engine.Vec, error) {
 			if v.IsNull(i) {
 				continue
 			}
-			if err := parseInto(out, i, v.S[i]); err != nil {
+			if err := parseInto(out, i, v.S[i], zone); err != nil {
 				return nil, err
 			}
 		}
@@ -39,14 +50,14 @@ func Cast(v *engine.Vec, to engine.Type) (*engine.Vec, error) {
 		if v.IsNull(i) {
 			continue
 		}
-		if err := convertSlot(out, i, v, i); err != nil {
+		if err := convertSlot(out, i, v, i, zone); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-func castToString(v *engine.Vec, to engine.Type) (*engine.Vec, error) {
+func castToString(v *engine.Vec, to engine.Type, zone *engine.Zone) (*engine.Vec, error) {
 	n := v.N
 	out := &engine.Vec{T: to, N: n, S: make([][]byte, n), Null: copyNulls(v.Null)}
 	if v.T.IsString() {
@@ -68,7 +79,7 @@ func castToString(v *engine.Vec, to engine.Type) (*engine.Vec, error) {
 					buf = append(buf, "false"...)
 				}
 			} else {
-				buf = engine.AppendText(buf, v, i)
+				buf = engine.AppendTextZone(buf, v, i, zone)
 			}
 		}
 		offs[i+1] = len(buf)
@@ -105,7 +116,7 @@ func limitChars(s []byte, to engine.Type) []byte {
 }
 
 // parseInto parses text b as out's type into slot i.
-func parseInto(out *engine.Vec, i int, b []byte) error {
+func parseInto(out *engine.Vec, i int, b []byte, zone *engine.Zone) error {
 	t := out.T
 	switch t.Kind {
 	case engine.KindBool:
@@ -149,9 +160,21 @@ func parseInto(out *engine.Vec, i int, b []byte) error {
 		if st != engine.ParseOK {
 			return engine.InputError(t, st, b)
 		}
-		out.I[i] = x
+		out.I[i] = roundTime(t, x)
+	case engine.KindTimestampTZ:
+		x, st := engine.ParseTimestampTZ(b, zone)
+		if st != engine.ParseOK {
+			return engine.InputError(t, st, b)
+		}
+		out.I[i] = roundTime(t, x)
+	case engine.KindTime:
+		x, st := engine.ParseTime(b)
+		if st != engine.ParseOK {
+			return engine.InputError(t, st, b)
+		}
+		out.I[i] = roundTime(t, x)
 	case engine.KindInterval:
-		iv, err := ParseInterval(string(b))
+		iv, err := ParseIntervalTyped(string(b), t)
 		if err != nil {
 			return err
 		}
@@ -203,8 +226,13 @@ func itoa(x int) string {
 }
 
 // convertSlot converts a non-string, non-NULL value between types.
-func convertSlot(out *engine.Vec, i int, v *engine.Vec, j int) error {
+func convertSlot(out *engine.Vec, i int, v *engine.Vec, j int, zone *engine.Zone) error {
 	from, to := v.T, out.T
+	if to.IsTimeKind() || from.IsTimeKind() {
+		if ok, err := convertTime(out, i, v, j, zone); ok || err != nil {
+			return err
+		}
+	}
 	switch to.Kind {
 	case engine.KindBool:
 		switch {

@@ -185,13 +185,19 @@ func evalCall(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.Ve
 	case engine.OpRegexMatch:
 		return evalRegex(args, n)
 	case engine.OpCast:
+		if len(args) == 2 {
+			return evalCastZone(e, args, n)
+		}
 		return Cast(args[0], e.T)
 	case engine.OpLength, engine.OpUpper, engine.OpLower, engine.OpSubstr, engine.OpConcat, engine.OpPadChar:
 		return evalString(e, args, n)
 	case engine.OpExtract:
-		return evalExtract(e, args, n)
+		return evalExtractTime(e, args, n)
 	case engine.OpDateAddInt, engine.OpDateSubInt, engine.OpDateDiff, engine.OpTsAddIntv, engine.OpTsSubIntv,
 		engine.OpTsDiff, engine.OpIntvAdd, engine.OpIntvSub, engine.OpIntvNeg:
+		if len(args) == 3 {
+			return evalTstzAddInterval(e, args, n)
+		}
 		return evalDatetime(e, args, n)
 	case engine.OpAbs:
 		return evalAbs(e.T, args[0], n)
@@ -220,6 +226,9 @@ func evalCall(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.Ve
 			}
 		}
 		return out, nil
+	}
+	if e.Op >= engine.OpAtTimeZone {
+		return evalTimeMath(ctx, e, args, n) // timefunc.go, mathfunc.go
 	}
 	return nil, engine.Errorf(engine.CodeInternalError, "eval: unsupported operator %s", e.Op)
 }

@@ -149,6 +149,20 @@ const (
 	opSpanV              // interval a's span in microseconds (30-day months, 24-hour days), a scale-0 numeric
 )
 
+// math functions and date_trunc (OP_MATHF... in query.cu, numbered apart
+// as well)
+const (
+	opMathF     = 1200 + iota // double a: imm 0 floor, 1 ceil, 2 trunc, 3 sqrt, 4 sign
+	opDIntegral               // numeric a without its last imm (+ scale register b) digits, toward zero (c 0), -inf (1), +inf (2)
+	opDateTrunc               // timestamp a truncated to unit imm (dateTruncUnits)
+	opTzLocal                 // the wall-clock time of timestamptz a in the zone whose table (tzTable) is string register b
+	opTzUTC                   // the timestamptz of wall-clock time a in that zone
+)
+
+// errMath is ERR_MATH: the square root of a negative number (arg 1), an
+// instant past the end of a zone's table (arg 2).
+const errMath = 29
+
 // errNaNNumeric is ERR_NAN_NUMERIC: a float NaN (arg 1), Infinity (2) or
 // -Infinity (3) cast to numeric.
 const errNaNNumeric = 20

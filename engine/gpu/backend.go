@@ -242,6 +242,11 @@ func (r *run) check(p *program) error {
 		return formatError(arg)
 	case errArrayMalformed: // arrays.go
 		return r.malformedArray(p, key)
+	case errMath: // mathexpr.go
+		if arg == 2 {
+			return unsupported("time zones past the year 2199 on the GPU")
+		}
+		return engine.Errorf(engine.CodeInvalidArgumentForPower, "cannot take square root of a negative number")
 	case errNaNNumeric: // eval's float to numeric cast
 		return engine.Errorf(engine.CodeFeatureNotSupported, "cannot convert %s to numeric: gpusql numerics have no NaN or infinity", [...]string{"NaN", "NaN", "Infinity", "-Infinity"}[arg&3])
 	case errUnsupported:

@@ -110,7 +110,7 @@ func clsOf(t engine.Type) (int32, error) {
 		return clsI16, nil
 	case engine.KindInt32, engine.KindDate:
 		return clsI32, nil
-	case engine.KindInt64, engine.KindTimestamp:
+	case engine.KindInt64, engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:
 		return clsI64, nil
 	case engine.KindFloat32:
 		return clsF32, nil
@@ -428,6 +428,9 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 			return c.intervalCmp(e, mask)
 		}
 	}
+	if v, ok, err := c.mathTime(e, mask); ok || err != nil {
+		return v, err // mathexpr.go
+	}
 	args, err := c.args(e.Args, mask)
 	if err != nil {
 		return val{}, err
@@ -553,6 +556,10 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 		return bin(op, 0)
 	case engine.OpExtract:
 		return c.extract(e, args[1], mask)
+	case engine.OpGreatest, engine.OpLeast:
+		return c.greatest(e, args, mask) // mathexpr.go
+	case engine.OpSign:
+		return c.sign(e, args[0], mask)
 	case engine.OpRound:
 		a := args[0]
 		switch {
@@ -645,6 +652,9 @@ func (c *compiler) extract(e *engine.Call, src val, mask int32) (val, error) {
 	if !ok || !isDate && src.t.Kind != engine.KindTimestamp {
 		return val{}, unsupported("extract(%s from %s)", k.S, src.t)
 	}
+	if e.T.Kind != engine.KindNumeric || len(e.Args) != 2 {
+		return val{}, unsupported("date_part(%s, %s)", k.S, src.t) // a double, or wall-clock time in a zone
+	}
 	scale := f.scale
 	if !isDate {
 		scale = f.tsScale
@@ -686,7 +696,7 @@ func (c *compiler) cast(a val, to engine.Type, mask int32) (val, error) {
 		return c.castToString(a, to, mask)
 	}
 	switch {
-	case (isInt(a.cls) || a.cls == clsBool) && isInt(cls) && cls != clsBool && from.Kind != engine.KindDate && from.Kind != engine.KindTimestamp:
+	case (from.IsInteger() || from.Kind == engine.KindBool) && to.IsInteger():
 		out.reg, err = p.emit(opI2I, a.reg, 0, 0, mask, rangeClass(to.Kind))
 	case isInt(a.cls) && a.cls != clsBool && isFloat(cls) && from.IsInteger():
 		f32 := int64(0)

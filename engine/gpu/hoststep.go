@@ -666,7 +666,7 @@ func putValue(c *engine.Column, i int, v *engine.Vec, j int) {
 		c.I16[i] = int16(v.I[j])
 	case engine.KindInt32, engine.KindDate:
 		c.I32[i] = int32(v.I[j])
-	case engine.KindInt64, engine.KindTimestamp:
+	case engine.KindInt64, engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:
 		c.I64[i] = v.I[j]
 	case engine.KindFloat32:
 		c.F32[i] = float32(v.F[j])

@@ -44,7 +44,7 @@ func nativeKey(e engine.Expr, t *Table) (jKey, bool) {
 	}
 	col := t.Cols[c.Idx]
 	switch col.Type.Kind {
-	case engine.KindBool, engine.KindInt16, engine.KindInt32, engine.KindInt64, engine.KindDate, engine.KindTimestamp:
+	case engine.KindBool, engine.KindInt16, engine.KindInt32, engine.KindInt64, engine.KindDate, engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:
 	default:
 		return jKey{}, false
 	}

@@ -387,7 +387,7 @@ func (b *Backend) pack(v val, d devOut, n int64) (*Column, error) {
 	case t.Kind == engine.KindNumeric:
 		kind = 3
 		t = engine.NumericType(18, int(v.scale))
-	case t.Kind == engine.KindBool || t.IsInteger() || t.Kind == engine.KindDate || t.Kind == engine.KindTimestamp:
+	case t.Kind == engine.KindBool || t.IsInteger() || t.Kind == engine.KindDate || t.Kind == engine.KindTimestamp || t.Kind == engine.KindTimestampTZ || t.Kind == engine.KindTime:
 	default:
 		return nil, unsupported("a %s column in an intermediate result on the GPU", t)
 	}

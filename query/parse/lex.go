@@ -368,7 +368,7 @@ func (l *lexer) operator() (token, error) {
 	l.i = start + len(op)
 	switch op {
 	case "+", "-", "*", "/", "%", "=", "<", ">", "<=", ">=", "<>", "!=", "||", "&", "|", "<<", ">>",
-		"~", "!~", "~*", "!~*", "~~", "!~~", "~~*", "!~~*":
+		"~", "!~", "~*", "!~*", "~~", "!~~", "~~*", "!~~*", "=>":
 		return token{kind: kOp, text: op, pos: start, end: l.i}, nil
 	case "`", "?":
 		return token{}, syntaxErrAt(src, start, "syntax error", op)

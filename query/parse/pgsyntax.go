@@ -17,6 +17,8 @@ package parse
 //     ORDER BY; the binder reads it back as string_agg
 //   - concat(...) → __gpusql_concat(...), PostgreSQL's concat, which
 //     tidb's parse of a || b (concat) would otherwise stand for
+//   - mod(a, b) → __gpusql_mod(a, b): tidb reads mod() as the operator %,
+//     which would lose the function's result column name
 //   - user, current_user, session_user, current_role, current_catalog
 //     written bare → user(), ...: PostgreSQL's SQL value functions, so that
 //     a quoted "user" stays a column name
@@ -33,6 +35,11 @@ func (r *rewriter) pgSyntax(items []*node) ([]*node, error) {
 		case n.word("concat") && next != nil && next.group:
 			// concat(...) ignores NULLs; tidb spells || as concat too
 			out = append(out, &node{tok: synth(kIdent, fnConcat, n.tok)}, next)
+			i++
+			continue
+		case n.word("mod") && next != nil && next.group:
+			// mod(a, b) is a function call in PostgreSQL, named mod
+			out = append(out, &node{tok: synth(kIdent, fnMod, n.tok)}, next)
 			i++
 			continue
 		case n.word("string_agg") && next != nil && next.group:

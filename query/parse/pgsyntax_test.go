@@ -38,6 +38,7 @@ func TestPGSyntax(t *testing.T) {
 		{"any subquery kept", `select a from t where a = any (select b from u)`, `select a from t where a = any (select b from u)`},
 		{"like operators", `select a from t where ((a ~~ 'x%')) and b !~~ 'y' || c or a ~~* 'z' and a !~~* 'w'`, `select a from t where (((a like 'x%'))) and(b not like 'y' || c) or(a ilike 'z') and(a not ilike 'w')`},
 		{"concat function", `select concat(a, b, c), pg_catalog.concat(d), a || b from t`, `select __gpusql_concat(a, b, c), __gpusql_concat(d), a || b from t`},
+		{"mod function", `select mod(a, 7), a % b, mod from t`, `select __gpusql_mod(a, 7), a % b, "mod" from t`},
 		{"string_agg", `select string_agg(a, ', ') from t`, `select group_concat(a, ', ' separator '__gpusql_string_agg') from t`},
 		{"string_agg order by", `select pg_catalog.string_agg(distinct a, b order by a desc nulls last) from t`, `select group_concat(distinct a, b order by __gpusql_nulls_last(a) desc separator '__gpusql_string_agg') from t`},
 		{"bare user functions", `select user, current_user, session_user, current_role, current_catalog from t`, `select user(), current_user(), session_user(), current_role(), current_catalog() from t`},

@@ -23,6 +23,7 @@ const (
 	fnArraySub    = "__gpusql_array_sub"    // ((SELECT ...)) for ARRAY(SELECT ...)
 	fnSRF         = "__gpusql_srf"          // ('name', args...) for a function in FROM
 	fnConcat      = "__gpusql_concat"       // (args...) for PostgreSQL's concat(), not ||
+	fnMod         = "__gpusql_mod"          // (a, b) for PostgreSQL's mod(), which tidb reads as a % b
 	fnFullJoin    = "__gpusql_full_join"    // (cond) as the ON of a LEFT JOIN that stands for FULL JOIN
 	fnFullUsing   = "__gpusql_full_using"   // (cols) as that ON, for FULL JOIN ... USING (cols)
 	fnFullNatural = "__gpusql_full_natural" // () as that ON, for NATURAL FULL JOIN
@@ -57,7 +58,7 @@ func (r *rewriter) level(items []*node, end token) ([]*node, error) {
 		}
 	}
 	r.end = end
-	passes := []func([]*node) ([]*node, error){r.pgSyntax, r.aggSyntax, r.fullJoin, r.joinCondition, r.specials, r.casts, r.arrays, r.regex, r.distinct, r.nulls, r.windowSyntax, r.limit}
+	passes := []func([]*node) ([]*node, error){r.namedArgs, r.pgSyntax, r.aggSyntax, r.fullJoin, r.joinCondition, r.specials, r.casts, r.atTimeZone, r.arrays, r.regex, r.distinct, r.nulls, r.windowSyntax, r.limit}
 	for _, pass := range passes {
 		var err error
 		if items, err = pass(items); err != nil {
@@ -151,16 +152,15 @@ func (r *rewriter) typedLiteral(items []*node, i, end int) ([]*node, int, error)
 	lit := items[end].tok
 	val := lit.text
 	used := end + 1 - i
-	if items[i].word("interval") && end+1 < len(items) && intervalUnit(items[end+1]) {
-		unit := items[end+1].tok
-		if end+2 < len(items) && items[end+2].word("to") {
-			return nil, 0, notSupported(r.src, items[end+2].tok, "interval field ranges (YEAR TO MONTH, ...) are not supported by gpusql")
+	if items[i].word("interval") {
+		// INTERVAL '...' DAY TO SECOND(3): the fields belong to the type
+		if k := intervalFields(items, end+1); k > end+1 {
+			tt := append(append([]*node(nil), items[i:end]...), items[end+1:k]...)
+			if t, err = typeOf(r.src, tt); err != nil {
+				return nil, 0, err
+			}
+			used += k - (end + 1)
 		}
-		if !plainNumber(val) {
-			return nil, 0, notSupported(r.src, unit, "an interval unit after a literal is supported only for a plain number, as in INTERVAL '3' DAY")
-		}
-		val = strings.TrimSpace(val) + " " + unit.text
-		used++
 	}
 	return call(fnCast, items[i].tok, str(val, lit), str(typeText(t), items[i].tok)), used, nil
 }

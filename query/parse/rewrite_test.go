@@ -14,7 +14,7 @@ func TestRewrite(t *testing.T) {
 		// identifiers
 		{"fold unquoted", `SELECT Foo, "Bar", t.BAZ FROM T`, `select foo, "Bar", t.baz from t`},
 		{"quoted keeps case and quotes", `select "a""b" from "My Table"`, `select "a""b" from "My Table"`},
-		{"tidb-only reserved names quoted", `select key, range, mod(a, 2), t.index from t`, `select "key", "range", mod(a, 2), t."index" from t`},
+		{"tidb-only reserved names quoted", `select key, range, mod(a, 2), t.index from t`, `select "key", "range", __gpusql_mod(a, 2), t."index" from t`},
 
 		// literals
 		{"string with doubled quote", `select 'it''s'`, `select 'it''s'`},
@@ -67,7 +67,12 @@ func TestRewrite(t *testing.T) {
 		{"TIMESTAMP literal", `select timestamp '2024-01-02 03:04:05'`, `select __gpusql_cast('2024-01-02 03:04:05', 'timestamp without time zone')`},
 		{"TIMESTAMP WITHOUT TIME ZONE literal", `select timestamp without time zone '2024-01-02'`, `select __gpusql_cast('2024-01-02', 'timestamp without time zone')`},
 		{"INTERVAL literal", `select interval '1 day 2 hours'`, `select __gpusql_cast('1 day 2 hours', 'interval')`},
-		{"INTERVAL with unit", `select INTERVAL '3' DAY, interval '2' month`, `select __gpusql_cast('3 day', 'interval'), __gpusql_cast('2 month', 'interval')`},
+		{"INTERVAL with unit", `select INTERVAL '3' DAY, interval '2' month`, `select __gpusql_cast('3', 'interval day'), __gpusql_cast('2', 'interval month')`},
+		{"AT TIME ZONE", `select ts at time zone 'UTC', t::timestamp AT TIME ZONE z + 1, -x at time zone 'a' at time zone 'b' from t`,
+			`select __gpusql_at_zone(ts, 'UTC'), __gpusql_at_zone(__gpusql_cast(t, 'timestamp without time zone'), z) + 1, __gpusql_at_zone(__gpusql_at_zone(- x, 'a'), 'b') from t`},
+		{"AT TIME ZONE an interval", `select now() at time zone interval '+05:00'`, `select __gpusql_at_zone(now(), __gpusql_cast('+05:00', 'interval'))`},
+		{"named arguments", `select make_interval(days => 10, hours => 2 + 1)`, `select make_interval(__gpusql_named('days', 10), __gpusql_named('hours', 2 + 1))`},
+		{"INTERVAL with a field range", `select interval '1 2' year to month, interval '1' second(2)`, `select __gpusql_cast('1 2', 'interval year to month'), __gpusql_cast('1', 'interval second(2)')`},
 		{"other typed literals", `select integer '5', numeric '1.5', bool 't'`, `select __gpusql_cast('5', 'integer'), __gpusql_cast('1.5', 'numeric'), __gpusql_cast('t', 'boolean')`},
 		{"date arithmetic", `select d + interval '1 day', date '2024-01-01' + 7 from t`, `select d + __gpusql_cast('1 day', 'interval'), __gpusql_cast('2024-01-01', 'date') + 7 from t`},
 		{"typed literal then ::", `select date '2024-01-01'::text`, `select __gpusql_cast(__gpusql_cast('2024-01-01', 'date'), 'text')`},

@@ -92,6 +92,9 @@ func typeSpan(items []*node, i int, known bool) (int, bool) {
 		if (at(j, "with") || at(j, "without")) && at(j+1, "time") && at(j+2, "zone") {
 			j += 3
 		}
+	case "interval":
+		j = group(j)
+		j = intervalFields(items, j)
 	case "bit":
 		if at(j, "varying") {
 			j++
@@ -104,6 +107,28 @@ func typeSpan(items []*node, i int, known bool) (int, bool) {
 		j = group(j)
 	}
 	return arraySuffix(items, j), true
+}
+
+// intervalFields takes an interval type's field restriction at
+// items[j:]: a field, or "field TO field", the last one second with an
+// optional precision.
+func intervalFields(items []*node, j int) int {
+	field := func(k int) bool {
+		return k < len(items) && !items[k].group && items[k].tok.kind == kIdent && intervalUnit(items[k])
+	}
+	if !field(j) {
+		return j
+	}
+	last := j
+	j++
+	if j+1 < len(items) && items[j].word("to") && field(j+1) {
+		last = j + 1
+		j += 2
+	}
+	if items[last].word("second") && j < len(items) && items[j].group {
+		j++
+	}
+	return j
 }
 
 // arraySuffix takes "[]" or "[n]" after a type name.
@@ -243,12 +268,25 @@ func resolveType(name string, args []int, hasMods bool) (engine.Type, *engine.Er
 		// OIDs are bigint in gpusql (the catalogs' OID columns are bigint).
 		return noMods(engine.Int64)
 	case "timestamp", "timestamp without time zone":
-		return timestampType(args)
+		return timePrecType(engine.Timestamp, "TIMESTAMP", args)
+	case "timestamptz", "timestamp with time zone":
+		return timePrecType(engine.TimestampTZ, "TIMESTAMP", args)
+	case "time", "time without time zone":
+		return timePrecType(engine.Time, "TIME", args)
 	case "interval":
-		if hasMods {
-			return engine.Type{}, engine.Errorf(engine.CodeFeatureNotSupported, "interval precision is not supported by gpusql")
+		return timePrecType(engine.Interval, "INTERVAL", args)
+	case "interval year", "interval month", "interval day", "interval hour", "interval minute", "interval second",
+		"interval year to month", "interval day to hour", "interval day to minute", "interval day to second",
+		"interval hour to minute", "interval hour to second", "interval minute to second":
+		t, err := timePrecType(engine.Interval, "INTERVAL", args)
+		if err != nil {
+			return t, err
 		}
-		return engine.Interval, nil
+		if len(args) > 0 && !strings.HasSuffix(name, "second") {
+			return engine.Type{}, engine.Errorf(engine.CodeSyntaxError, "syntax error at or near \"(\"")
+		}
+		t.Len, _ = engine.IntervalRange(strings.TrimPrefix(name, "interval "))
+		return t, nil
 	case "char", "character", "national character", "national char", "bpchar":
 		if !hasMods {
 			if name == "bpchar" {
@@ -262,8 +300,7 @@ func resolveType(name string, args []int, hasMods bool) (engine.Type, *engine.Er
 			return engine.Type{Kind: engine.KindVarchar}, nil
 		}
 		return charType(engine.KindVarchar, "varchar", args)
-	case "timestamptz", "timestamp with time zone", "time", "time without time zone", "timetz",
-		"time with time zone", "json", "jsonb", "uuid", "bytea", "money", "bit",
+	case "timetz", "time with time zone", "json", "jsonb", "uuid", "bytea", "money", "bit",
 		"bit varying", "varbit", "inet", "cidr", "macaddr", "xml", "point", "serial", "serial4",
 		"serial8", "smallserial", "serial2", "bigserial", "tsvector":
 		return engine.Type{}, engine.Errorf(engine.CodeFeatureNotSupported, "type %s is not supported by gpusql", name)
@@ -313,21 +350,23 @@ func numericType(args []int) (engine.Type, *engine.Error) {
 	return engine.NumericType(p, s), nil
 }
 
-func timestampType(args []int) (engine.Type, *engine.Error) {
+// timePrecType is a timestamp, timestamptz, time or interval type with
+// an optional seconds precision. PostgreSQL reduces a precision above 6
+// to 6, with a warning.
+func timePrecType(t engine.Type, what string, args []int) (engine.Type, *engine.Error) {
 	if len(args) > 1 {
 		return engine.Type{}, engine.Errorf(engine.CodeSyntaxError, "invalid type modifier")
 	}
 	if len(args) == 1 {
-		switch p := args[0]; {
-		case p < 0:
-			return engine.Type{}, engine.Errorf(engine.CodeInvalidParameterValue, "TIMESTAMP(%d) precision must not be negative", p)
-		case p < 6:
-			return engine.Type{}, engine.Errorf(engine.CodeFeatureNotSupported,
-				"timestamp precision %d is not supported by gpusql (timestamps keep microseconds: use timestamp or timestamp(6))", p)
+		p := args[0]
+		if p < 0 {
+			return engine.Type{}, engine.Errorf(engine.CodeInvalidParameterValue, "%s(%d) precision must not be negative", what, p)
 		}
-		// PostgreSQL reduces a precision above 6 to 6, with a warning.
+		if p < 6 {
+			return t.WithTimePrec(p), nil
+		}
 	}
-	return engine.Timestamp, nil
+	return t, nil
 }
 
 func charType(k engine.Kind, what string, args []int) (engine.Type, *engine.Error) {

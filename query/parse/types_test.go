@@ -35,6 +35,13 @@ func TestParseType(t *testing.T) {
 		{"text", engine.Text}, {"TEXT", engine.Text},
 		{"interval", engine.Interval},
 		{"pg_catalog.int4", engine.Int32},
+		{"timestamptz", engine.TimestampTZ}, {"timestamp with time zone", engine.TimestampTZ},
+		{"timestamp(3)", engine.Timestamp.WithTimePrec(3)}, {"timestamp(0) with time zone", engine.TimestampTZ.WithTimePrec(0)},
+		{"timestamptz(9)", engine.TimestampTZ},
+		{"time", engine.Time}, {"time without time zone", engine.Time}, {"time(2)", engine.Time.WithTimePrec(2)},
+		{"interval(3)", engine.Interval.WithTimePrec(3)},
+		{"interval year to month", engine.Type{Kind: engine.KindInterval, Len: engine.IntervalYear | engine.IntervalMonth}},
+		{"interval second(2)", engine.Type{Kind: engine.KindInterval, Len: engine.IntervalSecond, Prec: 3}},
 	}
 	for _, tt := range tests {
 		got, err := parse.ParseType(tt.in)
@@ -69,12 +76,10 @@ func TestParseTypeErrors(t *testing.T) {
 		{"float(0)", "22023", "precision for type float must be at least 1 bit"},
 		{"int(5)", "42601", `type modifier is not allowed for type "integer"`},
 		{"text(5)", "42601", `type modifier is not allowed for type "text"`},
-		{"timestamp(3)", "0A000", "timestamp precision 3 is not supported by gpusql (timestamps keep microseconds: use timestamp or timestamp(6))"},
-		{"timestamp with time zone", "0A000", "type timestamp with time zone is not supported by gpusql"},
-		{"timestamptz", "0A000", "type timestamptz is not supported by gpusql"},
 		{"json", "0A000", "type json is not supported by gpusql"},
+		{"timetz", "0A000", "type timetz is not supported by gpusql"},
+		{"timestamp(-1)", "22023", "TIMESTAMP(-1) precision must not be negative"},
 		{"int[]", "0A000", "array types are not supported by gpusql"},
-		{"interval(3)", "0A000", "interval precision is not supported by gpusql"},
 	}
 	for _, tt := range tests {
 		_, err := parse.ParseType(tt.in)

@@ -174,13 +174,13 @@ def part_extras():
 
     query('array', 'SELECT l_orderkey, l_linenumber FROM lineitem WHERE l_orderkey = ANY(%s) ORDER BY 1, 2', ([3, 5, 7],))
     query('text array', 'SELECT count(*) FROM lineitem WHERE l_shipmode = ANY(%s)', (['AIR', 'MAIL'],))
+    # An aware datetime: a timestamptz parameter (psycopg 3), a
+    # '...'::timestamptz literal (psycopg2).
+    tz = datetime.timezone(datetime.timedelta(hours=2))
+    query('timestamptz', 'SELECT %s::timestamp AS v', (datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=tz),))
+    query('timestamptz where', 'SELECT count(*) FROM lineitem WHERE l_shipdate < %s',
+          (datetime.datetime(1995, 1, 1, 1, 0, 0, tzinfo=tz),))
     if driver == 'psycopg3':
-        # A timestamptz parameter (psycopg2 would write a ::timestamptz
-        # cast into the SQL, and gpusql has no such type).
-        tz = datetime.timezone(datetime.timedelta(hours=2))
-        query('timestamptz', 'SELECT %s::timestamp AS v', (datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=tz),))
-        query('timestamptz where', 'SELECT count(*) FROM lineitem WHERE l_shipdate < %s',
-              (datetime.datetime(1995, 1, 1, 1, 0, 0, tzinfo=tz),))
         with cur.copy('COPY (SELECT l_orderkey, l_shipdate, l_quantity FROM lineitem WHERE l_orderkey <= 3 '
                       'ORDER BY l_orderkey, l_linenumber) TO STDOUT') as cp:
             cp.set_types(['int4', 'date', 'numeric'])
