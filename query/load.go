@@ -143,9 +143,11 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 		return engine.Errorf(engine.CodeInvalidTableDefinition, "a gpusql table needs at least one column")
 	}
 	if st.CSV == nil {
-		if _, err := s.srv.cat.Create(st.Name, st.Columns); err != nil {
+		t, err := s.srv.cat.Create(st.Name, st.Columns)
+		if err != nil {
 			return err
 		}
+		s.createdTable(t)
 		return w.Complete("CREATE TABLE")
 	}
 	start := time.Now()
@@ -160,9 +162,11 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 		return canceledStatement(ctx)
 	}
 	s.srv.gatherStats(res.Data)
-	if _, err := s.srv.cat.CreateWith(st.Name, st.Columns, res.Data); err != nil {
+	t, err := s.srv.cat.CreateWith(st.Name, st.Columns, res.Data)
+	if err != nil {
 		return err
 	}
+	s.createdTable(t)
 	// The skipped rows become visible in gpusql_load_errors with the
 	// load they belong to: a load that commits nothing records nothing.
 	s.srv.cat.RecordLoadErrors(st.Name, res.Skipped)
@@ -187,6 +191,7 @@ func (s *Session) dropTable(st *parse.DropTable, w engine.ResultWriter) error {
 		}
 	}
 	for _, name := range st.Names {
+		s.forgetTable(name)
 		if err := s.srv.cat.Drop(name); err != nil {
 			if st.IfExists {
 				_ = w.Notice(engine.Notice{Severity: "NOTICE", Code: engine.CodeSuccessfulCompletion, Message: fmt.Sprintf("table %q does not exist, skipping", name)})

@@ -18,7 +18,9 @@ type Session struct {
 	settings map[string]string
 	inTx     bool
 	failedTx bool
+	tx       txState    // the open block's writes and savepoints (tx.go)
 	ext      sessionExt // prepared statements and cursors (prepare.go, cursor.go)
+	act      activity   // what pg_stat_activity shows (activity.go)
 	// txStart is when the transaction block began (now()), µs UTC;
 	// zoneCache the resolved TimeZone setting (timezone.go).
 	txStart   int64
@@ -53,11 +55,20 @@ func newSession(srv *Server, p engine.SessionParams) *Session {
 			s.settings[k] = v
 		}
 	}
+	now := time.Now()
+	s.act.backendStart, s.act.stateChange, s.act.state = now, now, "idle"
+	s.act.app = s.setting("application_name")
+	srv.sessions.add(s)
 	return s
 }
 
-// Close ends the session.
-func (s *Session) Close() error { return nil }
+// Close ends the session; an open transaction block is rolled back.
+func (s *Session) Close() error {
+	s.srv.sessions.remove(s)
+	s.endTx()
+	s.inTx, s.failedTx = false, false
+	return nil
+}
 
 // TxStatus is the ReadyForQuery status.
 func (s *Session) TxStatus() byte {
@@ -72,6 +83,8 @@ func (s *Session) TxStatus() byte {
 
 // Query runs every statement of sql in order.
 func (s *Session) Query(ctx context.Context, sql string, w engine.ResultWriter) error {
+	s.startActivity(sql)
+	defer s.endActivity()
 	stmts, err := parse.Parse(sql)
 	if err != nil {
 		s.fail()
@@ -80,16 +93,25 @@ func (s *Session) Query(ctx context.Context, sql string, w engine.ResultWriter) 
 	if len(stmts) == 0 {
 		return w.EmptyQuery()
 	}
+	implicit := s.implicitBlock(stmts)
+	s.tx.implicit = implicit
+	end := 0
 	for _, st := range stmts {
-		if s.failedTx {
-			if t, ok := st.(*parse.Transaction); !ok || t.Kind != "ROLLBACK" && t.Kind != "COMMIT" {
-				return engine.Errorf(engine.CodeInFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
-			}
+		var start int
+		start, end = stmtSpan(sql, st, end)
+		if s.failedTx && !endsFailedTx(st) {
+			return errFailedTx()
 		}
 		if err := s.exec(ctx, st, w); err != nil {
 			s.fail()
-			return err
+			if implicit {
+				s.endTx() // the earlier statements' writes go too
+			}
+			return withPosition(err, sql, start, end)
 		}
+	}
+	if implicit {
+		return s.commitTx()
 	}
 	return nil
 }
@@ -115,7 +137,11 @@ func (s *Session) DescribeQuery(ctx context.Context, sql string) ([]engine.Resul
 	switch st := stmts[0].(type) {
 	case *parse.Select:
 		_, cols, err := s.describeSelect(ctx, st.AST, nil)
-		return cols, err
+		if err != nil {
+			start, end := stmtSpan(sql, st, 0)
+			return nil, withPosition(err, sql, start, end)
+		}
+		return cols, nil
 	case *parse.Show:
 		return s.showColumns(st.Name), nil
 	}
@@ -156,19 +182,32 @@ func (s *Session) transaction(t *parse.Transaction, w engine.ResultWriter) error
 		}
 		s.inTx = true
 		return w.Complete("BEGIN")
+	case "SAVEPOINT", "RELEASE", "ROLLBACK TO":
+		return s.savepointStmt(t, w)
+	case "SET TRANSACTION", "SET CHARACTERISTICS":
+		return s.setTransaction(t, w)
 	case "COMMIT":
 		tag := "COMMIT"
-		if s.failedTx {
+		var err error
+		switch {
+		case s.failedTx:
 			tag = "ROLLBACK"
-		} else if !s.inTx {
+			s.endTx()
+		case !s.inTx:
 			_ = w.Notice(engine.Notice{Severity: "WARNING", Code: "25P01", Message: "there is no transaction in progress"})
+		default:
+			err = s.commitTx()
 		}
 		s.inTx, s.failedTx = false, false
+		if err != nil {
+			return err
+		}
 		return w.Complete(tag)
 	default:
 		if !s.inTx {
 			_ = w.Notice(engine.Notice{Severity: "WARNING", Code: "25P01", Message: "there is no transaction in progress"})
 		}
+		s.endTx()
 		s.inTx, s.failedTx = false, false
 		return w.Complete("ROLLBACK")
 	}
