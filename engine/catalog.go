@@ -295,3 +295,57 @@ func (c *Catalog) LoadErrors() []LoadErrorRow {
 
 // FoldIdent folds an unquoted identifier to lower case, as PostgreSQL does.
 func FoldIdent(s string) string { return strings.ToLower(s) }
+
+// TxWrite is one table's new data from a transaction: Data replaces the
+// version whose data was Base (nil: the table had none) when the
+// transaction commits.
+type TxWrite struct {
+	Table *Table
+	Base  TableData
+	Data  TableData
+}
+
+// CommitWrites publishes a transaction's writes, all or none: it takes
+// every table's writer lock (in OID order), checks that no other writer
+// changed a table since the transaction read it, and only then publishes
+// each new version. A table that was dropped meanwhile is skipped, its
+// data released. If another writer got in first, nothing is published,
+// the caller keeps ownership of every Data, and the error is 40001; on
+// success the tables own the data.
+func CommitWrites(ws []TxWrite) error {
+	ws = append([]TxWrite(nil), ws...)
+	sort.Slice(ws, func(i, j int) bool { return ws[i].Table.OID < ws[j].Table.OID })
+	for i, w := range ws {
+		if i > 0 && ws[i-1].Table == w.Table {
+			return Errorf(CodeInternalError, "table %q written twice in one commit", w.Table.Name)
+		}
+		w.Table.writeMu.Lock()
+		defer w.Table.writeMu.Unlock()
+	}
+	for _, w := range ws {
+		t := w.Table
+		t.mu.Lock()
+		var cur TableData
+		if t.cur != nil {
+			cur = t.cur.data
+		}
+		dropped := t.dropped
+		t.mu.Unlock()
+		if !dropped && cur != w.Base {
+			return Errorf(CodeSerializationFailure, "could not serialize access due to concurrent update").
+				WithDetail("Table %q was changed by another session while this transaction wrote to it.", t.Name)
+		}
+	}
+	for _, w := range ws {
+		t := w.Table
+		t.mu.Lock()
+		dropped := t.dropped
+		t.mu.Unlock()
+		if dropped {
+			w.Data.Release()
+			continue
+		}
+		t.publish(w.Data)
+	}
+	return nil
+}

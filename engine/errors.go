@@ -33,6 +33,8 @@ const (
 	CodeActiveSQLTransaction    = "25001"
 	CodeNoActiveSQLTransaction  = "25P01"
 	CodeInFailedTransaction     = "25P02"
+	CodeInvalidSavepointSpec    = "3B001"
+	CodeSerializationFailure    = "40001"
 	CodeInvalidCursorName       = "34000"
 	CodeInvalidSQLStatementName = "26000"
 	CodeDuplicateCursor         = "42P03"

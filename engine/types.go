@@ -211,6 +211,30 @@ const (
 	OIDTime        = 1083
 )
 
+// arrayOIDs maps an element type OID to its array type's OID, for the
+// element types a parameter may have.
+var arrayOIDs = map[uint32]uint32{
+	OIDBool: 1000, OIDInt2: 1005, OIDInt4: 1007, OIDInt8: 1016, OIDText: 1009, OIDFloat4: 1021,
+	OIDFloat8: 1022, OIDBpchar: 1014, OIDVarchar: 1015, OIDDate: 1182, OIDTimestamp: 1115,
+	OIDTimestampTZ: 1185, OIDTime: 1183, OIDInterval: 1187, OIDNumeric: 1231,
+}
+
+var elemOIDs = func() map[uint32]uint32 {
+	m := map[uint32]uint32{}
+	for e, a := range arrayOIDs {
+		m[a] = e
+	}
+	return m
+}()
+
+// ArrayOID is the OID of the array type of element type elem; 0 if gpusql
+// knows none.
+func ArrayOID(elem uint32) uint32 { return arrayOIDs[elem] }
+
+// ElemOID is the element type OID of array type OID oid; 0 if oid is not
+// an array type gpusql knows.
+func ElemOID(oid uint32) uint32 { return elemOIDs[oid] }
+
 // OID is the PostgreSQL type OID of t.
 func (t Type) OID() uint32 {
 	switch t.Kind {

@@ -1104,6 +1104,13 @@ func (b *binder) arrayOp(name string, x, y engine.Expr) (engine.Expr, error) {
 	arr, other := x, y
 	if name == "__gpusql_array_has" {
 		arr, other = y, x
+		if r, ok := arr.(*paramRef); ok {
+			// x = ANY ($n): $n is an array of x's type.
+			b.params.setElem(r.n, other.Type())
+		}
+		if ac, ok := arr.(*engine.Const); ok && !other.Type().IsString() {
+			return b.arrayIn(other, ac)
+		}
 	}
 	arr, err := b.asText(arr, "array")
 	if err != nil {
@@ -1173,6 +1180,36 @@ func (b *binder) arrayOp(name string, x, y engine.Expr) (engine.Expr, error) {
 		}
 		return out, nil
 	}}, nil
+}
+
+// arrayIn binds x = ANY (a) for a constant array a (a literal, or a
+// parameter's value) and a non-string x: x IN (elements), each element
+// read as x's type, so that values compare as values (1.5 matches 1.50)
+// and the backends see an ordinary IN list.
+func (b *binder) arrayIn(x engine.Expr, a *engine.Const) (engine.Expr, error) {
+	if a.Null {
+		return &engine.Const{T: engine.Bool, Null: true}, nil
+	}
+	els, err := parseTextArray(a.S)
+	if err != nil {
+		return nil, err
+	}
+	if len(els) == 0 {
+		return &engine.Const{T: engine.Bool}, nil
+	}
+	args := make([]engine.Expr, 0, len(els)+1)
+	args = append(args, x)
+	for _, e := range els {
+		if e == nil {
+			args = append(args, &engine.Const{T: engine.Unknown, Null: true})
+			continue
+		}
+		args = append(args, &engine.Const{T: engine.Unknown, S: *e})
+	}
+	if args, _, err = coerceAll("IN", args); err != nil {
+		return nil, err
+	}
+	return b.predicateCall(&engine.Call{Op: engine.OpIn, Args: args, T: engine.Bool}, false)
 }
 
 // arraySubquery binds ARRAY(SELECT ...): the subquery's one column as an

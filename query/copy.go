@@ -56,7 +56,7 @@ func (s *Session) copyFrom(ctx context.Context, st *parse.Copy, w engine.ResultW
 		if r, err = cs.CopyIn(ctx, 0, len(fileCols)); err != nil {
 			return err
 		}
-		res, err = s.runLoad(ctx, st.Table, "STDIN", r, -1, fileCols, st.Options, w)
+		res, err = s.runLoad(ctx, st.Table, "STDIN", newEndMarkerReader(r, st.Options), -1, fileCols, st.Options, w)
 	} else {
 		res, err = s.loadFile(ctx, st.Table, st.Path, fileCols, st.Options, w)
 	}
@@ -79,8 +79,9 @@ func (s *Session) copyFrom(ctx context.Context, st *parse.Copy, w engine.ResultW
 	}
 	// COPY appends: the new contents are the old rows then the new ones,
 	// published whole as the table's next version. Write serialises
-	// appends, so two COPYs into one table both land.
-	if err := t.Write(data, func(cur, add engine.TableData) (engine.TableData, error) {
+	// appends, so two COPYs into one table both land. In a transaction
+	// block the new version stays the session's until COMMIT (tx.go).
+	if err := s.writeTable(t, txKey(t), data, func(cur, add engine.TableData) (engine.TableData, error) {
 		if cur == nil || cur.Rows() == 0 {
 			s.srv.gatherStats(add)
 			return add, nil
@@ -124,11 +125,10 @@ func widen(d engine.TableData, cols []engine.ColumnDef, idx []int) (engine.Table
 	return out, nil
 }
 
-// copyOutFlush is how many bytes of rows go into one CopyData message.
-const copyOutFlush = 64 << 10
-
 // copyTo runs COPY table [(columns)] | (query) TO STDOUT: the rows stream
-// to the client batch by batch, formatted by a copyEncoder.
+// to the client batch by batch, formatted by a copyEncoder, one row per
+// Write (one CopyData message each, as PostgreSQL sends them and clients
+// such as psycopg's typed row readers expect).
 func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWriter) error {
 	if !st.Stdout {
 		e := engine.Errorf(engine.CodeFeatureNotSupported, "COPY TO a server-side file is not supported by gpusql")
@@ -171,18 +171,21 @@ func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWri
 		return err
 	}
 	enc := newCopyEncoder(st.Options, force)
-	buf := make([]byte, 0, copyOutFlush+copyOutFlush/4)
+	buf := make([]byte, 0, 256)
 	if st.Options.Header != engine.HeaderNone {
 		names := make([][]byte, len(cols))
 		for i, c := range cols {
 			names[i] = []byte(c.Name)
 		}
-		buf = enc.appendHeader(buf, names)
+		if _, err := out.Write(enc.appendHeader(buf, names)); err != nil {
+			return err
+		}
 	}
 	var rows int64
 	var scratch []byte
 	sink := func(b *engine.Batch) error {
 		for i := 0; i < b.N; i++ {
+			buf = buf[:0]
 			for c, v := range b.Cols {
 				if c > 0 {
 					buf = append(buf, enc.opts.Delimiter)
@@ -195,11 +198,8 @@ func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWri
 				buf = enc.appendValue(buf, scratch, c)
 			}
 			buf = append(buf, '\n')
-			if len(buf) >= copyOutFlush {
-				if _, err := out.Write(buf); err != nil {
-					return err
-				}
-				buf = buf[:0]
+			if _, err := out.Write(buf); err != nil {
+				return err
 			}
 		}
 		rows += int64(b.N)
@@ -207,11 +207,6 @@ func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWri
 	}
 	if err := s.srv.run(ctx, plan, sink); err != nil {
 		return err
-	}
-	if len(buf) > 0 {
-		if _, err := out.Write(buf); err != nil {
-			return err
-		}
 	}
 	return w.Complete(fmt.Sprintf("COPY %d", rows))
 }

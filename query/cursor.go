@@ -22,8 +22,12 @@ type cursor struct {
 	buf   []byte  // every value, back to back
 	ends  [][]int // per row, the end offset of each value in buf; -1 NULL
 	rowAt []int   // per row, where its values start in buf
-	next  int     // the next row FETCH returns
-	hold  bool
+	// pos is the cursor's position as PostgreSQL counts it: 0 before
+	// the first row, k on row k, len(ends)+1 after the last.
+	pos  int
+	hold bool
+	// noScroll: declared NO SCROLL, so it only moves forward.
+	noScroll bool
 	// fresh: declared in the transaction block still open, so a
 	// ROLLBACK removes it even WITH HOLD.
 	fresh bool
@@ -81,7 +85,7 @@ func (s *Session) declare(ctx context.Context, st *parse.Declare, w engine.Resul
 	if err != nil {
 		return err
 	}
-	c := &cursor{hold: st.Hold, fresh: s.inTx}
+	c := &cursor{hold: st.Hold, fresh: s.inTx, noScroll: st.NoScroll}
 	if _, err := s.runPlan(ctx, plan, cols, &cursorWriter{c: c}, false); err != nil {
 		return err
 	}
@@ -97,21 +101,21 @@ func (s *Session) fetch(st *parse.Fetch, w engine.ResultWriter) error {
 	if !ok {
 		return engine.Errorf(engine.CodeInvalidCursorName, "cursor %q does not exist", st.Cursor)
 	}
-	n := int64(len(c.ends) - c.next)
-	if st.Count >= 0 && st.Count < n {
-		n = st.Count
+	rows := c.move(st)
+	if rows == nil {
+		return engine.Errorf(engine.CodeObjectNotInPrereqState, "cursor can only scan forward").
+			WithHint("Declare it with SCROLL option to enable backward scan.")
 	}
 	if st.Move {
-		c.next += int(n)
-		return w.Complete("MOVE " + strconv.FormatInt(n, 10))
+		return w.Complete("MOVE " + strconv.Itoa(len(rows)))
 	}
 	if err := w.Describe(c.cols); err != nil {
 		return err
 	}
 	vals := make([][]byte, len(c.cols))
-	for k := int64(0); k < n; k++ {
-		ends := c.ends[c.next]
-		start := c.rowAt[c.next]
+	for _, r := range rows {
+		ends := c.ends[r]
+		start := c.rowAt[r]
 		for i, e := range ends {
 			if e < 0 {
 				vals[i] = nil
@@ -120,12 +124,61 @@ func (s *Session) fetch(st *parse.Fetch, w engine.ResultWriter) error {
 			vals[i] = c.buf[start:e:e]
 			start = e
 		}
-		c.next++
 		if err := w.Row(vals); err != nil {
 			return err
 		}
 	}
-	return w.Complete("FETCH " + strconv.FormatInt(n, 10))
+	return w.Complete("FETCH " + strconv.Itoa(len(rows)))
+}
+
+// move moves the cursor as FETCH or MOVE st does and returns the
+// (0-based) rows it passes over to return, in order; nil (not empty) if
+// the cursor may not move backward.
+func (c *cursor) move(st *parse.Fetch) []int {
+	n := len(c.ends)
+	rows := []int{}
+	at := func(p int) []int { // the row at position p, if any
+		if p >= 1 && p <= n {
+			return append(rows, p-1)
+		}
+		return rows
+	}
+	dir, count := st.Dir, st.Count
+	if (dir == "forward" || dir == "backward") && count == 0 {
+		dir = "relative" // FETCH 0: the current row again
+	}
+	backward := dir == "backward" || dir == "relative" && count < 0 ||
+		dir == "absolute" && (count <= 0 || int(count) < c.pos)
+	if backward && c.noScroll {
+		return nil
+	}
+	switch dir {
+	case "forward":
+		for (count < 0 || int64(len(rows)) < count) && c.pos <= n {
+			c.pos++
+			rows = at(c.pos)
+		}
+	case "backward":
+		for (count < 0 || int64(len(rows)) < count) && c.pos >= 1 {
+			c.pos--
+			rows = at(c.pos)
+		}
+	case "absolute":
+		switch {
+		case count > 0:
+			c.pos = int(min(count, int64(n)+1))
+		case count < 0:
+			c.pos = max(n+1+int(max(count, -int64(n)-1)), 0)
+		default:
+			c.pos = 0
+		}
+		rows = at(c.pos)
+	case "relative":
+		p := int64(c.pos) + count
+		c.pos = int(min(max(p, 0), int64(n)+1))
+		rows = at(c.pos)
+	}
+	return rows
 }
 
 func (s *Session) closeCursor(st *parse.CloseCursor, w engine.ResultWriter) error {
@@ -145,7 +198,7 @@ func (s *Session) closeCursor(st *parse.CloseCursor, w engine.ResultWriter) erro
 // those declared in the block.
 func (s *Session) observeTransaction(st parse.Stmt) {
 	t, ok := st.(*parse.Transaction)
-	if !ok || t.Kind == "BEGIN" || !s.inTx {
+	if !ok || t.Kind != "COMMIT" && t.Kind != "ROLLBACK" || !s.inTx {
 		return
 	}
 	rollback := t.Kind == "ROLLBACK" || s.failedTx

@@ -118,6 +118,9 @@ func (s *Session) dropRelations(names, schemas []string, ifExists, cascade, view
 	}
 	var cascaded []*engine.View
 	for _, r := range refs {
+		if !views {
+			s.forgetTable(txKey(&engine.Table{Schema: r.Schema, Name: r.Name}))
+		}
 		deps, err := s.srv.cat.DropRelation(r, true)
 		if err != nil {
 			if engine.Code(err) == engine.CodeUndefinedTable && ifExists {
@@ -139,7 +142,8 @@ func (s *Session) dropRelations(names, schemas []string, ifExists, cascade, view
 	return w.Complete(tag)
 }
 
-// truncate runs TRUNCATE: each table's next version is empty.
+// truncate runs TRUNCATE: each table's next version is empty (in a
+// transaction block, the block's version until COMMIT).
 func (s *Session) truncate(st *parse.Truncate, w engine.ResultWriter) error {
 	var tables []*engine.Table
 	for i, name := range st.Names {
@@ -154,7 +158,21 @@ func (s *Session) truncate(st *parse.Truncate, w engine.ResultWriter) error {
 		tables = append(tables, t)
 	}
 	for _, t := range tables {
-		if err := t.Truncate(); err != nil {
+		if !s.inTx && !s.tx.implicit {
+			if err := t.Truncate(); err != nil {
+				return err
+			}
+			continue
+		}
+		store, err := s.tableStore()
+		if err != nil {
+			return err
+		}
+		empty, err := store.Store(engine.EmptyHost(t.Columns), s.storeOptions(t.Name))
+		if err != nil {
+			return err
+		}
+		if err := s.writeTable(t, txKey(t), empty, func(_, add engine.TableData) (engine.TableData, error) { return add, nil }); err != nil {
 			return err
 		}
 	}
@@ -211,6 +229,10 @@ func (s *Session) alterRename(st *parse.AlterRename, w engine.ResultWriter) erro
 		cols[found].Name = st.NewName
 	}
 	if t != nil {
+		if _, ok := s.pending(t, txKey(t)); ok {
+			return engine.Errorf(engine.CodeFeatureNotSupported, "cannot rename table %q: this transaction block wrote it, and gpusql renames at once", st.Table).
+				WithHint("COMMIT the block first.")
+		}
 		if name != t.Name && t.Schema == "" && isSystemTable(name) {
 			return engine.Errorf(engine.CodeDuplicateTable, "relation %q already exists", name)
 		}
@@ -224,26 +246,25 @@ func (s *Session) alterRename(st *parse.AlterRename, w engine.ResultWriter) erro
 }
 
 // noteWrite remembers that a statement of an open transaction block
-// writes: gpusql has no transactions, so each write commits as it runs,
-// and a ROLLBACK says that it undid none of them.
+// changed what a rollback does not restore: a block keeps its writes to
+// table data (INSERT, COPY, TRUNCATE) and drops the tables it created
+// (tx.go), but DROP, CREATE VIEW and ALTER ... RENAME take effect as
+// they run; a ROLLBACK then says so.
 func (s *Session) noteWrite(st parse.Stmt) {
 	if !s.inTx {
 		return
 	}
-	switch st := st.(type) {
-	case *parse.Copy:
-		s.txWrote = s.txWrote || !st.To
-	case *parse.CreateTable, *parse.CreateTableAs, *parse.Insert, *parse.DropTable, *parse.CreateView,
-		*parse.DropView, *parse.Truncate, *parse.AlterRename:
+	switch st.(type) {
+	case *parse.DropTable, *parse.CreateView, *parse.DropView, *parse.AlterRename:
 		s.txWrote = true
 	}
 }
 
 // warnWrites is the WARNING of a ROLLBACK of a transaction block that
-// wrote.
+// made such changes.
 func (s *Session) warnWrites(w engine.ResultWriter) {
 	if s.txWrote {
 		_ = w.Notice(engine.Notice{Severity: "WARNING", Code: engine.CodeWarning,
-			Message: "gpusql has no transactions: the writes of this transaction block were committed as each statement ran, and ROLLBACK undid none of them"})
+			Message: "DROP, CREATE VIEW and ALTER ... RENAME in this transaction block took effect as they ran: ROLLBACK did not undo them"})
 	}
 }

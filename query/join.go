@@ -665,6 +665,11 @@ func (b *binder) srf(fc *ast.FuncCallExpr, alias string) (source, error) {
 	}
 	var v *engine.Vec
 	switch name {
+	case "pg_get_keywords":
+		if len(args) != 0 {
+			return source{}, engine.Errorf(engine.CodeUndefinedFunction, "function pg_get_keywords with %d arguments does not exist", len(args))
+		}
+		return keywordsSource(alias)
 	case "generate_series":
 		if len(args) < 2 || len(args) > 3 {
 			return source{}, engine.Errorf(engine.CodeUndefinedFunction, "function generate_series with %d arguments does not exist", len(args))

@@ -147,9 +147,11 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 		return engine.Errorf(engine.CodeInvalidTableDefinition, "a gpusql table needs at least one column")
 	}
 	if st.CSV == nil {
-		if _, err := s.srv.cat.CreateIn(schema, st.Name, st.Columns, nil); err != nil {
+		t, err := s.srv.cat.CreateIn(schema, st.Name, st.Columns, nil)
+		if err != nil {
 			return err
 		}
+		s.createdTable(t)
 		return w.Complete("CREATE TABLE")
 	}
 	start := time.Now()
@@ -164,9 +166,11 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 		return canceledStatement(ctx)
 	}
 	s.srv.gatherStats(res.Data)
-	if _, err := s.srv.cat.CreateIn(schema, st.Name, st.Columns, res.Data); err != nil {
+	t, err := s.srv.cat.CreateIn(schema, st.Name, st.Columns, res.Data)
+	if err != nil {
 		return err
 	}
+	s.createdTable(t)
 	// The skipped rows become visible in gpusql_load_errors with the
 	// load they belong to: a load that commits nothing records nothing.
 	s.srv.cat.RecordLoadErrors(st.Name, res.Skipped)

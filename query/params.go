@@ -30,6 +30,7 @@ const maxParams = 65535
 // paramEnv is what the binder knows of a statement's parameters.
 type paramEnv struct {
 	types  []engine.Type    // per parameter; KindUnknown: still to infer
+	elem   []engine.Type    // per parameter: an array's element type; KindInvalid: not an array
 	values []engine.Expr    // constants when running; nil when preparing
 	limits []int            // Select.LimitParams
 	marker map[ast.Node]int // LIMIT/OFFSET "?" marker → parameter number
@@ -186,8 +187,54 @@ func (e *paramEnv) settle() {
 	}
 }
 
-// typeOfOID maps a parameter type OID from the client to a type; 0 and
-// unknown (705) leave it open.
+// setElem records that parameter n (from 1) is an array of t, which the
+// statement reads in text form (arrays.go's operations read it).
+func (e *paramEnv) setElem(n int, t engine.Type) {
+	if e == nil || n < 1 || n > len(e.types) {
+		return
+	}
+	if e.elem == nil {
+		e.elem = make([]engine.Type, len(e.types))
+	}
+	if e.elem[n-1].Kind == engine.KindInvalid {
+		if t.Kind == engine.KindUnknown {
+			t = engine.Text
+		}
+		e.elem[n-1] = t
+	}
+}
+
+// oids are the parameter type OIDs a statement reports: those the client
+// gave (a timestamptz stays one), else the inferred types', an array's
+// for a parameter used as an array.
+func (e *paramEnv) oids(given []uint32) []uint32 {
+	out := make([]uint32, len(e.types))
+	for i, t := range e.types {
+		switch {
+		case i < len(given) && given[i] != 0 && given[i] != engine.OIDUnknown:
+			out[i] = given[i]
+		case e.elem != nil && e.elem[i].Kind != engine.KindInvalid:
+			out[i] = engine.ArrayOID(e.elem[i].OID())
+		default:
+			out[i] = t.OID()
+		}
+	}
+	return out
+}
+
+// paramTypeOfOID maps a parameter type OID from the client to the type
+// the statement reads it as, and for an array type its element type; 0
+// and unknown (705) leave the type open.
+func paramTypeOfOID(oid uint32) (t, elem engine.Type, ok bool) {
+	if e := engine.ElemOID(oid); e != 0 {
+		et, _, ok := paramTypeOfOID(e)
+		return engine.Text, et, ok
+	}
+	t, ok = typeOfOID(oid)
+	return t, engine.Type{}, ok
+}
+
+// typeOfOID maps a type OID to a type; 0 and unknown (705) leave it open.
 func typeOfOID(oid uint32) (engine.Type, bool) {
 	switch oid {
 	case 0, engine.OIDUnknown:
@@ -210,6 +257,10 @@ func typeOfOID(oid uint32) (engine.Type, bool) {
 		return engine.Date, true
 	case engine.OIDTimestamp:
 		return engine.Timestamp, true
+	case engine.OIDTimestampTZ:
+		return engine.TimestampTZ, true
+	case engine.OIDTime:
+		return engine.Time, true
 	case engine.OIDInterval:
 		return engine.Interval, true
 	case engine.OIDText:

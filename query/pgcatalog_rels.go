@@ -310,6 +310,8 @@ func (s *Session) rowsOf(rel *pgRel) []row {
 		return s.pgRoleRows(rel.name)
 	case "pg_settings":
 		return s.pgSettingsRows()
+	case "pg_stat_activity":
+		return s.pgStatActivityRows()
 	case "pg_am":
 		return pgAmRows()
 	case "pg_collation":

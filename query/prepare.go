@@ -96,33 +96,51 @@ func (s *Session) Prepare(ctx context.Context, sql string, paramOIDs []uint32) (
 		return nil, engine.Errorf(engine.CodeProgramLimitExceeded, "too many parameters (at most %d)", maxParams)
 	}
 	given := make([]engine.Type, len(paramOIDs))
+	var elems []engine.Type
 	for i, oid := range paramOIDs {
-		t, ok := typeOfOID(oid)
+		t, elem, ok := paramTypeOfOID(oid)
 		if !ok {
 			return nil, engine.Errorf(engine.CodeFeatureNotSupported, "parameter $%d has type OID %d, which gpusql does not support", i+1, oid).
 				WithHint("Send the parameter as text (type OID 0 or 25) and cast it in the query.")
 		}
 		given[i] = t
+		if elem.Kind != engine.KindInvalid {
+			if elems == nil {
+				elems = make([]engine.Type, len(paramOIDs))
+			}
+			elems[i] = elem
+		}
 	}
 	var st parse.Stmt
 	if len(stmts) == 1 {
 		st = stmts[0]
-		if s.failedTx && !endsTransaction(st) {
+		if s.failedTx && !endsFailedTx(st) {
 			return nil, errFailedTx()
 		}
 	}
 	ctx, unpin := withPins(ctx)
 	defer unpin()
-	return s.prepare(ctx, st, given)
+	p, err := s.prepareTyped(ctx, st, given, elems, paramOIDs)
+	if err != nil {
+		if st != nil {
+			start, end := stmtSpan(sql, st, 0)
+			err = withPosition(err, sql, start, end)
+		}
+		return nil, err
+	}
+	return p, nil
 }
 
 func errFailedTx() error {
 	return engine.Errorf(engine.CodeInFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
 }
 
-func endsTransaction(st parse.Stmt) bool {
+// endsFailedTx reports whether st may run in a failed transaction block:
+// COMMIT and ROLLBACK end it, ROLLBACK TO SAVEPOINT returns to a point
+// before the failure.
+func endsFailedTx(st parse.Stmt) bool {
 	t, ok := st.(*parse.Transaction)
-	return ok && (t.Kind == "ROLLBACK" || t.Kind == "COMMIT")
+	return ok && (t.Kind == "ROLLBACK" || t.Kind == "COMMIT" || t.Kind == "ROLLBACK TO")
 }
 
 // queryOf is the query whose $n a statement's parameters are.
@@ -142,6 +160,12 @@ func queryOf(st parse.Stmt) *parse.Select {
 
 // prepare binds st with parameters of the given types (unknown: infer).
 func (s *Session) prepare(ctx context.Context, st parse.Stmt, given []engine.Type) (*prepared, error) {
+	return s.prepareTyped(ctx, st, given, nil, nil)
+}
+
+// prepareTyped is prepare with the element types of parameters the client
+// declared as arrays (elems, nil: none) and the type OIDs it gave.
+func (s *Session) prepareTyped(ctx context.Context, st parse.Stmt, given, elems []engine.Type, givenOIDs []uint32) (*prepared, error) {
 	p := &prepared{s: s, stmt: st}
 	if err := s.unqualifyDatabases(st); err != nil {
 		return nil, err
@@ -159,6 +183,9 @@ func (s *Session) prepare(ctx context.Context, st parse.Stmt, given []engine.Typ
 		env.types[i] = engine.Unknown
 		if i < len(given) {
 			env.types[i] = given[i]
+		}
+		if i < len(elems) && elems[i].Kind != engine.KindInvalid {
+			env.setElem(i+1, elems[i])
 		}
 	}
 	if q != nil {
@@ -187,10 +214,7 @@ func (s *Session) prepare(ctx context.Context, st parse.Stmt, given []engine.Typ
 	}
 	env.settle()
 	p.types = env.types
-	p.oids = make([]uint32, len(p.types))
-	for i, t := range p.types {
-		p.oids[i] = t.OID()
-	}
+	p.oids = env.oids(givenOIDs)
 	switch st := st.(type) {
 	case *parse.Explain:
 		p.cols = []engine.ResultColumn{textColumn("QUERY PLAN")}
@@ -217,7 +241,9 @@ func (p *prepared) Run(ctx context.Context, params []engine.Param, w engine.Resu
 	if p.stmt == nil {
 		return w.EmptyQuery()
 	}
-	if s.failedTx && !endsTransaction(p.stmt) {
+	s.startActivity(p.stmt.SQL())
+	defer s.endActivity()
+	if s.failedTx && !endsFailedTx(p.stmt) {
 		return errFailedTx()
 	}
 	var env *paramEnv
@@ -227,6 +253,11 @@ func (p *prepared) Run(ctx context.Context, params []engine.Param, w engine.Resu
 			env.limits = q.LimitParams
 		}
 		for i, v := range params {
+			v, err := s.zonedParam(p.oids[i], v)
+			if err != nil {
+				s.fail()
+				return err
+			}
 			c, err := paramConst(p.types[i], v)
 			if err != nil {
 				s.fail()
@@ -281,6 +312,7 @@ func (s *Session) exec(ctx context.Context, st parse.Stmt, w engine.ResultWriter
 func (s *Session) execParams(ctx context.Context, st parse.Stmt, w engine.ResultWriter, env *paramEnv) error {
 	return s.runStatement(ctx, func(ctx context.Context) error {
 		s.observeTransaction(st)
+		s.noteQuery(st)
 		s.noteWrite(st)
 		if err := s.unqualifyDatabases(st); err != nil {
 			return err

@@ -157,6 +157,9 @@ func (b *binder) userSource(schema, name string) (source, bool, error) {
 		if err != nil {
 			return source{}, true, err
 		}
+		if d, ok := b.s.pending(t, txKey(t)); ok {
+			data = d // written in the open transaction block
+		}
 		return source{name: name, cols: t.Columns, data: data, oid: t.OID, present: true}, true, nil
 	case redirected:
 		src, err := b.s.lookupSource(b.st.ctx, "public", name)

@@ -60,6 +60,8 @@ type Server struct {
 	// embeddedPIDs numbers the sessions that come without a process ID
 	// (embedded use), for pg_backend_pid().
 	embeddedPIDs atomic.Uint32
+	// sessions are the live sessions, for pg_stat_activity.
+	sessions sessionSet
 }
 
 var _ engine.Server = (*Server)(nil)

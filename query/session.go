@@ -18,14 +18,16 @@ type Session struct {
 	settings map[string]string
 	inTx     bool
 	failedTx bool
+	tx       txState    // the open block's writes and savepoints (tx.go)
 	ext      sessionExt // prepared statements and cursors (prepare.go, cursor.go)
+	act      activity   // what pg_stat_activity shows (activity.go)
 	// temp is the session's temporary schema (pg_temp_N), "" until its
 	// first temporary table; tempOIDs are the OIDs of it and of its
 	// pg_toast_temp_N (relations.go).
 	temp     string
 	tempOIDs [2]uint32
-	// txWrote: a statement of the open transaction block wrote, which a
-	// ROLLBACK cannot undo (ddl.go, noteWrite).
+	// txWrote: a statement of the open transaction block made a change
+	// that a ROLLBACK cannot undo (ddl.go, noteWrite).
 	txWrote bool
 	// txStart is when the transaction block began (now()), µs UTC;
 	// zoneCache the resolved TimeZone setting (timezone.go).
@@ -61,11 +63,19 @@ func newSession(srv *Server, p engine.SessionParams) *Session {
 			s.settings[k] = v
 		}
 	}
+	now := time.Now()
+	s.act.backendStart, s.act.stateChange, s.act.state = now, now, "idle"
+	s.act.app = s.setting("application_name")
+	srv.sessions.add(s)
 	return s
 }
 
-// Close ends the session: its temporary tables and views are dropped.
+// Close ends the session: an open transaction block is rolled back, and
+// its temporary tables and views are dropped.
 func (s *Session) Close() error {
+	s.srv.sessions.remove(s)
+	s.endTx()
+	s.inTx, s.failedTx = false, false
 	s.dropTemp()
 	return nil
 }
@@ -83,6 +93,8 @@ func (s *Session) TxStatus() byte {
 
 // Query runs every statement of sql in order.
 func (s *Session) Query(ctx context.Context, sql string, w engine.ResultWriter) error {
+	s.startActivity(sql)
+	defer s.endActivity()
 	stmts, err := parse.Parse(sql)
 	if err != nil {
 		s.fail()
@@ -91,16 +103,25 @@ func (s *Session) Query(ctx context.Context, sql string, w engine.ResultWriter) 
 	if len(stmts) == 0 {
 		return w.EmptyQuery()
 	}
+	implicit := s.implicitBlock(stmts)
+	s.tx.implicit = implicit
+	end := 0
 	for _, st := range stmts {
-		if s.failedTx {
-			if t, ok := st.(*parse.Transaction); !ok || t.Kind != "ROLLBACK" && t.Kind != "COMMIT" {
-				return engine.Errorf(engine.CodeInFailedTransaction, "current transaction is aborted, commands ignored until end of transaction block")
-			}
+		var start int
+		start, end = stmtSpan(sql, st, end)
+		if s.failedTx && !endsFailedTx(st) {
+			return errFailedTx()
 		}
 		if err := s.exec(ctx, st, w); err != nil {
 			s.fail()
-			return err
+			if implicit {
+				s.endTx() // the earlier statements' writes go too
+			}
+			return withPosition(err, sql, start, end)
 		}
+	}
+	if implicit {
+		return s.commitTx()
 	}
 	return nil
 }
@@ -126,7 +147,11 @@ func (s *Session) DescribeQuery(ctx context.Context, sql string) ([]engine.Resul
 	switch st := stmts[0].(type) {
 	case *parse.Select:
 		_, cols, err := s.describeSelect(ctx, st.AST, nil)
-		return cols, err
+		if err != nil {
+			start, end := stmtSpan(sql, st, 0)
+			return nil, withPosition(err, sql, start, end)
+		}
+		return cols, nil
 	case *parse.Show:
 		return s.showColumns(st.Name), nil
 	}
@@ -182,21 +207,34 @@ func (s *Session) transaction(t *parse.Transaction, w engine.ResultWriter) error
 		}
 		s.inTx = true
 		return w.Complete("BEGIN")
+	case "SAVEPOINT", "RELEASE", "ROLLBACK TO":
+		return s.savepointStmt(t, w)
+	case "SET TRANSACTION", "SET CHARACTERISTICS":
+		return s.setTransaction(t, w)
 	case "COMMIT":
 		tag := "COMMIT"
-		if s.failedTx {
+		var err error
+		switch {
+		case s.failedTx:
 			tag = "ROLLBACK"
 			s.warnWrites(w)
-		} else if !s.inTx {
+			s.endTx()
+		case !s.inTx:
 			_ = w.Notice(engine.Notice{Severity: "WARNING", Code: "25P01", Message: "there is no transaction in progress"})
+		default:
+			err = s.commitTx()
 		}
 		s.inTx, s.failedTx = false, false
+		if err != nil {
+			return err
+		}
 		return w.Complete(tag)
 	default:
 		if !s.inTx {
 			_ = w.Notice(engine.Notice{Severity: "WARNING", Code: "25P01", Message: "there is no transaction in progress"})
 		}
 		s.warnWrites(w)
+		s.endTx()
 		s.inTx, s.failedTx = false, false
 		return w.Complete("ROLLBACK")
 	}

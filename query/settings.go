@@ -38,6 +38,10 @@ var settingNames = map[string]string{
 
 func (s *Session) setting(name string) string {
 	name = strings.ToLower(name)
+	if name == "transaction_isolation" {
+		// What gpusql gives, whatever level was asked for (tx.go).
+		return "read committed"
+	}
 	if v, ok := s.settings[name]; ok {
 		return v
 	}

@@ -58,6 +58,9 @@ func (s *Session) lookupSource(ctx context.Context, schema, name string) (source
 	if err != nil {
 		return source{}, err
 	}
+	if d, ok := s.pending(t, name); ok {
+		data = d // written in the open transaction block
+	}
 	return source{name: name, cols: t.Columns, data: data, oid: t.OID, present: true}, nil
 }
 

@@ -154,9 +154,11 @@ func (s *Session) createTableAs(ctx context.Context, st *parse.CreateTableAs, w 
 	}
 	rows := data.Rows()
 	s.srv.gatherStats(data)
-	if _, err := s.srv.cat.CreateIn(schema, st.Name, cols, data); err != nil {
+	t, err := s.srv.cat.CreateIn(schema, st.Name, cols, data)
+	if err != nil {
 		return err
 	}
+	s.createdTable(t) // a rollback of the block drops it
 	if st.NoData {
 		return w.Complete("CREATE TABLE AS")
 	}
@@ -192,8 +194,9 @@ func (s *Session) insert(ctx context.Context, st *parse.Insert, w engine.ResultW
 	n := add.Rows()
 	// The append: the old rows then the new ones, published whole as the
 	// table's next version. Write serialises writers, so concurrent
-	// INSERTs and COPYs into t all land.
-	if err := t.Write(add, func(cur, add engine.TableData) (engine.TableData, error) {
+	// INSERTs and COPYs into t all land. In a transaction block the new
+	// version stays the session's until COMMIT (tx.go).
+	if err := s.writeTable(t, txKey(t), add, func(cur, add engine.TableData) (engine.TableData, error) {
 		if cur == nil || cur.Rows() == 0 {
 			s.srv.gatherStats(add)
 			return add, nil

@@ -39,6 +39,10 @@ func binaryEncoderFor(oid uint32) (binaryEncoder, error) {
 		return encodeDate, nil
 	case engine.OIDTimestamp:
 		return encodeTimestamp, nil
+	case engine.OIDTimestampTZ:
+		return encodeTimestampTZ, nil
+	case engine.OIDTime:
+		return encodeTime, nil
 	case engine.OIDInterval:
 		return encodeInterval, nil
 	case engine.OIDNumeric:
@@ -131,6 +135,25 @@ func encodeDate(dst, v []byte) ([]byte, error) {
 	}
 	days := (t.Unix() - pgEpoch) / 86400
 	return binary.BigEndian.AppendUint32(dst, uint32(int32(days))), nil
+}
+
+// encodeTimestampTZ sends a timestamptz's text (which carries its UTC
+// offset) as microseconds since 2000-01-01 UTC.
+func encodeTimestampTZ(dst, v []byte) ([]byte, error) {
+	us, st := engine.ParseTimestampTZ(v, engine.UTCZone)
+	if st != engine.ParseOK {
+		return dst, badText(v, "timestamptz")
+	}
+	return binary.BigEndian.AppendUint64(dst, uint64(us-pgEpoch*1_000_000)), nil
+}
+
+// encodeTime sends a time of day as microseconds since midnight.
+func encodeTime(dst, v []byte) ([]byte, error) {
+	us, st := engine.ParseTime(v)
+	if st != engine.ParseOK {
+		return dst, badText(v, "time")
+	}
+	return binary.BigEndian.AppendUint64(dst, uint64(us)), nil
 }
 
 func encodeTimestamp(dst, v []byte) ([]byte, error) {

@@ -104,6 +104,14 @@ func (c *conn) extended(msg pgproto3.FrontendMessage) bool {
 		c.readyForQuery()
 		return c.flush() == nil
 	}
+	if _, ok := msg.(*pgproto3.Flush); ok {
+		// Flush sends everything produced so far, an error included; a
+		// Describe still waiting for its portal's run is answered first.
+		if !e.ignoring {
+			c.resolvePending()
+		}
+		return c.flush() == nil
+	}
 	if e.ignoring {
 		return true
 	}
@@ -142,8 +150,6 @@ func (c *conn) extended(msg pgproto3.FrontendMessage) bool {
 			delete(e.portals, m.Name)
 		}
 		c.send(&pgproto3.CloseComplete{})
-	case *pgproto3.Flush:
-		return c.flush() == nil
 	}
 	if errors.Is(err, errShutdown) {
 		return true // the message loop ends the session with 57P01

@@ -137,7 +137,7 @@ func appendBinaryParam(dst []byte, oid uint32, v []byte) ([]byte, error) {
 			return append(dst, "-infinity"...), nil
 		}
 		return appendDay(dst, time.Unix(pgEpoch+int64(d)*86400, 0).UTC(), false), nil
-	case engine.OIDTimestamp:
+	case engine.OIDTimestamp, engine.OIDTimestampTZ:
 		if err := need(8); err != nil {
 			return dst, err
 		}
@@ -148,7 +148,21 @@ func appendBinaryParam(dst []byte, oid uint32, v []byte) ([]byte, error) {
 		case math.MinInt64:
 			return append(dst, "-infinity"...), nil
 		}
-		return appendDay(dst, time.UnixMicro(pgEpoch*1_000_000+us).UTC(), true), nil
+		t := time.UnixMicro(pgEpoch*1_000_000 + us).UTC()
+		if oid == engine.OIDTimestampTZ && t.Year() > 0 {
+			// The instant, in UTC; the session reads it in its TimeZone.
+			return append(appendDay(dst, t, true), "+00"...), nil
+		}
+		return appendDay(dst, t, true), nil
+	case engine.OIDTime:
+		if err := need(8); err != nil {
+			return dst, err
+		}
+		us := int64(binary.BigEndian.Uint64(v))
+		if us < 0 || us > 86400*1_000_000 {
+			return dst, badBinary()
+		}
+		return engine.AppendTime(dst, us), nil
 	case engine.OIDInterval:
 		if err := need(16); err != nil {
 			return dst, err
@@ -163,7 +177,108 @@ func appendBinaryParam(dst []byte, oid uint32, v []byte) ([]byte, error) {
 		dst = strconv.AppendInt(dst, us, 10)
 		return append(dst, " microseconds"...), nil
 	}
+	if elem := engine.ElemOID(oid); elem != 0 {
+		return appendBinaryArray(dst, elem, v)
+	}
 	return dst, engine.Errorf(engine.CodeFeatureNotSupported, "binary format is not supported for parameters of type OID %d", oid)
+}
+
+// appendBinaryArray appends the text form ({a,b}, {{1,2},{3,4}}) of a
+// binary array whose elements are of type elem: a header of dimension
+// count, a has-nulls flag, the element type and each dimension's length
+// and lower bound, then each element as a length (-1: NULL) and bytes.
+func appendBinaryArray(dst []byte, elem uint32, v []byte) ([]byte, error) {
+	if len(v) < 12 {
+		return dst, badBinary()
+	}
+	ndim := int(int32(binary.BigEndian.Uint32(v[0:4])))
+	flags := binary.BigEndian.Uint32(v[4:8])
+	if ndim < 0 || ndim > 6 || flags > 1 || len(v) < 12+8*ndim {
+		return dst, badBinary()
+	}
+	if got := binary.BigEndian.Uint32(v[8:12]); got != elem && got != 0 {
+		return dst, engine.Errorf(engine.CodeDatatypeMismatch, "binary data has array element type %d instead of expected %d", got, elem)
+	}
+	if ndim == 0 {
+		return append(dst, "{}"...), nil
+	}
+	dims := make([]int, ndim)
+	total := 1
+	for i := range dims {
+		n := int(int32(binary.BigEndian.Uint32(v[12+8*i:])))
+		if n < 0 || n > 1<<27 || total*n > 1<<27 {
+			return dst, badBinary()
+		}
+		dims[i] = n
+		total *= n
+	}
+	rest := v[12+8*ndim:]
+	var scratch []byte
+	var walk func(d int) error
+	walk = func(d int) error {
+		dst = append(dst, '{')
+		for i := 0; i < dims[d]; i++ {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			if d+1 < ndim {
+				if err := walk(d + 1); err != nil {
+					return err
+				}
+				continue
+			}
+			if len(rest) < 4 {
+				return badBinary()
+			}
+			n := int(int32(binary.BigEndian.Uint32(rest)))
+			rest = rest[4:]
+			if n == -1 {
+				dst = append(dst, "NULL"...)
+				continue
+			}
+			if n < 0 || n > len(rest) {
+				return badBinary()
+			}
+			var err error
+			if scratch, err = appendBinaryParam(scratch[:0], elem, rest[:n]); err != nil {
+				return err
+			}
+			rest = rest[n:]
+			dst = appendArrayElem(dst, scratch)
+		}
+		dst = append(dst, '}')
+		return nil
+	}
+	if err := walk(0); err != nil {
+		return dst, err
+	}
+	if len(rest) != 0 {
+		return dst, badBinary()
+	}
+	return dst, nil
+}
+
+// appendArrayElem appends one element of an array's text form, quoted
+// when it must be.
+func appendArrayElem(dst, e []byte) []byte {
+	quote := len(e) == 0 || strings.EqualFold(string(e), "null")
+	for _, c := range e {
+		if c == '{' || c == '}' || c == ',' || c == '"' || c == '\\' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f' {
+			quote = true
+			break
+		}
+	}
+	if !quote {
+		return append(dst, e...)
+	}
+	dst = append(dst, '"')
+	for _, c := range e {
+		if c == '"' || c == '\\' {
+			dst = append(dst, '\\')
+		}
+		dst = append(dst, c)
+	}
+	return append(dst, '"')
 }
 
 func appendFloat(dst []byte, f float64, bits int) []byte {

@@ -22,10 +22,13 @@ var MathTimeQueries = []struct {
 	SQL   string
 	OnGPU bool // compiles to a register program today
 }{
-	{"UTC", `SELECT id, greatest(i, j), least(i, j, 0), greatest(f, g), least(f, g), greatest(n, m), least(n, 0.5, m) FROM mt ORDER BY id`, true},
+	{"UTC", `SELECT id, greatest(i, j), least(i, j, 0), greatest(f, g), least(f, g), greatest(n, -n), least(n, 0.5::numeric(10,3)) FROM mt ORDER BY id`, true},
+	// numerics of different scales: the result shows the chosen value at
+	// its own scale
+	{"UTC", `SELECT id, greatest(n, m), least(n, 0.5, m), greatest(m, n, 1), least(m * 2, n / 3) FROM mt ORDER BY id`, true},
 	{"UTC", `SELECT id, greatest(d, date '2000-01-01'), least(ts, timestamp '2010-06-01 12:00'), greatest(s, 'm'), least(s, 'b', s) FROM mt ORDER BY id`, true},
 	{"Europe/Berlin", `SELECT id, greatest(tz, timestamptz '2024-03-31 01:30+00'), least(tz, tz) FROM mt ORDER BY id`, true},
-	{"UTC", `SELECT greatest(i, j) % 7, count(*), sum(least(n, m)) FROM mt GROUP BY 1 ORDER BY 1`, true},
+	{"UTC", `SELECT greatest(i, j) % 7, count(*), sum(least(n, n + 1)) FROM mt GROUP BY 1 ORDER BY 1`, true},
 	{"UTC", `SELECT id, sign(n), sign(m - n), sign(n * 0), sign(f), sign(g - g) FROM mt ORDER BY id`, true},
 	{"Europe/Berlin", `SELECT count(*) FROM mt WHERE tz >= timestamptz '2024-03-31 00:00+00' AND tz < timestamptz '2024-10-28 00:00+00'`, true},
 	{"Europe/Berlin", `SELECT id, tz, tz = tz, tz < timestamptz '2020-01-01 00:00+00' FROM mt WHERE tz IS NOT NULL ORDER BY tz, id`, true},

@@ -89,10 +89,15 @@ type Show struct{ Text, Name string }
 type Reset struct{ Text, Name string }
 
 // Transaction is a transaction control statement. Kind is "BEGIN",
-// "COMMIT" or "ROLLBACK".
+// "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE" or "ROLLBACK TO" (Name is
+// the savepoint), or "SET TRANSACTION" or "SET CHARACTERISTICS" (SET
+// SESSION CHARACTERISTICS AS TRANSACTION). Isolation is the ISOLATION
+// LEVEL given, lower case ("" if none).
 type Transaction struct {
-	Text string
-	Kind string
+	Text      string
+	Kind      string
+	Name      string
+	Isolation string
 }
 
 func (s *Select) SQL() string      { return s.Text }
@@ -165,7 +170,7 @@ func parseStmt(src string, toks []token, end token) (Stmt, error) {
 		return parseShow(c, text)
 	case "reset":
 		return parseReset(c, text)
-	case "begin", "start", "commit", "end", "rollback", "abort":
+	case "begin", "start", "commit", "end", "rollback", "abort", "savepoint", "release":
 		return parseTransaction(c, text)
 	}
 	if st, ok, err := parseSession2(c, text, first.text); ok {
@@ -184,7 +189,7 @@ func unsupportedKind(items []*node) string {
 	switch w {
 	case "insert", "update", "delete", "merge", "truncate", "grant", "revoke", "explain", "analyze",
 		"vacuum", "prepare", "execute", "deallocate", "listen", "notify", "unlisten", "discard", "lock",
-		"declare", "fetch", "move", "close", "savepoint", "release", "comment", "checkpoint", "cluster",
+		"declare", "fetch", "move", "close", "comment", "checkpoint", "cluster",
 		"reindex", "refresh", "call", "do", "load", "import", "security", "reassign", "values":
 		return strings.ToUpper(w)
 	case "alter", "create", "drop":

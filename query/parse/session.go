@@ -27,9 +27,15 @@ func parseSet(c *cursor, text string) (Stmt, error) {
 		name = "search_path"
 	case c.word("names"):
 		name = "client_encoding"
+	case c.word("transaction"):
+		iso, err := transactionModes(c)
+		return &Transaction{Text: text, Kind: "SET TRANSACTION", Isolation: iso}, err
+	case c.words("characteristics", "as", "transaction"):
+		iso, err := transactionModes(c)
+		return &Transaction{Text: text, Kind: "SET CHARACTERISTICS", Isolation: iso}, err
 	default:
 		if n := c.peek(); n != nil {
-			for _, w := range []string{"transaction", "characteristics", "role", "constraints", "authorization"} {
+			for _, w := range []string{"role", "constraints", "authorization"} {
 				if n.word(w) {
 					return nil, notSupported(c.src, n.tok, "SET "+strings.ToUpper(w)+" is not supported by gpusql")
 				}
@@ -145,6 +151,19 @@ func settingTarget(c *cursor) (string, error) {
 func parseTransaction(c *cursor, text string) (Stmt, error) {
 	first := c.next().tok
 	switch first.text {
+	case "savepoint":
+		name, err := c.ident()
+		if err != nil {
+			return nil, err
+		}
+		return &Transaction{Text: text, Kind: "SAVEPOINT", Name: name}, c.finish()
+	case "release":
+		c.word("savepoint")
+		name, err := c.ident()
+		if err != nil {
+			return nil, err
+		}
+		return &Transaction{Text: text, Kind: "RELEASE", Name: name}, c.finish()
 	case "begin", "start":
 		if first.text == "start" {
 			if err := c.expect("transaction"); err != nil {
@@ -153,20 +172,29 @@ func parseTransaction(c *cursor, text string) (Stmt, error) {
 		} else if !c.word("work") {
 			c.word("transaction")
 		}
-		if err := transactionModes(c); err != nil {
+		iso, err := transactionModes(c)
+		if err != nil {
 			return nil, err
 		}
-		return &Transaction{Text: text, Kind: "BEGIN"}, nil
+		return &Transaction{Text: text, Kind: "BEGIN", Isolation: iso}, nil
 	}
 	kind := "COMMIT"
 	if first.text == "rollback" || first.text == "abort" {
 		kind = "ROLLBACK"
 	}
-	if n := c.peek(); n != nil && (n.word("prepared") || n.word("to")) {
+	if n := c.peek(); n != nil && n.word("prepared") {
 		return nil, notSupported(c.src, n.tok, strings.ToUpper(first.text)+" "+strings.ToUpper(n.tok.text)+" is not supported by gpusql")
 	}
 	if !c.word("work") {
 		c.word("transaction")
+	}
+	if kind == "ROLLBACK" && c.word("to") {
+		c.word("savepoint")
+		name, err := c.ident()
+		if err != nil {
+			return nil, err
+		}
+		return &Transaction{Text: text, Kind: "ROLLBACK TO", Name: name}, c.finish()
 	}
 	if n := c.peek(); n != nil && n.word("and") {
 		if c.words("and", "no", "chain") {
@@ -179,25 +207,33 @@ func parseTransaction(c *cursor, text string) (Stmt, error) {
 	return &Transaction{Text: text, Kind: kind}, c.finish()
 }
 
-// transactionModes checks BEGIN's optional modes, which gpusql accepts
-// and ignores: it has no concurrent writers.
-func transactionModes(c *cursor) error {
+// transactionModes reads the modes of BEGIN and SET TRANSACTION and
+// returns the isolation level given ("" if none). The access mode and
+// DEFERRABLE are accepted and have no effect.
+func transactionModes(c *cursor) (string, error) {
+	iso := ""
 	for !c.done() {
 		switch {
 		case c.words("isolation", "level"):
 			switch {
-			case c.word("serializable"), c.words("repeatable", "read"), c.words("read", "committed"),
-				c.words("read", "uncommitted"):
+			case c.word("serializable"):
+				iso = "serializable"
+			case c.words("repeatable", "read"):
+				iso = "repeatable read"
+			case c.words("read", "committed"):
+				iso = "read committed"
+			case c.words("read", "uncommitted"):
+				iso = "read uncommitted"
 			default:
-				return c.fail()
+				return "", c.fail()
 			}
 		case c.words("read", "write"), c.words("read", "only"), c.word("deferrable"), c.words("not", "deferrable"):
 		default:
-			return c.fail()
+			return "", c.fail()
 		}
 		if !c.done() {
 			c.op(",")
 		}
 	}
-	return nil
+	return iso, nil
 }

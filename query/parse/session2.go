@@ -39,15 +39,19 @@ type Execute struct {
 type Declare struct {
 	Text, Name     string
 	Binary, Scroll bool
+	NoScroll       bool // NO SCROLL was written: backward fetches are refused
 	Hold           bool
 	Query          *Select
 }
 
-// Fetch is FETCH or MOVE [direction] [FROM | IN] cursor. Count is the
-// number of rows forward, -1 for ALL.
+// Fetch is FETCH or MOVE [direction] [FROM | IN] cursor. Dir is
+// "forward" or "backward" (Count rows, -1 for ALL), "absolute" (row
+// Count, from the end when negative: FIRST is 1, LAST -1) or "relative"
+// (Count rows away, 0 the current row).
 type Fetch struct {
 	Text, Cursor string
 	Move         bool
+	Dir          string
 	Count        int64
 }
 
@@ -243,6 +247,7 @@ func parseDeclare(c *cursor, text string) (Stmt, error) {
 		case c.word("insensitive"), c.word("asensitive"):
 			continue
 		case c.words("no", "scroll"):
+			d.NoScroll = true
 			continue
 		case c.word("scroll"):
 			d.Scroll = true
@@ -269,10 +274,8 @@ func parseDeclare(c *cursor, text string) (Stmt, error) {
 
 func parseFetch(c *cursor, text string) (Stmt, error) {
 	first := c.next().tok
-	f := &Fetch{Text: text, Move: first.text == "move", Count: 1}
-	backward := func(n *node) error {
-		return notSupported(c.src, n.tok, "FETCH "+strings.ToUpper(n.tok.text)+" is not supported by gpusql: cursors only scan forward")
-	}
+	f := &Fetch{Text: text, Move: first.text == "move", Dir: "forward", Count: 1}
+	// count reads an optional signed integer.
 	count := func() (int64, bool, error) {
 		n := c.peek()
 		if n == nil || n.group {
@@ -296,35 +299,69 @@ func parseFetch(c *cursor, text string) (Stmt, error) {
 		}
 		c.i++
 		if neg {
-			return 0, false, notSupported(c.src, n.tok, "FETCH with a negative count is not supported by gpusql: cursors only scan forward")
+			v = -v
 		}
 		return v, true, nil
 	}
+	// required reads the count that ABSOLUTE and RELATIVE need.
+	required := func() (int64, error) {
+		v, ok, err := count()
+		if err == nil && !ok {
+			err = c.fail()
+		}
+		return v, err
+	}
 	n := c.peek()
+	var err error
 	switch {
 	case n == nil:
 	case n.word("next"):
 		c.i++
+	case n.word("prior"):
+		c.i++
+		f.Dir = "backward"
+	case n.word("first"):
+		c.i++
+		f.Dir = "absolute"
+	case n.word("last"):
+		c.i++
+		f.Dir, f.Count = "absolute", -1
+	case n.word("absolute"):
+		c.i++
+		f.Dir = "absolute"
+		f.Count, err = required()
+	case n.word("relative"):
+		c.i++
+		f.Dir = "relative"
+		f.Count, err = required()
 	case n.word("all"):
 		c.i++
 		f.Count = -1
-	case n.word("forward"):
+	case n.word("forward"), n.word("backward"):
 		c.i++
+		f.Dir = n.tok.text
 		if c.word("all") {
 			f.Count = -1
-		} else if v, ok, err := count(); err != nil {
-			return nil, err
+		} else if v, ok, cerr := count(); cerr != nil {
+			err = cerr
 		} else if ok {
+			if v < 0 {
+				return nil, syntaxErr(c.src, n.tok)
+			}
 			f.Count = v
 		}
-	case n.word("prior"), n.word("first"), n.word("last"), n.word("absolute"), n.word("relative"), n.word("backward"):
-		return nil, backward(n)
 	default:
-		if v, ok, err := count(); err != nil {
-			return nil, err
+		if v, ok, cerr := count(); cerr != nil {
+			err = cerr
 		} else if ok {
 			f.Count = v
+			if v < 0 {
+				f.Dir, f.Count = "backward", -v
+			}
 		}
+	}
+	if err != nil {
+		return nil, err
 	}
 	if !c.word("from") {
 		c.word("in")

@@ -2,7 +2,7 @@
 """psycopg2 or psycopg 3 against a server: parameters of each type, a
 server-side (named) cursor, COPY out and in. Prints what the driver hands
 back (Python reprs), so the output can be compared between gpusql and
-PostgreSQL. Usage: psycopg_client.py psycopg2|psycopg3 DSN params|cursor|copy"""
+PostgreSQL. Usage: psycopg_client.py psycopg2|psycopg3 DSN params|cursor|copy|extras"""
 import datetime
 import decimal
 import io
@@ -103,5 +103,90 @@ def part_copy():
     print('copy out', len(data.splitlines()), 'lines')
     print(data)
     query('copy in', 'SELECT count(*), sum(l_quantity), max(l_comment) FROM %s' % table)
-{'params': part_params, 'cursor': part_cursor, 'copy': part_copy}[part]()
+def part_extras():
+    # What drivers do past their first query: a scrollable named cursor,
+    # an error's position, savepoints around a COPY with autocommit off,
+    # array and timestamptz parameters, typed COPY rows (psycopg 3).
+    cur = conn.cursor(name='scroller', scrollable=True)
+    cur.execute('SELECT l_orderkey, l_linenumber FROM lineitem WHERE l_orderkey < 40 ORDER BY 1, 2')
+    print('scroll fetchmany', [tuple(r) for r in cur.fetchmany(5)])
+    cur.scroll(-2)
+    print('scroll -2', tuple(cur.fetchone()))
+    cur.scroll(0, mode='absolute')
+    print('scroll absolute 0', tuple(cur.fetchone()))
+    cur.scroll(3)
+    print('scroll 3', tuple(cur.fetchone()))
+    cur.close()
+    conn.commit()
+
+    cur = conn.cursor()
+    try:
+        cur.execute('SELECT l_orderkey, nosuch FROM lineitem')
+    except db.Error as e:
+        print('error', error_code(e), 'position', e.diag.statement_position)
+    conn.rollback()
+
+    table = 'extras_' + driver
+    cur.execute('CREATE TABLE %s (a integer, b text)' % table)
+    conn.commit()
+    data = '1,one\n2,two\n\\.\n'
+    def copy_in():
+        sql = 'COPY %s FROM STDIN WITH (FORMAT csv)' % table
+        if driver == 'psycopg2':
+            cur.copy_expert(sql, io.StringIO(data))
+        else:
+            with cur.copy(sql) as cp:
+                cp.write(data)
+    def count(label):
+        cur.execute('SELECT count(*), sum(a) FROM %s' % table)
+        print(label, tuple(cur.fetchone()))
+    copy_in()
+    cur.execute('SAVEPOINT s1')
+    copy_in()
+    count('in savepoint')
+    cur.execute('ROLLBACK TO SAVEPOINT s1')
+    count('after rollback to')
+    try:
+        cur.execute('SELECT 1/0')
+    except db.Error as e:
+        print('error', error_code(e))
+    try:
+        cur.execute('SELECT 1')
+    except db.Error as e:
+        print('failed block', error_code(e))
+    cur.execute('ROLLBACK TO SAVEPOINT s1')
+    count('recovered')
+    conn.commit()
+    count('committed')
+    copy_in()
+    conn.rollback()
+    count('rolled back')
+    conn.rollback()
+    cur.execute('SET TRANSACTION ISOLATION LEVEL SERIALIZABLE')
+    # (SHOW transaction_isolation differs by design: gpusql gives, and
+    # says, read committed.)
+    print('isolation set')
+    try:
+        cur.execute('SET TRANSACTION ISOLATION LEVEL READ COMMITTED')
+    except db.Error as e:
+        print('late SET TRANSACTION', error_code(e))
+    conn.rollback()
+
+    query('array', 'SELECT l_orderkey, l_linenumber FROM lineitem WHERE l_orderkey = ANY(%s) ORDER BY 1, 2', ([3, 5, 7],))
+    query('text array', 'SELECT count(*) FROM lineitem WHERE l_shipmode = ANY(%s)', (['AIR', 'MAIL'],))
+    # An aware datetime: a timestamptz parameter (psycopg 3), a
+    # '...'::timestamptz literal (psycopg2).
+    tz = datetime.timezone(datetime.timedelta(hours=2))
+    query('timestamptz', 'SELECT %s::timestamp AS v', (datetime.datetime(2024, 1, 2, 3, 4, 5, tzinfo=tz),))
+    query('timestamptz where', 'SELECT count(*) FROM lineitem WHERE l_shipdate < %s',
+          (datetime.datetime(1995, 1, 1, 1, 0, 0, tzinfo=tz),))
+    if driver == 'psycopg3':
+        with cur.copy('COPY (SELECT l_orderkey, l_shipdate, l_quantity FROM lineitem WHERE l_orderkey <= 3 '
+                      'ORDER BY l_orderkey, l_linenumber) TO STDOUT') as cp:
+            cp.set_types(['int4', 'date', 'numeric'])
+            print('copy rows', [tuple(r) for r in cp.rows()])
+    conn.commit()
+
+
+{'params': part_params, 'cursor': part_cursor, 'copy': part_copy, 'extras': part_extras}[part]()
 conn.close()

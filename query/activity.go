@@ -1,0 +1,123 @@
+package query
+
+import (
+	"sort"
+	"sync"
+	"time"
+)
+
+// pg_stat_activity: the server keeps its live sessions, and each session
+// what it is doing, as PostgreSQL reports it: state, the current (or
+// last) query and when things started. Times are UTC.
+
+// activity is one session's row; mu guards it, since other sessions read
+// it.
+type activity struct {
+	mu           sync.Mutex
+	backendStart time.Time
+	xactStart    time.Time // zero: no transaction
+	queryStart   time.Time
+	stateChange  time.Time
+	state        string
+	query        string
+	app          string // application_name
+	depth        int    // nested runs (EXECUTE runs its statement): only the outer one counts
+}
+
+// sessionSet is the server's live sessions.
+type sessionSet struct {
+	mu sync.Mutex
+	m  map[*Session]struct{}
+}
+
+func (ss *sessionSet) add(s *Session) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if ss.m == nil {
+		ss.m = map[*Session]struct{}{}
+	}
+	ss.m[s] = struct{}{}
+}
+
+func (ss *sessionSet) remove(s *Session) {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	delete(ss.m, s)
+}
+
+func (ss *sessionSet) list() []*Session {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	out := make([]*Session, 0, len(ss.m))
+	for s := range ss.m {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].params.BackendPID < out[j].params.BackendPID })
+	return out
+}
+
+// startActivity records that the session starts running sql.
+func (s *Session) startActivity(sql string) {
+	now := time.Now()
+	a := &s.act
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.depth++; a.depth > 1 {
+		return
+	}
+	a.query, a.state, a.queryStart, a.stateChange = sql, "active", now, now
+	a.app = s.setting("application_name")
+	if a.xactStart.IsZero() {
+		a.xactStart = now // the statement's own transaction, or a block's
+	}
+}
+
+// endActivity records that the session waits for the client again.
+func (s *Session) endActivity() {
+	now := time.Now()
+	a := &s.act
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.depth--; a.depth > 0 {
+		return
+	}
+	a.stateChange = now
+	switch {
+	case s.failedTx:
+		a.state = "idle in transaction (aborted)"
+	case s.inTx:
+		a.state = "idle in transaction"
+	default:
+		a.state = "idle"
+		a.xactStart = time.Time{}
+	}
+}
+
+func micros(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC().UnixMicro()
+}
+
+// pgStatActivityRows lists the live sessions.
+func (s *Session) pgStatActivityRows() []row {
+	var rows []row
+	for _, o := range s.srv.sessions.list() {
+		a := &o.act
+		a.mu.Lock()
+		r := row{
+			"datid": oidDatabase, "datname": o.params.Database, "pid": int64(o.params.BackendPID),
+			"usesysid": oidSuperuser, "usename": o.params.User, "application_name": a.app,
+			"backend_start": micros(a.backendStart), "xact_start": micros(a.xactStart),
+			"query_start": micros(a.queryStart), "state_change": micros(a.stateChange),
+			"state": a.state, "query": a.query, "backend_type": "client backend",
+		}
+		if a.state == "" {
+			r["state"] = "idle"
+		}
+		a.mu.Unlock()
+		rows = append(rows, r)
+	}
+	return rows
+}

@@ -1,0 +1,314 @@
+package query
+
+// Transaction blocks. Outside a block a statement commits on its own, or
+// with the other statements of its Query message when there are several
+// (an implicit block, as PostgreSQL has). Inside one (BEGIN ... COMMIT), writes to tables are kept in
+// the session: the statements of the block read the table with its new
+// rows, other sessions still read the committed version, and COMMIT
+// publishes every written table at once (engine.CommitWrites). ROLLBACK
+// drops the writes; ROLLBACK TO SAVEPOINT returns them to the state they
+// had at the savepoint. A table created in the block is dropped again by
+// a rollback past its creation.
+//
+// Each statement reads the latest committed versions of the tables it did
+// not write, so the isolation gpusql gives is READ COMMITTED whatever
+// level is asked for; SHOW transaction_isolation says so. If another
+// session commits a write to a table this block also wrote, COMMIT fails
+// with 40001 and the block's writes are dropped.
+
+import (
+	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/query/parse"
+)
+
+// txData is one table's data written in the block; refs counts the
+// block's current state and the savepoints that hold it.
+type txData struct {
+	data engine.TableData
+	refs int
+}
+
+func (d *txData) hold() *txData { d.refs++; return d }
+
+func (d *txData) drop() {
+	d.refs--
+	if d.refs == 0 && d.data != nil {
+		d.data.Release()
+		d.data = nil
+	}
+}
+
+// txWrite is a table written in the block: base is the committed data the
+// block read first (pinned until the block ends), cur the data now.
+type txWrite struct {
+	table *engine.Table
+	base  engine.TableData
+	cur   *txData
+}
+
+type savepoint struct {
+	name    string
+	writes  map[string]txWrite
+	created int // len(txState.created) when the savepoint was set
+	cursors map[*cursor]bool
+}
+
+type txState struct {
+	writes     map[string]txWrite
+	bases      []*engine.Snapshot
+	created    []*engine.Table
+	savepoints []*savepoint
+	// queried: a statement that reads or writes data ran in the block,
+	// after which its isolation level can no longer change.
+	queried bool
+	// implicit: the statements of one Query message run outside a
+	// block, which PostgreSQL runs as one transaction: their writes are
+	// kept as a block's are, and published when the last one succeeds.
+	implicit bool
+}
+
+// pending is the block's data of user table name, if the block wrote it
+// and the table is still the one it wrote.
+func (s *Session) pending(t *engine.Table, name string) (engine.TableData, bool) {
+	w, ok := s.tx.writes[name]
+	if !ok || w.table != t {
+		return nil, false
+	}
+	return w.cur.data, true
+}
+
+// writeTable appends data to table t: at once outside a block, into the
+// block's writes inside one. It owns data. merge builds the new contents
+// from the current ones and data, as Table.Write's merge does.
+func (s *Session) writeTable(t *engine.Table, name string, data engine.TableData, merge func(cur, add engine.TableData) (engine.TableData, error)) error {
+	if !s.inTx && !s.tx.implicit {
+		return t.Write(data, merge)
+	}
+	w, ok := s.tx.writes[name]
+	if !ok || w.table != t {
+		snap := t.Pin()
+		s.tx.bases = append(s.tx.bases, snap)
+		w = txWrite{table: t, base: snap.Data()}
+	}
+	cur := w.base
+	if w.cur != nil {
+		cur = w.cur.data
+	}
+	merged, err := merge(cur, data)
+	if err != nil {
+		data.Release()
+		return err
+	}
+	if merged != data {
+		defer data.Release()
+	}
+	if cur != nil && merged == cur {
+		return nil // nothing added
+	}
+	if w.cur != nil {
+		w.cur.drop()
+	}
+	w.cur = &txData{data: merged, refs: 1}
+	if s.tx.writes == nil {
+		s.tx.writes = map[string]txWrite{}
+	}
+	s.tx.writes[name] = w
+	return nil
+}
+
+// created records a table made in the block, which a rollback drops.
+func (s *Session) createdTable(t *engine.Table) {
+	if s.inTx || s.tx.implicit {
+		s.tx.created = append(s.tx.created, t)
+	}
+}
+
+// forgetTable drops the block's writes to a table it drops.
+func (s *Session) forgetTable(name string) {
+	if w, ok := s.tx.writes[name]; ok {
+		w.cur.drop()
+		delete(s.tx.writes, name)
+	}
+}
+
+// commitTx publishes the block's writes and ends it.
+func (s *Session) commitTx() error {
+	var ws []engine.TxWrite
+	for _, w := range s.tx.writes {
+		ws = append(ws, engine.TxWrite{Table: w.table, Base: w.base, Data: w.cur.data})
+	}
+	err := engine.CommitWrites(ws)
+	if err == nil {
+		for name, w := range s.tx.writes {
+			w.cur.data = nil // the table owns it now
+			w.cur.drop()
+			delete(s.tx.writes, name)
+		}
+		s.tx.created = nil
+	}
+	s.endTx()
+	return err
+}
+
+// endTx drops whatever the block still holds: its writes (a rollback,
+// or a commit that failed), the tables it created, its savepoints and
+// its pins.
+func (s *Session) endTx() {
+	for name, w := range s.tx.writes {
+		w.cur.drop()
+		delete(s.tx.writes, name)
+	}
+	for _, sp := range s.tx.savepoints {
+		for _, w := range sp.writes {
+			w.cur.drop()
+		}
+	}
+	for i := len(s.tx.created) - 1; i >= 0; i-- {
+		s.dropCreated(s.tx.created[i])
+	}
+	for _, b := range s.tx.bases {
+		b.Release()
+	}
+	s.tx = txState{}
+}
+
+// dropCreated drops a table the block created, if it is still there,
+// with the views made on it since.
+func (s *Session) dropCreated(t *engine.Table) {
+	if cur, _ := s.srv.cat.LookupIn(t.Schema, t.Name); cur == t {
+		_, _ = s.srv.cat.DropRelation(engine.RelRef{Schema: t.Schema, Name: t.Name}, true)
+	}
+}
+
+// txKey names table t among the block's writes: its name, qualified by
+// its schema for a temporary table.
+func txKey(t *engine.Table) string {
+	if t.Schema != "" {
+		return t.Schema + "." + t.Name
+	}
+	return t.Name
+}
+
+func (s *Session) findSavepoint(name string) int {
+	for i := len(s.tx.savepoints) - 1; i >= 0; i-- {
+		if s.tx.savepoints[i].name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// dropSavepoints forgets savepoints from index i up.
+func (s *Session) dropSavepoints(i int) {
+	for _, sp := range s.tx.savepoints[i:] {
+		for _, w := range sp.writes {
+			w.cur.drop()
+		}
+	}
+	s.tx.savepoints = s.tx.savepoints[:i]
+}
+
+func (s *Session) savepointStmt(t *parse.Transaction, w engine.ResultWriter) error {
+	if !s.inTx {
+		kind := map[string]string{"SAVEPOINT": "SAVEPOINT", "RELEASE": "RELEASE SAVEPOINT", "ROLLBACK TO": "ROLLBACK TO SAVEPOINT"}[t.Kind]
+		return engine.Errorf(engine.CodeNoActiveSQLTransaction, "%s can only be used in transaction blocks", kind)
+	}
+	switch t.Kind {
+	case "SAVEPOINT":
+		sp := &savepoint{name: t.Name, writes: map[string]txWrite{}, created: len(s.tx.created), cursors: map[*cursor]bool{}}
+		for name, wr := range s.tx.writes {
+			wr.cur.hold()
+			sp.writes[name] = wr
+		}
+		for _, c := range s.ext.cursors {
+			sp.cursors[c] = true
+		}
+		s.tx.savepoints = append(s.tx.savepoints, sp)
+		return w.Complete("SAVEPOINT")
+	case "RELEASE":
+		i := s.findSavepoint(t.Name)
+		if i < 0 {
+			return engine.Errorf(engine.CodeInvalidSavepointSpec, "savepoint %q does not exist", t.Name)
+		}
+		s.dropSavepoints(i)
+		return w.Complete("RELEASE")
+	}
+	// ROLLBACK TO: the writes, created tables and cursors as they were at
+	// the savepoint, which stays.
+	i := s.findSavepoint(t.Name)
+	if i < 0 {
+		return engine.Errorf(engine.CodeInvalidSavepointSpec, "savepoint %q does not exist", t.Name)
+	}
+	s.dropSavepoints(i + 1)
+	sp := s.tx.savepoints[i]
+	for name, wr := range s.tx.writes {
+		wr.cur.drop()
+		delete(s.tx.writes, name)
+	}
+	for name, wr := range sp.writes {
+		wr.cur.hold()
+		if s.tx.writes == nil {
+			s.tx.writes = map[string]txWrite{}
+		}
+		s.tx.writes[name] = wr
+	}
+	for k := len(s.tx.created) - 1; k >= sp.created; k-- {
+		s.dropCreated(s.tx.created[k])
+	}
+	s.tx.created = s.tx.created[:sp.created]
+	for name, c := range s.ext.cursors {
+		if !sp.cursors[c] {
+			delete(s.ext.cursors, name)
+		}
+	}
+	s.failedTx = false
+	return w.Complete("ROLLBACK")
+}
+
+// setTransaction runs SET TRANSACTION and SET SESSION CHARACTERISTICS AS
+// TRANSACTION. Every level is accepted; gpusql gives READ COMMITTED.
+func (s *Session) setTransaction(t *parse.Transaction, w engine.ResultWriter) error {
+	if t.Kind == "SET CHARACTERISTICS" {
+		if t.Isolation != "" {
+			s.settings["default_transaction_isolation"] = t.Isolation
+		}
+		return w.Complete("SET")
+	}
+	if !s.inTx {
+		_ = w.Notice(engine.Notice{Severity: "WARNING", Code: engine.CodeNoActiveSQLTransaction,
+			Message: "SET TRANSACTION can only be used in transaction blocks"})
+		return w.Complete("SET")
+	}
+	if t.Isolation != "" && s.tx.queried {
+		return engine.Errorf(engine.CodeActiveSQLTransaction, "SET TRANSACTION ISOLATION LEVEL must be called before any query")
+	}
+	return w.Complete("SET")
+}
+
+// noteQuery records that st, run in a block, took the block's first
+// snapshot if it reads or writes data.
+func (s *Session) noteQuery(st parse.Stmt) {
+	if !s.inTx || s.tx.queried {
+		return
+	}
+	switch st.(type) {
+	case *parse.Transaction, *parse.Set, *parse.Show, *parse.Reset:
+		return
+	}
+	s.tx.queried = true
+}
+
+// implicitBlock reports whether the statements of one Query message run
+// as an implicit block: several of them, outside a block, none of them a
+// transaction statement (which would make the block explicit).
+func (s *Session) implicitBlock(stmts []parse.Stmt) bool {
+	if s.inTx || len(stmts) < 2 {
+		return false
+	}
+	for _, st := range stmts {
+		if _, ok := st.(*parse.Transaction); ok {
+			return false
+		}
+	}
+	return true
+}
