@@ -158,12 +158,9 @@ func (s *Session) truncate(st *parse.Truncate, w engine.ResultWriter) error {
 		tables = append(tables, t)
 	}
 	for _, t := range tables {
-		if !s.inTx && !s.tx.implicit {
-			if err := t.Truncate(); err != nil {
-				return err
-			}
-			continue
-		}
+		// the empty version is the backend's own data (a table with no
+		// data at all is one that was never loaded), and in a block it
+		// stays the block's until COMMIT
 		store, err := s.tableStore()
 		if err != nil {
 			return err
