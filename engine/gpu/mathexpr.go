@@ -22,7 +22,6 @@ import (
 // where that is NULL or the argument compares larger (smaller); a NULL
 // argument never does, so the result is NULL only where all are.
 func (c *compiler) greatest(e *engine.Call, args []val, mask int32) (val, error) {
-	p := c.p
 	op := engine.OpGt
 	if e.Op == engine.OpLeast {
 		op = engine.OpLt
@@ -32,45 +31,29 @@ func (c *compiler) greatest(e *engine.Call, args []val, mask int32) (val, error)
 		if a.cls != r.cls || a.cls == clsBool {
 			return val{}, unsupported("%s over %s and %s", e.Op, r.t, a.t)
 		}
-		if a.cls == clsDec {
-			if a.scaleReg != 0 || r.scaleReg != 0 || a.scale != r.scale {
-				var err error
-				if r, err = c.greatestDec(op, r, a, mask); err != nil {
-					return val{}, err
-				}
-				continue
-			}
-		}
-		better, err := c.cmp(op, a, r, mask)
-		if err != nil {
+		var err error
+		if r, err = c.greatestStep(op, r, a, mask); err != nil {
 			return val{}, err
 		}
-		none, err := p.emit(opIsNull, r.reg, 0, 0, mask, 0)
-		if err != nil {
-			return val{}, err
-		}
-		take, err := p.emit(opOr, none, better.reg, 0, mask, 0)
-		if err != nil {
-			return val{}, err
-		}
-		if r.reg, err = p.emit(opSel, a.reg, r.reg, take, mask, 0); err != nil {
-			return val{}, err
-		}
-		r.width = max(r.width, a.width)
 	}
 	r.t = e.T
 	return r, nil
 }
 
-// greatestDec is one step of greatest/least over numerics of different
-// scales: the values compare at a common scale, and the result keeps the
-// chosen value at its own scale (least(1.50, 2) is 1.50, least(2.0, 1)
-// is 1), a scale that then varies by row.
-func (c *compiler) greatestDec(op engine.Op, r, a val, mask int32) (val, error) {
+// greatestStep is one step of greatest/least: a replaces the running
+// result r where r is NULL or a compares better. Numerics of different
+// scales compare at a common scale, and the result keeps the chosen
+// value at its own scale (least(1.50, 2) is 1.50, least(2.0, 1) is 1), a
+// scale that then varies by row.
+func (c *compiler) greatestStep(op engine.Op, r, a val, mask int32) (val, error) {
 	p := c.p
-	ra, aa, err := c.align(r, a, mask)
-	if err != nil {
-		return val{}, err
+	varying := a.cls == clsDec && (a.scaleReg != 0 || r.scaleReg != 0 || a.scale != r.scale)
+	ra, aa := r, a
+	var err error
+	if varying {
+		if ra, aa, err = c.align(r, a, mask); err != nil {
+			return val{}, err
+		}
 	}
 	better, err := c.cmp(op, aa, ra, mask)
 	if err != nil {
@@ -84,22 +67,24 @@ func (c *compiler) greatestDec(op engine.Op, r, a val, mask int32) (val, error) 
 	if err != nil {
 		return val{}, err
 	}
-	sa, err := c.scaleOf(a)
-	if err != nil {
-		return val{}, err
-	}
-	sr, err := c.scaleOf(r)
-	if err != nil {
-		return val{}, err
-	}
 	out := r
 	if out.reg, err = p.emit(opSel, a.reg, r.reg, take, mask, 0); err != nil {
 		return val{}, err
 	}
-	if out.scaleReg, err = p.emit(opSel, sa, sr, take, mask, 0); err != nil {
-		return val{}, err
+	if varying {
+		sa, err := c.scaleOf(a)
+		if err != nil {
+			return val{}, err
+		}
+		sr, err := c.scaleOf(r)
+		if err != nil {
+			return val{}, err
+		}
+		if out.scaleReg, err = p.emit(opSel, sa, sr, take, mask, 0); err != nil {
+			return val{}, err
+		}
+		out.scale = 0
 	}
-	out.scale = 0
 	out.width = max(r.width, a.width)
 	return out, nil
 }
