@@ -237,7 +237,7 @@ func (b *Backend) devicePipeline(ctx context.Context, s *scratch, in *Table, p *
 		out.Release()
 		return nil, err
 	}
-	var computed []int
+	var computed, taken []int
 	var exprs []engine.Expr
 	for k, e := range q.Project[:p.Visible] {
 		c, ok := e.(*engine.ColRef)
@@ -245,12 +245,11 @@ func (b *Backend) devicePipeline(ctx context.Context, s *scratch, in *Table, p *
 			computed, exprs = append(computed, k), append(exprs, e)
 			continue
 		}
-		src := r.t.Cols[c.Idx]
 		if sel == 0 && n == in.N && c.Idx < len(in.Cols) {
-			out.Cols[k] = in.Cols[c.Idx].take() // the input is released after
+			taken = append(taken, k)
 			continue
 		}
-		if out.Cols[k], err = b.gatherColumn(src, sel, n, sel == 0); err != nil {
+		if out.Cols[k], err = b.gatherColumn(r.t.Cols[c.Idx], sel, n, sel == 0); err != nil {
 			return fail(err)
 		}
 	}
@@ -261,9 +260,15 @@ func (b *Backend) devicePipeline(ctx context.Context, s *scratch, in *Table, p *
 		}
 		for i, k := range computed {
 			if out.Cols[k], err = b.pack(vals[i], hb[i], n); err != nil {
-				return fail(err)
+				return fail(err) // errHostPath: the caller reads in again
 			}
 		}
+	}
+	// Columns passed through take over the input's buffers last, once
+	// nothing can fail: a failure above (errHostPath among them) leaves
+	// in whole for the host path to read.
+	for _, k := range taken {
+		out.Cols[k] = in.Cols[q.Project[k].(*engine.ColRef).Idx].take() // the input is released after
 	}
 	return out, nil
 }
