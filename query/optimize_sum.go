@@ -7,7 +7,58 @@ import "github.com/gpusql/gpusql/engine"
 // as a sum and a count (avgAsSum), DISTINCT aggregates as two GROUP BYs
 // (splitDistinct, whose outer avg is then a sum and a count too).
 func aggRewrites(p *engine.Plan) *engine.Plan {
-	return avgAsSum(splitDistinct(avgAsSum(sumPlusConst(p))))
+	q := avgAsSum(splitDistinct(avgAsSum(sumPlusConst(p))))
+	if q == p {
+		return p
+	}
+	return dedupeAggs(q)
+}
+
+// dedupeAggs returns p computing each distinct aggregate once, where the
+// rewrites left copies (TPC-H Q1's sum(l_quantity) beside the sum that
+// avg(l_quantity) became); HAVING and the projection read the kept copy.
+// p itself is not changed.
+func dedupeAggs(p *engine.Plan) *engine.Plan {
+	if !p.Aggregate || len(p.GroupingSets) > 0 || len(p.Aggs) < 2 {
+		return p
+	}
+	nk := len(p.GroupBy)
+	index := map[string]int{}
+	var aggs []engine.AggCall
+	move := map[int]int{} // output column → the kept copy's
+	for k, a := range p.Aggs {
+		key := a.String() + "|" + a.T.String()
+		i, ok := index[key]
+		if !ok {
+			i = len(aggs)
+			index[key] = i
+			aggs = append(aggs, a)
+		}
+		if i != k {
+			move[nk+k] = nk + i
+		}
+	}
+	if len(aggs) == len(p.Aggs) {
+		return p
+	}
+	q := *p
+	q.Aggs = aggs
+	sub := func(c *engine.ColRef) engine.Expr {
+		if i, ok := move[c.Idx]; ok {
+			r := *c
+			r.Idx = i
+			return &r
+		}
+		return c
+	}
+	if p.Having != nil {
+		q.Having = mapCols(p.Having, sub)
+	}
+	q.Project = make([]engine.Expr, len(p.Project))
+	for i, e := range p.Project {
+		q.Project[i] = mapCols(e, sub)
+	}
+	return &q
 }
 
 // sumPlusConst plans sum(y + c), sum(y - c) and sum(c + y), for an

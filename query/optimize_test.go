@@ -286,6 +286,11 @@ func TestAvgAsSum(t *testing.T) {
 	if pr := p.step("Project"); !strings.Contains(pr, "div(") {
 		t.Errorf("the projection should divide: %s", pr)
 	}
+	// the sum avg became is computed once beside the query's own
+	p = explain(t, sess, "SELECT l_suppkey, sum(l_quantity), avg(l_quantity), count(l_quantity) FROM lineitem GROUP BY 1")
+	if a := p.step("Aggregate"); strings.Count(a, "sum(#2(l_quantity))") != 1 || strings.Count(a, "count(#2(l_quantity))") != 1 {
+		t.Errorf("want one sum and one count of l_quantity: %s", a)
+	}
 	// without GROUP BY, avg stays
 	p = explain(t, sess, "SELECT avg(l_quantity) FROM lineitem")
 	if a := p.step("Aggregate"); !strings.Contains(a, "avg(") {
