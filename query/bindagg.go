@@ -58,37 +58,16 @@ func (b *binder) stringAgg(a *ast.AggregateFuncExpr) (engine.Expr, error) {
 	}
 	call := engine.AggCall{Func: engine.AggStringAgg, Arg: args[0], Sep: args[1], Distinct: a.Distinct, T: engine.Text}
 	if a.Order != nil {
-		for _, o := range a.Order.Items {
-			key := engine.AggOrder{Desc: o.Desc, NullsFirst: o.Desc}
-			node := o.Expr
-			if f, ok := node.(*ast.FuncCallExpr); ok && (f.FnName.L == "__gpusql_nulls_first" || f.FnName.L == "__gpusql_nulls_last") && len(f.Args) == 1 {
-				key.NullsFirst = f.FnName.L == "__gpusql_nulls_first"
-				node = f.Args[0]
-			}
-			if _, ok := node.(*ast.PositionExpr); ok {
-				continue // ORDER BY 1 in an aggregate sorts by a constant
-			}
-			if hasAggregate(node) {
-				return nil, engine.Errorf(engine.CodeGroupingError, "aggregate function calls cannot be nested")
-			}
-			e, err := inner.expr(node)
-			if err != nil {
-				return nil, err
-			}
-			if isUnknown(e) {
-				if e, err = castTo(e, engine.Text); err != nil {
-					return nil, err
-				}
-			}
-			if _, ok := e.(*engine.Const); ok {
-				continue
-			}
-			if s := e.String(); a.Distinct && s != raw[0] && s != raw[1] && s != args[0].String() && s != args[1].String() {
+		keys, err := b.aggOrder(a.Order)
+		if err != nil {
+			return nil, err
+		}
+		for _, key := range keys {
+			if s := key.Expr.String(); a.Distinct && s != raw[0] && s != raw[1] && s != args[0].String() && s != args[1].String() {
 				return nil, engine.Errorf(engine.CodeInvalidColumnReference, "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list")
 			}
-			key.Expr = e
-			call.Order = append(call.Order, key)
 		}
+		call.Order = keys
 	}
 	return b.addAgg(call)
 }
