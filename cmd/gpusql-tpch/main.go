@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 )
 
@@ -41,6 +42,8 @@ type config struct {
 	only            map[string]bool
 	explain         bool
 	duckdb          string
+	gpus            []int // GPU ordinals of the cuda backend (nil: every GPU)
+	partitions      int   // parts of a table per device
 }
 
 // tableFile is a table and the file (relative to -data) it loads from.
@@ -66,7 +69,20 @@ func main() {
 	flag.BoolVar(&c.explain, "explain", false, "print each query's EXPLAIN ANALYZE (after a warm-up run) on the first backend")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the timed runs to `file`")
 	flag.StringVar(&c.duckdb, "duckdb", "", "tools/duckbench's output (JSON lines) for the same queries and data: print the speedups")
+	gpus := flag.String("gpus", "", "comma-separated GPU ordinals the cuda backend uses (default: every GPU; with several, tables are split across them)")
+	flag.IntVar(&c.partitions, "partitions", 1, "parts of each table per device")
 	flag.Parse()
+	for _, f := range strings.Split(*gpus, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		d, err := strconv.Atoi(f)
+		if err != nil || d < 0 {
+			fmt.Fprintf(os.Stderr, "gpusql-tpch: -gpus %q: want GPU ordinals separated by commas\n", *gpus)
+			os.Exit(2)
+		}
+		c.gpus = append(c.gpus, d)
+	}
 	if c.data == "" {
 		usage("-data is required")
 	}

@@ -83,9 +83,10 @@ func TestDeviceSplitCorpus(t *testing.T) {
 	if err := writeDiffData(dir); err != nil {
 		t.Fatal(err)
 	}
-	cpuC := &diffClient{name: "cpu", connect: startGpusqlOn(t, dir, "cpu").connect}
-	defer cpuC.close()
-	loadTables(t, cpuC)
+	cpuSrv := startGpusqlOn(t, dir, "cpu")
+	loader := &diffClient{name: "cpu", connect: cpuSrv.connect}
+	loadTables(t, loader)
+	loader.close()
 	n, err := cuda.Count()
 	if err != nil {
 		t.Fatal(err)
@@ -104,6 +105,10 @@ func TestDeviceSplitCorpus(t *testing.T) {
 	}
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
+			// a fresh CPU session for each run, in the settings the
+			// corpus starts from
+			cpuC := &diffClient{name: "cpu", connect: cpuSrv.connect}
+			defer cpuC.close()
 			c := &diffClient{name: "cuda, " + r.name, connect: startSplit(t, dir, "cuda", r.devices, r.parts).connect}
 			defer c.close()
 			loadTables(t, c)
