@@ -60,7 +60,7 @@ func startGpusqlOn(t *testing.T, fileRoot, device string) *gpusqlServer {
 		maxTextWidth: 4096,
 		logLevel:     slog.LevelDebug,
 	}
-	eng, _, err := newEngine(o, logger)
+	eng, _, err := newEngine(o, logger, nil)
 	if err != nil {
 		t.Fatalf("gpusql: newEngine: %v", err)
 	}
