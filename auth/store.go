@@ -510,3 +510,26 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
 	defer d.Close()
 	return d.Sync()
 }
+
+// KeepGrants drops the grants on tables for which keep is false: the
+// server calls it at startup with the tables that exist, so that a grant
+// never outlives its table into a new table of the same name.
+func (s *Store) KeepGrants(keep func(table string) bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	stale := false
+	for t := range s.data.Grants {
+		stale = stale || !keep(t)
+	}
+	if !stale {
+		return nil
+	}
+	next := s.data
+	next.Grants = map[string][]string{}
+	for t, rs := range s.data.Grants {
+		if keep(t) {
+			next.Grants[t] = rs
+		}
+	}
+	return s.commit(next)
+}

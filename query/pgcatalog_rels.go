@@ -372,7 +372,11 @@ func tableBytes(t *engine.Table) int64 {
 func (s *Session) pgClassRows() []row {
 	var out []row
 	for _, r := range s.userRels() {
-		out = append(out, pgClassUserRow(r))
+		x := pgClassUserRow(r)
+		if acl := s.aclOf(r.name); acl != "" && !r.temp {
+			x["relacl"] = acl
+		}
+		out = append(out, x)
 	}
 	d := pgData()
 	for i := range d.rels {

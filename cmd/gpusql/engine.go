@@ -14,7 +14,7 @@ import (
 // are constructed; programs that embed gpusql build theirs there too.
 // roles may be nil (an in-memory store).
 func newEngine(o *options, logger *slog.Logger, roles *auth.Store) (eng engine.Server, backendName string, err error) {
-	return gpusql.NewEngine(gpusql.Options{
+	eng, backendName, err = gpusql.NewEngine(gpusql.Options{
 		FileRoot:     o.fileRoot,
 		DataDir:      o.dataDir,
 		Device:       o.device,
@@ -31,6 +31,18 @@ func newEngine(o *options, logger *slog.Logger, roles *auth.Store) (eng engine.S
 		MaxCursors:         o.maxPortals,
 		MaxQueryMemory:     o.maxQueryMemory,
 	})
+	if err != nil || roles == nil {
+		return eng, backendName, err
+	}
+	// Grants name tables: forget those on tables that did not come back.
+	if c, ok := eng.(interface{ Catalog() *engine.Catalog }); ok {
+		cat := c.Catalog()
+		err = roles.KeepGrants(func(table string) bool {
+			t, v := cat.LookupIn("", table)
+			return t != nil || v != nil
+		})
+	}
+	return eng, backendName, err
 }
 
 // openRoles opens the role store of the data directory and gives the
