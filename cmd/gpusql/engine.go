@@ -15,11 +15,14 @@ import (
 // roles may be nil (an in-memory store).
 func newEngine(o *options, logger *slog.Logger, roles *auth.Store) (eng engine.Server, backendName string, err error) {
 	eng, backendName, err = gpusql.NewEngine(gpusql.Options{
-		FileRoot:     o.fileRoot,
-		DataDir:      o.dataDir,
-		Device:       o.device,
-		MaxTextWidth: o.maxTextWidth,
-		Logger:       logger,
+		FileRoot:      o.fileRoot,
+		DataDir:       o.dataDir,
+		Device:        o.device,
+		Devices:       o.devices,
+		Partitions:    o.partitions,
+		MinSplitBytes: o.splitMinBytes,
+		MaxTextWidth:  o.maxTextWidth,
+		Logger:        logger,
 
 		ClientCheckInterval: o.checkEvery,
 
