@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/gpusql/gpusql/auth"
 	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/cpu"
@@ -62,6 +63,21 @@ type Options struct {
 	// called from the goroutine that runs the statement, possibly from
 	// many goroutines at once.
 	OnNotice func(engine.Notice)
+
+	// Roles are the roles, their passwords and grants (the gpusql
+	// command opens them from DataDir); nil keeps an in-memory store
+	// holding only the bootstrap superuser.
+	Roles *auth.Store
+	// StatementTimeout, IdleSessionTimeout and IdleInTxTimeout are the
+	// sessions' defaults of statement_timeout, idle_session_timeout and
+	// idle_in_transaction_session_timeout; 0 is none.
+	StatementTimeout, IdleSessionTimeout, IdleInTxTimeout time.Duration
+	// MaxPrepared and MaxCursors bound a session's named prepared
+	// statements and cursors; 0 means query.DefaultMaxNamed.
+	MaxPrepared, MaxCursors int
+	// MaxQueryMemory bounds the host memory one statement may hold in
+	// rows it materialises, in bytes (53200 past it); 0 is no limit.
+	MaxQueryMemory int64
 }
 
 // checked returns o with defaults filled in, directories made absolute with
@@ -102,6 +118,12 @@ func (o Options) checked() (Options, error) {
 	}
 	if o.MaxTextWidth < 0 || o.MaxTextWidth > maxTextWidthLimit {
 		return bad("max text width %d: want 1 to %d bytes", o.MaxTextWidth, maxTextWidthLimit)
+	}
+	if o.StatementTimeout < 0 || o.IdleSessionTimeout < 0 || o.IdleInTxTimeout < 0 {
+		return bad("timeouts must not be negative")
+	}
+	if o.MaxPrepared < 0 || o.MaxCursors < 0 || o.MaxQueryMemory < 0 {
+		return bad("session limits must not be negative")
 	}
 	if o.DataDir == "" && o.FileRoot == "" {
 		return bad("no file root: set FileRoot (or DataDir)")
@@ -173,6 +195,14 @@ func newEngine(o Options) (srv *query.Server, backendName string, err error) {
 		Logger:       o.Logger,
 
 		ClientCheckInterval: o.ClientCheckInterval,
+
+		Roles:              o.Roles,
+		StatementTimeout:   o.StatementTimeout,
+		IdleSessionTimeout: o.IdleSessionTimeout,
+		IdleInTxTimeout:    o.IdleInTxTimeout,
+		MaxPrepared:        o.MaxPrepared,
+		MaxCursors:         o.MaxCursors,
+		MaxQueryMemory:     o.MaxQueryMemory,
 	})
 	if err != nil {
 		return nil, "", err

@@ -66,7 +66,7 @@ func startGpusqlWith(t *testing.T, fileRoot string, set func(*options)) *gpusqlS
 		logLevel:     slog.LevelDebug,
 	}
 	set(o)
-	eng, _, err := newEngine(o, logger)
+	eng, _, err := newEngine(o, logger, nil)
 	if err != nil {
 		t.Fatalf("gpusql: newEngine: %v", err)
 	}
