@@ -143,3 +143,38 @@ func TestTopNErrorsStillRaised(t *testing.T) {
 }
 
 func head(rows []string) []string { return rows[:min(len(rows), 12)] }
+
+// TestDistinctWorkersAgree: DISTINCT aggregates merged across workers
+// (each worker's new (group, value) pairs replayed into the first's set)
+// give one worker's answer, grouped and global, over values with NULLs
+// and numerics of equal value and different scale.
+func TestDistinctWorkersAgree(t *testing.T) {
+	h := zonedTable(t, 50000, 6)
+	i4t, num, tx, i8 := engine.Int32, engine.NumericType(10, 2), engine.Text, engine.Int64
+	distinct := func(a engine.AggCall) engine.AggCall { a.Distinct = true; return a }
+	mod := call(engine.OpMod, i4t, ref(0, i4t), i4(1000))
+	aggs := []engine.AggCall{
+		distinct(agg(engine.AggCount, ref(2, num), i8)),
+		distinct(agg(engine.AggSum, ref(2, num), engine.Numeric)),
+		distinct(agg(engine.AggAvg, mod, engine.Numeric)),
+		distinct(agg(engine.AggCount, mod, i8)),
+		distinct(agg(engine.AggMin, ref(3, tx), tx)),
+		distinct(agg(engine.AggMax, ref(2, num), num)),
+		distinct(agg(engine.AggCount, ref(3, tx), i8)),
+		countStar(),
+		agg(engine.AggSum, ref(1, i4t), i8),
+	}
+	for _, groupBy := range [][]engine.Expr{nil, {ref(1, i4t)}, {call(engine.OpMod, i4t, ref(0, i4t), i4(7)), ref(3, tx)}} {
+		p := aggPlan(h, nil, groupBy, aggs...)
+		for c := range len(groupBy) {
+			p.OrderBy = append(p.OrderBy, engine.SortKey{Col: c, NullsFirst: true})
+		}
+		one := runWorkers(t, p, 1)
+		for _, w := range []int{2, 3} {
+			checkRows(t, fmt.Sprintf("%d group keys, %d workers", len(groupBy), w), runWorkers(t, p, w), one...)
+		}
+	}
+	// count(DISTINCT k) over 50,000 rows: k takes 50 values and NULL.
+	p := aggPlan(h, nil, nil, distinct(agg(engine.AggCount, ref(1, i4t), i8)))
+	checkRows(t, "count(distinct k)", runWorkers(t, p, 2), "50")
+}
