@@ -25,14 +25,14 @@ type aggState struct {
 	sums  []eval.SumAcc // sum/avg of floats and intervals
 	// sum/avg of integers and numerics, one compact slot a group (a
 	// SumAcc is over 100 bytes, much of it for float sums):
-	sumI []int64      // sum of int2/int4 (an int8 with the overflow error)
-	sumD []engine.Dec // the others, exactly
+	sumI  []int64      // sum of int2/int4 (an int8 with the overflow error)
+	sumD  []engine.Dec // the others, exactly
 	skind sumKind
 	has   []bool
-	best  *engine.Vec // min/max
+	best  *engine.Vec         // min/max
 	seen  map[string]struct{} // string_agg(DISTINCT …)'s (value, delimiter) pairs
 	dbuf  []byte
-	dist  *distinctSet // other DISTINCT aggregates' (group, value) pairs (distinct.go)
+	dist  *distinctSet   // other DISTINCT aggregates' (group, value) pairs (distinct.go)
 	str   *stringAgg     // string_agg
 	stat  []eval.StatAcc // statistics (stats.go)
 	ord   *ordVals       // percentile_cont, percentile_disc, mode (stats.go)
