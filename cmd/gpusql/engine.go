@@ -12,11 +12,14 @@ import (
 // are constructed; programs that embed gpusql build theirs there too.
 func newEngine(o *options, logger *slog.Logger) (eng engine.Server, backendName string, err error) {
 	return gpusql.NewEngine(gpusql.Options{
-		FileRoot:     o.fileRoot,
-		DataDir:      o.dataDir,
-		Device:       o.device,
-		MaxTextWidth: o.maxTextWidth,
-		Logger:       logger,
+		FileRoot:      o.fileRoot,
+		DataDir:       o.dataDir,
+		Device:        o.device,
+		Devices:       o.devices,
+		Partitions:    o.partitions,
+		MinSplitBytes: o.splitMinBytes,
+		MaxTextWidth:  o.maxTextWidth,
+		Logger:        logger,
 
 		ClientCheckInterval: o.checkEvery,
 	})

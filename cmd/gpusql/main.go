@@ -2,7 +2,8 @@
 // answers PostgreSQL-dialect SQL over the PostgreSQL wire protocol.
 //
 //	gpusql [--listen 127.0.0.1:5433] [--data-dir DIR] [--file-root DIR]
-//	       [--device auto|cpu|cuda] [--max-text-width N] [--log-level info] [--demo]
+//	       [--device auto|cpu|cuda] [--devices 0,1] [--partitions N]
+//	       [--max-text-width N] [--log-level info] [--demo]
 //	       [--client-connection-check-interval 250ms]
 //
 // main only parses and checks flags into an options struct and wires the
@@ -21,6 +22,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -33,11 +35,14 @@ import (
 
 // options are the checked command line.
 type options struct {
-	listen       string
-	dataDir      string // absolute, symlinks resolved, exists
-	fileRoot     string // absolute, symlinks resolved, exists
-	device       string // "auto" or "cpu"
-	maxTextWidth int
+	listen        string
+	dataDir       string // absolute, symlinks resolved, exists
+	fileRoot      string // absolute, symlinks resolved, exists
+	device        string // "auto" or "cpu"
+	devices       []int  // GPU ordinals; nil: every GPU
+	partitions    int    // parts of a table per device
+	splitMinBytes int64  // smallest share of a file a part loads
+	maxTextWidth  int
 	// checkEvery is the default client_connection_check_interval;
 	// negative: off.
 	checkEvery time.Duration
@@ -64,6 +69,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	dataDir := fs.String("data-dir", "./gpusql-data", "`directory` for the server's files (created if missing)")
 	fileRoot := fs.String("file-root", "", "the only `directory` tree COPY FROM and CREATE TABLE ... FROM CSV may read (default: the data directory)")
 	device := fs.String("device", "auto", "where queries run: auto, cpu or cuda")
+	devices := fs.String("devices", "", "comma-separated GPU `ordinals` to use, e.g. 0,1 (default: every GPU); with several, each table is split across them")
+	partitions := fs.Int("partitions", 1, "split each table into `N` parts per device (tests the several-GPU path on one device or the CPU)")
+	splitMin := fs.Int64("split-min-bytes", 0, "smallest share of a CSV file, in `bytes`, that a part loads on its own (default 32 MiB)")
 	maxText := fs.Int("max-text-width", engine.DefaultCSVOptions().MaxTextWidth, "largest stored text value, in `bytes`")
 	checkEvery := fs.Duration("client-connection-check-interval", query.DefaultClientCheckInterval,
 		"how often a running statement checks that its client is still connected, and stops if not (0: never)")
@@ -93,6 +101,28 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	default:
 		return nil, usagef("--device %q: want auto, cpu or cuda", *device)
 	}
+	if *devices != "" {
+		if o.device == "cpu" {
+			return nil, usagef("--devices %q: the cpu device uses no GPU", *devices)
+		}
+		seen := map[int]bool{}
+		for _, f := range strings.Split(*devices, ",") {
+			d, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || d < 0 || seen[d] {
+				return nil, usagef("--devices %q: want distinct GPU ordinals separated by commas, e.g. 0,1", *devices)
+			}
+			seen[d] = true
+			o.devices = append(o.devices, d)
+		}
+	}
+	if *partitions < 1 || *partitions > 64 {
+		return nil, usagef("--partitions %d: want 1 to 64", *partitions)
+	}
+	o.partitions = *partitions
+	if *splitMin < 0 {
+		return nil, usagef("--split-min-bytes %d: must not be negative", *splitMin)
+	}
+	o.splitMinBytes = *splitMin
 	if o.maxTextWidth <= 0 || o.maxTextWidth > maxTextWidthLimit {
 		return nil, usagef("--max-text-width %d: want 1 to %d bytes", o.maxTextWidth, maxTextWidthLimit)
 	}

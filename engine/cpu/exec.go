@@ -159,7 +159,11 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 		r.rows = 0 // a table never loaded
 	}
 	if p.Data != nil {
-		h, ok := p.Data.(*engine.HostTable)
+		d, err := engine.LocalData(p.Data)
+		if err != nil {
+			return err
+		}
+		h, ok := d.(*engine.HostTable)
 		if !ok {
 			return engine.Errorf(engine.CodeInternalError, "cpu backend cannot read %T table data", p.Data)
 		}
