@@ -123,12 +123,15 @@ type HostTable struct {
 	// stats caches column statistics (stats.go); a table built without
 	// NewHostTable computes them on each call.
 	stats *statsCache
+	// zones caches column zone maps (zonemap.go); a table built without
+	// NewHostTable has none.
+	zones *zoneMapCache
 }
 
 // NewHostTable makes a host table of n rows over cols that caches its
-// column statistics.
+// column statistics and zone maps.
 func NewHostTable(cols []*Column, n int64) *HostTable {
-	return &HostTable{Cols: cols, N: n, stats: &statsCache{}}
+	return &HostTable{Cols: cols, N: n, stats: &statsCache{}, zones: &zoneMapCache{}}
 }
 
 func (h *HostTable) Rows() int64 { return h.N }
