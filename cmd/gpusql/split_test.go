@@ -44,6 +44,7 @@ func TestSplitCorpus(t *testing.T) {
 		}
 	}
 	checkSplit(t, split, 3)
+	checkRoutes(t, split)
 	same, unsupported, _ := compareCorpus(t, qs, one, split)
 	for _, u := range unsupported {
 		t.Errorf("refused over parts: %s", u)
@@ -121,5 +122,30 @@ func TestDeviceSplitCorpus(t *testing.T) {
 			t.Logf("corpus, %s: %d queries: %d identical to the CPU backend, %d refused with 0A000, %d different",
 				r.name, len(qs), len(same), len(unsupported), len(differ))
 		})
+	}
+}
+
+// checkRoutes checks that plans take the routes they should: an
+// aggregate over a join runs on every part with the smaller side
+// broadcast, a window gathers the table.
+func checkRoutes(t *testing.T, c *diffClient) {
+	t.Helper()
+	for sql, want := range map[string]string{
+		"SELECT count(*), sum(l_quantity) FROM lineitem WHERE l_quantity > 10":                          "parts aggregate their rows at once",
+		"SELECT ja.g, count(*) FROM ja JOIN jb ON ja.k = jb.k GROUP BY ja.g":                            "each part reads the other tables whole",
+		"SELECT ja.id FROM ja WHERE EXISTS (SELECT 1 FROM jc WHERE jc.k = ja.k) ORDER BY ja.id LIMIT 3": "parts filter and sort their rows at once",
+		"SELECT id, row_number() OVER (ORDER BY id) FROM obs":                                           "gathered on",
+	} {
+		o := c.run("EXPLAIN " + sql)
+		if o.Err != nil {
+			t.Fatalf("EXPLAIN %s: %v", sql, o.Err)
+		}
+		var text []string
+		for _, r := range o.Results[0].Rows {
+			text = append(text, string(r[0]))
+		}
+		if !strings.Contains(strings.Join(text, "\n"), want) {
+			t.Errorf("EXPLAIN %s: want %q in\n%s", sql, want, strings.Join(text, "\n"))
+		}
 	}
 }

@@ -19,30 +19,147 @@ const (
 	routeStream                 // every part's rows, passed on in the table's order
 )
 
-// routeOf picks p's route, and the partitioned table it reads.
-func routeOf(p *engine.Plan) (route, *Table) {
-	t, ok := p.Data.(*Table)
-	if !ok || p.Input != nil || len(p.GroupingSets) > 0 {
-		return routeGather, nil
-	}
-	if len(t.segs) == 1 {
-		return routeOne, t
-	}
-	if p.Aggregate {
-		if splittable(p) {
-			return routeAggregate, t
-		}
-		return routeGather, t
-	}
-	if len(p.OrderBy) == 0 && !p.Distinct && p.Limit < 0 && p.Offset == 0 {
-		return routeStream, t
-	}
-	for _, e := range p.Project {
-		if e.Type().Kind == engine.KindInterval { // host tables cannot hold them (engine.HostFromBatchesExact)
-			return routeGather, t
+// split is how a plan runs over a split table: its route, the table
+// whose segments the parts run over (the probe), and the leaf of p's tree
+// that reads it (p itself for a plan without a tree).
+type split struct {
+	route route
+	probe *Table
+	leaf  *engine.Plan
+}
+
+// routeOf picks p's route. A plan over a tree splits when the tree is
+// linear in one split table's rows (probeLeaf): the tree over all the
+// rows is the union of the tree over each segment, with every other
+// table read whole, so each part runs the tree over its segment and a
+// copy of the other tables gathered on its device (a broadcast join).
+func routeOf(p *engine.Plan) split {
+	leaf := p
+	if p.Input != nil {
+		if leaf = probeLeaf(p.Input); leaf == nil || leafCount(p, leaf.Data) != 1 {
+			return split{route: routeGather}
 		}
 	}
-	return routeScan, t
+	t, ok := leaf.Data.(*Table)
+	if !ok || len(p.GroupingSets) > 0 {
+		return split{route: routeGather}
+	}
+	sp := split{probe: t, leaf: leaf}
+	switch {
+	case len(t.segs) == 1 && p.Input == nil:
+		sp.route = routeOne
+	case len(t.segs) == 1:
+		sp.route = routeGather
+	case p.Aggregate && splittable(p):
+		sp.route = routeAggregate
+	case p.Aggregate:
+		sp.route = routeGather
+	case len(p.OrderBy) == 0 && !p.Distinct && p.Limit < 0 && p.Offset == 0:
+		sp.route = routeStream
+	default:
+		sp.route = routeScan
+		for _, e := range p.Project {
+			if e.Type().Kind == engine.KindInterval { // host tables cannot hold them (engine.HostFromBatchesExact)
+				sp.route = routeGather
+			}
+		}
+	}
+	return sp
+}
+
+// probeLeaf is the leaf reading a split table through which r is linear,
+// the one with the most rows where there are several; nil if none. Row-
+// wise plans (filter, project) pass rows through; an inner join is linear
+// in either side, a left, semi or anti join in its left, a right join in
+// its right. Aggregates, DISTINCT, sorts, limits, windows, set operations
+// and full joins are not.
+func probeLeaf(r engine.Rel) *engine.Plan {
+	switch r := r.(type) {
+	case *engine.Plan:
+		if r.Aggregate || r.Distinct || len(r.OrderBy) > 0 || r.Limit >= 0 || r.Offset > 0 || len(r.GroupingSets) > 0 {
+			return nil
+		}
+		if r.Input != nil {
+			return probeLeaf(r.Input)
+		}
+		if _, ok := r.Data.(*Table); ok {
+			return r
+		}
+	case *engine.Join:
+		var a, b *engine.Plan
+		switch r.Kind {
+		case engine.JoinInner:
+			a, b = probeLeaf(r.Left), probeLeaf(r.Right)
+		case engine.JoinLeft, engine.JoinSemi, engine.JoinAnti, engine.JoinAntiNull:
+			a = probeLeaf(r.Left)
+		case engine.JoinRight:
+			a = probeLeaf(r.Right)
+		}
+		if a == nil || b != nil && b.Data.Rows() > a.Data.Rows() {
+			return b
+		}
+		return a
+	}
+	return nil
+}
+
+// leafCount is how many leaves of r read d.
+func leafCount(r engine.Rel, d engine.TableData) int {
+	n := 0
+	engine.WalkRel(r, func(x engine.Rel) {
+		if p, ok := x.(*engine.Plan); ok && p.Input == nil && p.Data == d {
+			n++
+		}
+	})
+	return n
+}
+
+// bind is r for one part: the probe leaf reads seg, and every other
+// split table its copy gathered on the part.
+func bind(r engine.Rel, leaf *engine.Plan, seg segment) (engine.Rel, error) {
+	var err error
+	switch r := r.(type) {
+	case *engine.Plan:
+		q := *r
+		if r == leaf {
+			q.Data = seg.data
+		} else if t, ok := r.Data.(*Table); ok {
+			if q.Data, err = t.gatheredOn(seg.part); err != nil {
+				return nil, err
+			}
+		}
+		if r.Input != nil {
+			if q.Input, err = bind(r.Input, leaf, seg); err != nil {
+				return nil, err
+			}
+		}
+		return &q, nil
+	case *engine.Join:
+		j := *r
+		if j.Left, err = bind(r.Left, leaf, seg); err != nil {
+			return nil, err
+		}
+		if j.Right, err = bind(r.Right, leaf, seg); err != nil {
+			return nil, err
+		}
+		return &j, nil
+	case *engine.SetOp:
+		x := *r
+		if x.Left, err = bind(r.Left, leaf, seg); err != nil {
+			return nil, err
+		}
+		if x.Right, err = bind(r.Right, leaf, seg); err != nil {
+			return nil, err
+		}
+		return &x, nil
+	case *engine.Window:
+		w := *r
+		if w.Input, err = bind(r.Input, leaf, seg); err != nil {
+			return nil, err
+		}
+		return &w, nil
+	}
+	return nil, engine.Errorf(engine.CodeInternalError, "multi: unknown plan node %T", r)
 }
 
 // splittable reports whether p's aggregates can be computed per part and
@@ -83,18 +200,18 @@ func splittable(p *engine.Plan) bool {
 // Execute runs p: on every part at once where the plan splits, else on
 // the first part over gathered data.
 func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.BatchSink) error {
-	r, t := routeOf(p)
-	switch r {
+	sp := routeOf(p)
+	switch sp.route {
 	case routeOne:
 		q := *p
-		q.Data = t.segs[0].data
-		return b.parts[t.segs[0].part].Execute(ctx, &q, sink)
+		q.Data = sp.probe.segs[0].data
+		return b.parts[sp.probe.segs[0].part].Execute(ctx, &q, sink)
 	case routeAggregate:
-		return b.aggregate(ctx, p, t, sink)
+		return b.aggregate(ctx, p, sp, sink)
 	case routeScan:
-		return b.scan(ctx, p, t, sink)
+		return b.scan(ctx, p, sp, sink)
 	case routeStream:
-		return b.stream(ctx, p, t, sink)
+		return b.stream(ctx, p, sp, sink)
 	}
 	return b.parts[0].Execute(ctx, p, sink) // the part reads gathered data (engine.LocalData)
 }
@@ -103,19 +220,23 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 // account of the plan.
 func (b *Backend) Explain(p *engine.Plan) []string {
 	var lines []string
-	r, t := routeOf(p)
-	if t != nil || r == routeGather && readsPartitioned(p) {
+	sp := routeOf(p)
+	if sp.probe != nil || readsPartitioned(p) {
 		n := len(b.parts)
-		if t != nil {
-			n = len(t.segs)
+		if sp.probe != nil {
+			n = len(sp.probe.segs)
 		}
-		lines = append(lines, "Partitioned: "+[...]string{
-			"the table's parts are gathered on " + b.names[0] + " (once per table version), where the plan runs",
+		how := [...]string{
+			"the tables' parts are gathered on " + b.names[0] + " (once per table version), where the plan runs",
 			"one part holds every row; the plan runs there",
 			fmt.Sprintf("%d parts aggregate their rows at once; the partial aggregates are merged on the host", n),
 			fmt.Sprintf("%d parts filter and sort their rows at once; the rows are merged on the host", n),
 			fmt.Sprintf("%d parts scan their rows at once; the rows are passed on in the table's order", n),
-		}[r])
+		}[sp.route]
+		if sp.route >= routeAggregate && p.Input != nil {
+			how += "; each part reads the other tables whole, gathered on its device"
+		}
+		lines = append(lines, "Partitioned: "+how)
 	}
 	if x, ok := b.parts[0].(engine.Explainer); ok {
 		lines = append(lines, x.Explain(p)...)
@@ -135,11 +256,29 @@ func readsPartitioned(r engine.Rel) bool {
 	return found
 }
 
-// onParts runs plan(d) over every segment of t, the segments of each part
+// partPlan is p for the part holding seg: over seg itself, or over its
+// tree bound to the part (bind).
+func partPlan(p *engine.Plan, sp split, seg segment) (*engine.Plan, error) {
+	if p.Input == nil {
+		q := *p
+		q.Data = seg.data
+		return &q, nil
+	}
+	in, err := bind(p.Input, sp.leaf, seg)
+	if err != nil {
+		return nil, err
+	}
+	q := *p
+	q.Input = in
+	return &q, nil
+}
+
+// onParts runs p over every segment of sp's probe table, the segments of each part
 // one after another and the parts at once, and returns each segment's
 // result batches (copies) in the table's order. The first error in that
 // order wins.
-func (b *Backend) onParts(ctx context.Context, t *Table, plan func(engine.TableData) *engine.Plan) ([][]*engine.Batch, error) {
+func (b *Backend) onParts(ctx context.Context, p *engine.Plan, sp split) ([][]*engine.Batch, error) {
+	t := sp.probe
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	out := make([][]*engine.Batch, len(t.segs))
@@ -154,7 +293,13 @@ func (b *Backend) onParts(ctx context.Context, t *Table, plan func(engine.TableD
 		go func() {
 			defer wg.Done()
 			for _, i := range segs {
-				errs[i] = b.parts[part].Execute(ctx, plan(t.segs[i].data), func(bt *engine.Batch) error {
+				var q *engine.Plan
+				q, errs[i] = partPlan(p, sp, t.segs[i])
+				if errs[i] != nil {
+					cancel()
+					return
+				}
+				errs[i] = b.parts[part].Execute(ctx, q, func(bt *engine.Batch) error {
 					out[i] = append(out[i], cloneBatch(bt))
 					return nil
 				})
@@ -189,7 +334,7 @@ func isCancel(err error) bool {
 // aggregate runs p's aggregation on every part, then merges the groups'
 // partial results on the host and finishes p there (HAVING, the
 // projection, DISTINCT, ORDER BY, LIMIT).
-func (b *Backend) aggregate(ctx context.Context, p *engine.Plan, t *Table, sink engine.BatchSink) error {
+func (b *Backend) aggregate(ctx context.Context, p *engine.Plan, sp split, sink engine.BatchSink) error {
 	nk := len(p.GroupBy)
 	n := nk + len(p.Aggs)
 	types := make([]engine.Type, n)
@@ -211,11 +356,7 @@ func (b *Backend) aggregate(ctx context.Context, p *engine.Plan, t *Table, sink 
 	partial.Having, partial.Distinct, partial.DistinctOn, partial.OrderBy = nil, false, nil, nil
 	partial.Offset, partial.Limit = 0, -1
 	partial.Project, partial.Names, partial.Visible = refs, names, n
-	parts, err := b.onParts(ctx, t, func(d engine.TableData) *engine.Plan {
-		q := partial
-		q.Data = d
-		return &q
-	})
+	parts, err := b.onParts(ctx, &partial, sp)
 	if err != nil {
 		return err
 	}
@@ -252,7 +393,7 @@ func (b *Backend) aggregate(ctx context.Context, p *engine.Plan, t *Table, sink 
 // scan runs p's filter and projection on every part, each part sorting
 // and cutting its rows to the first Offset+Limit where p does, then
 // finishes p over all the parts' rows on the host.
-func (b *Backend) scan(ctx context.Context, p *engine.Plan, t *Table, sink engine.BatchSink) error {
+func (b *Backend) scan(ctx context.Context, p *engine.Plan, sp split, sink engine.BatchSink) error {
 	n := len(p.Project)
 	partial := *p
 	partial.Offset, partial.Visible = 0, n
@@ -260,11 +401,7 @@ func (b *Backend) scan(ctx context.Context, p *engine.Plan, t *Table, sink engin
 		partial.Limit = p.Offset + p.Limit
 	}
 	partial.Names = append(append([]string(nil), p.Names...), make([]string, n-len(p.Names))...)
-	parts, err := b.onParts(ctx, t, func(d engine.TableData) *engine.Plan {
-		q := partial
-		q.Data = d
-		return &q
-	})
+	parts, err := b.onParts(ctx, &partial, sp)
 	if err != nil {
 		return err
 	}
@@ -288,12 +425,8 @@ func (b *Backend) scan(ctx context.Context, p *engine.Plan, t *Table, sink engin
 
 // stream runs p on every part at once and passes the rows on in the
 // table's order.
-func (b *Backend) stream(ctx context.Context, p *engine.Plan, t *Table, sink engine.BatchSink) error {
-	parts, err := b.onParts(ctx, t, func(d engine.TableData) *engine.Plan {
-		q := *p
-		q.Data = d
-		return &q
-	})
+func (b *Backend) stream(ctx context.Context, p *engine.Plan, sp split, sink engine.BatchSink) error {
+	parts, err := b.onParts(ctx, p, sp)
 	if err != nil {
 		return err
 	}

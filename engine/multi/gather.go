@@ -2,16 +2,19 @@ package multi
 
 import "github.com/gpusql/gpusql/engine"
 
-// Gathered is every row of t on the first part (engine.Gatherer), made
-// once per table version: foreign segments are moved there (peer to peer on GPUs) and
-// all are appended in order.
-func (t *Table) Gathered() (engine.TableData, error) {
+// Gathered is every row of t on the first part (engine.Gatherer).
+func (t *Table) Gathered() (engine.TableData, error) { return t.gatheredOn(0) }
+
+// gatheredOn is every row of t on part k, made once per table version
+// and part: the segments of other devices are moved there (peer to peer
+// on GPUs) and all are appended in order.
+func (t *Table) gatheredOn(k int) (engine.TableData, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.gathered != nil {
-		return t.gathered, nil
+	if g, ok := t.gathered[k]; ok {
+		return g.data, nil
 	}
-	b0 := t.b.parts[0]
+	bk := t.b.parts[k]
 	var acc engine.TableData
 	accOwned := false
 	fail := func(err error) (engine.TableData, error) {
@@ -22,8 +25,8 @@ func (t *Table) Gathered() (engine.TableData, error) {
 	}
 	for _, s := range t.segs {
 		d, owned := s.data, false
-		if s.part != 0 {
-			if m, ok := b0.(Mover); ok {
+		if s.part != k && t.b.parts[s.part] != bk {
+			if m, ok := bk.(Mover); ok {
 				var err error
 				if d, owned, err = m.Move(t.name, s.data); err != nil {
 					return fail(err)
@@ -44,7 +47,7 @@ func (t *Table) Gathered() (engine.TableData, error) {
 			acc, accOwned = d, owned
 			continue
 		}
-		next, err := b0.Concat(t.name, acc, d)
+		next, err := bk.Concat(t.name, acc, d)
 		if owned {
 			d.Release()
 		}
@@ -56,6 +59,9 @@ func (t *Table) Gathered() (engine.TableData, error) {
 		}
 		acc, accOwned = next, true
 	}
-	t.gathered, t.owned = acc, accOwned
+	if t.gathered == nil {
+		t.gathered = map[int]gatheredCopy{}
+	}
+	t.gathered[k] = gatheredCopy{acc, accOwned}
 	return acc, nil
 }

@@ -116,8 +116,13 @@ type Table struct {
 	segs []segment
 
 	mu       sync.Mutex
-	gathered engine.TableData // every row on the first part (gather.go)
-	owned    bool             // gathered is a copy to release
+	gathered map[int]gatheredCopy // every row on a part, by part (gather.go)
+}
+
+// gatheredCopy is every row of a table on one part.
+type gatheredCopy struct {
+	data  engine.TableData
+	owned bool // a copy to release (not a segment itself)
 }
 
 var (
@@ -147,8 +152,10 @@ func (t *Table) DeviceBytes() int64 {
 		n += s.data.DeviceBytes()
 	}
 	t.mu.Lock()
-	if t.gathered != nil && t.owned {
-		n += t.gathered.DeviceBytes()
+	for _, g := range t.gathered {
+		if g.owned {
+			n += g.data.DeviceBytes()
+		}
 	}
 	t.mu.Unlock()
 	return n
@@ -158,8 +165,10 @@ func (t *Table) DeviceBytes() int64 {
 // version shares, and frees the gathered copy.
 func (t *Table) Release() {
 	t.mu.Lock()
-	if t.gathered != nil && t.owned {
-		t.gathered.Release()
+	for _, g := range t.gathered {
+		if g.owned {
+			g.data.Release()
+		}
 	}
 	t.gathered = nil
 	t.mu.Unlock()
@@ -191,9 +200,11 @@ func (t *Table) Placement() []engine.PartBytes {
 		out[s.part].Bytes += s.data.DeviceBytes()
 	}
 	t.mu.Lock()
-	if t.gathered != nil && t.owned {
-		out[0].Bytes += t.gathered.DeviceBytes()
-		out[0].Gathered = true
+	for part, g := range t.gathered {
+		if g.owned {
+			out[part].Bytes += g.data.DeviceBytes()
+			out[part].Gathered = true
+		}
 	}
 	t.mu.Unlock()
 	return out
