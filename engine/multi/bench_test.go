@@ -37,7 +37,7 @@ func BenchmarkAggregateMerge(b *testing.B) {
 	g := &engine.ColRef{Idx: 1, Name: "g", T: engine.Text}
 	n := &engine.ColRef{Idx: 2, Name: "n", T: c[2].Type}
 	p := &engine.Plan{Table: "m", Schema: c, Data: res.Data, Aggregate: true, GroupBy: []engine.Expr{g},
-		Aggs: []engine.AggCall{{Func: engine.AggSum, Arg: n, T: engine.Numeric}, {Func: engine.AggCountStar, T: engine.Int64}, {Func: engine.AggMin, Arg: n, T: n.T}},
+		Aggs:    []engine.AggCall{{Func: engine.AggSum, Arg: n, T: engine.Numeric}, {Func: engine.AggCountStar, T: engine.Int64}, {Func: engine.AggMin, Arg: n, T: n.T}},
 		Project: []engine.Expr{&engine.ColRef{Idx: 0, T: engine.Text}, &engine.ColRef{Idx: 1, T: engine.Numeric}, &engine.ColRef{Idx: 2, T: engine.Int64}, &engine.ColRef{Idx: 3, T: n.T}},
 		OrderBy: []engine.SortKey{{Col: 0}}, Limit: -1, Visible: 4, Names: []string{"g", "s", "c", "m"}}
 	b.ResetTimer()
