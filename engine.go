@@ -14,6 +14,7 @@ import (
 	"github.com/gpusql/gpusql/engine/gpu"
 	"github.com/gpusql/gpusql/engine/multi"
 	"github.com/gpusql/gpusql/loader"
+	"github.com/gpusql/gpusql/persist"
 	"github.com/gpusql/gpusql/query"
 )
 
@@ -31,6 +32,11 @@ type Options struct {
 	// DataDir is a directory for the engine's files, created if missing.
 	// Empty means none (then FileRoot is required).
 	DataDir string
+	// Persist keeps the catalog (tables, views) and every table's data
+	// in DataDir/catalog: each change is durable when its statement
+	// commits, and the next engine opened on DataDir starts with them
+	// (package persist). It needs DataDir.
+	Persist bool
 	// Device is where queries run: "auto" (the default when empty) picks
 	// the GPU when one is usable and the CPU backend otherwise; "cpu"; or
 	// "cuda", which fails when no GPU backend is usable: a query never
@@ -128,6 +134,9 @@ func (o Options) checked() (Options, error) {
 	if o.DataDir == "" && o.FileRoot == "" {
 		return bad("no file root: set FileRoot (or DataDir)")
 	}
+	if o.Persist && o.DataDir == "" {
+		return bad("persist needs a data dir")
+	}
 	var err error
 	if o.DataDir != "" {
 		if err := os.MkdirAll(o.DataDir, 0o755); err != nil {
@@ -207,7 +216,43 @@ func newEngine(o Options) (srv *query.Server, backendName string, err error) {
 	if err != nil {
 		return nil, "", err
 	}
+	if o.Persist {
+		if err := restore(srv, o); err != nil {
+			return nil, "", err
+		}
+	}
 	return srv, backend.Name(), nil
+}
+
+// restore brings back the tables and views kept in o.DataDir, onto the
+// backend, and makes the catalog keep its changes there.
+func restore(srv *query.Server, o Options) error {
+	dir, err := persist.Open(o.DataDir, o.Logger)
+	if err != nil {
+		return fmt.Errorf("gpusql: data dir: %w", err)
+	}
+	store, ok := srv.Backend().(engine.TableStore)
+	if !ok {
+		return fmt.Errorf("gpusql: the %s backend cannot store tables", srv.Backend().Name())
+	}
+	start := time.Now()
+	next, tables, views, err := dir.Load(store)
+	if err != nil {
+		return fmt.Errorf("gpusql: restoring the catalog from %s: %w", dir.Path(), err)
+	}
+	var rows, bytes int64
+	for _, t := range tables {
+		if t.Data != nil {
+			rows += t.Data.Rows()
+			bytes += t.Data.DeviceBytes()
+		}
+	}
+	if err := srv.Catalog().Attach(dir, next, tables, views); err != nil {
+		return fmt.Errorf("gpusql: %w", err)
+	}
+	o.Logger.Info("catalog restored", "dir", dir.Path(), "tables", len(tables), "views", len(views),
+		"rows", rows, "bytes", bytes, "seconds", time.Since(start).Seconds())
+	return nil
 }
 
 // maxPartitions bounds Options.Partitions.

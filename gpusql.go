@@ -102,6 +102,7 @@ func (db *DB) Close() error {
 	db.stop(errDBClosed)
 	db.running.Wait()
 	cat := db.srv.Catalog()
+	cat.Detach() // freeing the tables is no DROP: a data dir keeps them
 	for _, t := range cat.Tables() {
 		_ = cat.Drop(t.Name)
 	}

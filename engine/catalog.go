@@ -40,6 +40,9 @@ type Table struct {
 	dropped bool
 	// live counts the catalog's versions not yet freed.
 	live *atomic.Int64
+	// cat is the catalog the table is in (nil for a table made outside
+	// one), which writes its versions to stable storage (durable.go).
+	cat *Catalog
 }
 
 // version is one committed state of a table's data. refs counts the
@@ -48,6 +51,9 @@ type version struct {
 	data TableData
 	refs atomic.Int64
 	live *atomic.Int64
+	// file is the durable copy of data ("" when the catalog keeps
+	// none), named as the Durable that wrote it names it.
+	file string
 }
 
 func newVersion(d TableData, live *atomic.Int64) *version {
@@ -140,16 +146,41 @@ func (t *Table) Column(name string) (int, bool) {
 	return -1, false
 }
 
-// publish makes data the current version and unpins the old one. The
-// caller holds writeMu.
-func (t *Table) publish(data TableData) {
+// publish makes data the current version (nil: none), kept durably in
+// file, and unpins the old one. The caller holds writeMu.
+func (t *Table) publish(data TableData, file string) {
 	t.mu.Lock()
 	old := t.cur
-	t.cur = newVersion(data, t.live)
+	t.cur = nil
+	if data != nil {
+		t.cur = newVersion(data, t.live)
+		t.cur.file = file
+	}
 	t.mu.Unlock()
 	if old != nil {
 		old.unpin()
 	}
+}
+
+// commitData makes data (nil: none) t's new version: written to stable
+// storage first when the catalog keeps t there (durable.go), and then
+// published. On failure nothing changes and the caller still owns data.
+// The caller holds writeMu.
+func (t *Table) commitData(data TableData) error {
+	d := t.durable()
+	if d == nil {
+		t.publish(data, "")
+		return nil
+	}
+	f, err := save(d, t.Name, data)
+	if err != nil {
+		return err
+	}
+	var rows int64
+	if data != nil {
+		rows = data.Rows()
+	}
+	return t.cat.commitTables(map[*Table]pending{t: {f, rows}}, func() { t.publish(data, f) })
 }
 
 // Write is the commit point of a load or an append: it publishes add,
@@ -194,7 +225,14 @@ func (t *Table) Write(add TableData, merge func(cur, add TableData) (TableData, 
 			return nil // nothing to add: the current version stays
 		}
 	}
-	t.publish(data)
+	if err := t.commitData(data); err != nil {
+		if data != add {
+			data.Release()
+		} else {
+			release()
+		}
+		return err
+	}
 	return nil
 }
 
@@ -217,6 +255,11 @@ type Catalog struct {
 	// MaxLoadErrors caps the rows kept in gpusql_load_errors.
 	MaxLoadErrors int
 	live          atomic.Int64 // versions not yet freed, of all tables
+
+	// commitMu orders the changes to schema public with their commits
+	// to dur, the durable store (nil: none); durable.go.
+	commitMu sync.Mutex
+	dur      Durable
 }
 
 // NewCatalog returns an empty catalog.
@@ -245,7 +288,9 @@ func (c *Catalog) CreateWith(name string, cols []ColumnDef, data TableData) (*Ta
 	return c.CreateIn("", name, cols, data)
 }
 
-// Drop removes a table. Its data is freed once no query holds it.
+// Drop removes a table from memory (not from a durable store: DROP TABLE
+// is DropRelation): what closing an engine does, after Detach. Its data
+// is freed once no query holds it.
 func (c *Catalog) Drop(name string) error {
 	c.mu.Lock()
 	t, ok := c.tables[name]
@@ -347,16 +392,63 @@ func CommitWrites(ws []TxWrite) error {
 				WithDetail("Table %q was changed by another session while this transaction wrote to it.", t.Name)
 		}
 	}
+	// Save the public tables' new data, then commit them all at once.
+	files := map[*Table]pending{}
+	var cat *Catalog
+	var d Durable
+	for _, w := range ws {
+		if d == nil {
+			if d = w.Table.durable(); d != nil {
+				cat = w.Table.cat
+			}
+		}
+	}
+	discard := func() {
+		for _, p := range files {
+			if p.file != "" {
+				d.Discard(p.file)
+			}
+		}
+	}
 	for _, w := range ws {
 		t := w.Table
-		t.mu.Lock()
-		dropped := t.dropped
-		t.mu.Unlock()
-		if dropped {
-			w.Data.Release()
+		if d == nil || t.cat != cat || t.Schema != "" || t.isDropped() {
 			continue
 		}
-		t.publish(w.Data)
+		f, err := save(d, t.Name, w.Data)
+		if err != nil {
+			discard()
+			return err
+		}
+		var rows int64
+		if w.Data != nil {
+			rows = w.Data.Rows()
+		}
+		files[t] = pending{f, rows}
 	}
-	return nil
+	publish := func() {
+		for _, w := range ws {
+			t := w.Table
+			if t.isDropped() {
+				w.Data.Release()
+				continue
+			}
+			f := ""
+			if p, ok := files[t]; ok {
+				f = p.file
+			}
+			t.publish(w.Data, f)
+		}
+	}
+	if cat == nil {
+		publish()
+		return nil
+	}
+	return cat.commitTables(files, publish)
+}
+
+func (t *Table) isDropped() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.dropped
 }

@@ -105,27 +105,55 @@ func (c *Catalog) LookupIn(schema, name string) (*Table, *View) {
 // whose first version is data (nil: none), in one step: no reader sees
 // the table without its data. On failure data is released.
 func (c *Catalog) CreateIn(schema, name string, cols []ColumnDef, data TableData) (*Table, error) {
+	var d Durable
+	file := ""
 	fail := func(err error) (*Table, error) {
 		if data != nil {
 			data.Release()
+		}
+		if file != "" {
+			d.Discard(file)
 		}
 		return nil, err
 	}
 	if err := checkColumnNames(cols); err != nil {
 		return fail(err)
 	}
+	if schema == "" {
+		c.commitMu.Lock()
+		d = c.dur
+		c.commitMu.Unlock()
+		var err error
+		if file, err = save(d, name, data); err != nil {
+			return fail(err)
+		}
+	}
+	c.commitMu.Lock()
+	defer c.commitMu.Unlock()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	tables, views := c.schemaMaps(schema, true)
 	if tables[name] != nil || views[name] != nil {
 		return fail(Errorf(CodeDuplicateTable, "relation %q already exists", name))
 	}
-	t := &Table{Name: name, Schema: schema, Columns: cols, OID: c.nextOID, live: &c.live}
-	if data != nil {
-		t.cur = newVersion(data, t.live)
-	}
+	t := &Table{Name: name, Schema: schema, Columns: cols, OID: c.nextOID, live: &c.live, cat: c}
+	undo := c.snapshotLocked()
 	c.nextOID++
 	tables[name] = t
+	if schema == "" && c.dur == d {
+		var rows int64
+		if data != nil {
+			rows = data.Rows()
+		}
+		if err := c.commitLocked(map[*Table]pending{t: {file, rows}}); err != nil {
+			undo()
+			return fail(err)
+		}
+	}
+	if data != nil {
+		t.cur = newVersion(data, t.live)
+		t.cur.file = file
+	}
 	return t, nil
 }
 
@@ -148,8 +176,11 @@ func (c *Catalog) CreateView(v *View, replace bool) error {
 	if err := checkColumnNames(v.Columns); err != nil {
 		return err
 	}
+	c.commitMu.Lock()
+	defer c.commitMu.Unlock()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	undo := c.snapshotLocked()
 	tables, views := c.schemaMaps(v.Schema, true)
 	if tables[v.Name] != nil {
 		return Errorf(CodeDuplicateTable, "relation %q already exists", v.Name)
@@ -184,6 +215,12 @@ func (c *Catalog) CreateView(v *View, replace bool) error {
 		c.nextOID++
 	}
 	views[v.Name] = v
+	if v.Schema == "" {
+		if err := c.commitLocked(nil); err != nil {
+			undo()
+			return err
+		}
+	}
 	return nil
 }
 
@@ -328,16 +365,20 @@ func qualified(r RelRef) string {
 // views make it fail with 2BP01. A dropped table's data is freed once no
 // statement pins it. It fails with 42P01 when r does not exist.
 func (c *Catalog) DropRelation(r RelRef, cascade bool) ([]*View, error) {
+	c.commitMu.Lock()
 	c.mu.Lock()
+	undo := c.snapshotLocked()
 	tables, views := c.schemaMaps(r.Schema, false)
 	t, v := tables[r.Name], views[r.Name]
 	if t == nil && v == nil {
 		c.mu.Unlock()
+		c.commitMu.Unlock()
 		return nil, Errorf(CodeUndefinedTable, "relation %q does not exist", r.Name)
 	}
 	deps := c.dependentsLocked(r)
 	if len(deps) > 0 && !cascade {
 		c.mu.Unlock()
+		c.commitMu.Unlock()
 		what := "table"
 		if v != nil {
 			what = "view"
@@ -353,7 +394,22 @@ func (c *Catalog) DropRelation(r RelRef, cascade bool) ([]*View, error) {
 	} else {
 		delete(views, r.Name)
 	}
+	public := r.Schema == ""
+	for _, d := range deps {
+		public = public || d.Schema == ""
+	}
+	if public {
+		if err := c.commitLocked(nil); err != nil {
+			undo()
+			c.mu.Unlock()
+			c.commitMu.Unlock()
+			return nil, err
+		}
+	}
 	c.mu.Unlock()
+	// Unlocked before retire, which waits for the table's writer: that
+	// writer may be waiting for commitMu (lock order: durable.go).
+	c.commitMu.Unlock()
 	if t != nil {
 		t.retire()
 	}
@@ -412,6 +468,8 @@ func (c *Catalog) Alter(t *Table, name string, cols []ColumnDef) (*Table, error)
 	// its version.
 	t.writeMu.Lock()
 	defer t.writeMu.Unlock()
+	c.commitMu.Lock()
+	defer c.commitMu.Unlock()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	tables, views := c.schemaMaps(t.Schema, false)
@@ -423,11 +481,24 @@ func (c *Catalog) Alter(t *Table, name string, cols []ColumnDef) (*Table, error)
 	}
 	// The successor takes over the version with its reference, and both
 	// names change under c.mu: no reader sees the table without data.
-	nt := &Table{Name: name, Schema: t.Schema, Columns: cols, OID: t.OID, live: t.live}
-	nt.cur = t.detach()
+	nt := &Table{Name: name, Schema: t.Schema, Columns: cols, OID: t.OID, live: t.live, cat: c}
+	undo := c.snapshotLocked()
 	delete(tables, t.Name)
 	tables[name] = nt
 	c.renamedLocked(t.Ref(), nt.Ref())
+	if t.Schema == "" {
+		p := pending{}
+		t.mu.Lock()
+		if t.cur != nil {
+			p = pending{t.cur.file, t.cur.data.Rows()}
+		}
+		t.mu.Unlock()
+		if err := c.commitLocked(map[*Table]pending{nt: p}); err != nil {
+			undo()
+			return nil, err
+		}
+	}
+	nt.cur = t.detach()
 	return nt, nil
 }
 
@@ -459,8 +530,11 @@ func (c *Catalog) AlterView(v *View, name string, cols []ColumnDef) error {
 	if err := checkColumnNames(cols); err != nil {
 		return err
 	}
+	c.commitMu.Lock()
+	defer c.commitMu.Unlock()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	undo := c.snapshotLocked()
 	tables, views := c.schemaMaps(v.Schema, false)
 	if views[v.Name] != v {
 		return Errorf(CodeUndefinedTable, "relation %q does not exist", v.Name)
@@ -473,6 +547,12 @@ func (c *Catalog) AlterView(v *View, name string, cols []ColumnDef) error {
 	delete(views, v.Name)
 	views[name] = &nv
 	c.renamedLocked(v.Ref(), nv.Ref())
+	if v.Schema == "" {
+		if err := c.commitLocked(nil); err != nil {
+			undo()
+			return err
+		}
+	}
 	return nil
 }
 
@@ -481,16 +561,8 @@ func (c *Catalog) AlterView(v *View, name string, cols []ColumnDef) error {
 func (t *Table) Truncate() error {
 	t.writeMu.Lock()
 	defer t.writeMu.Unlock()
-	t.mu.Lock()
-	if t.dropped {
-		t.mu.Unlock()
+	if t.isDropped() {
 		return Errorf(CodeUndefinedTable, "relation %q does not exist", t.Name)
 	}
-	old := t.cur
-	t.cur = nil
-	t.mu.Unlock()
-	if old != nil {
-		old.unpin()
-	}
-	return nil
+	return t.commitData(nil)
 }
