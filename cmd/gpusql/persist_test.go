@@ -111,8 +111,13 @@ var persistQueries = []string{
 
 func answers(t *testing.T, c *pgconn.PgConn, extra ...string) []string {
 	t.Helper()
+	return answersOf(t, c, append(persistQueries, extra...))
+}
+
+func answersOf(t *testing.T, c *pgconn.PgConn, queries []string) []string {
+	t.Helper()
 	var out []string
-	for _, q := range append(persistQueries, extra...) {
+	for _, q := range queries {
 		a, err := pgExec(context.Background(), c, q)
 		if err != nil {
 			t.Fatalf("%s: %v", q, err)
@@ -131,6 +136,27 @@ func sameAnswers(t *testing.T, what string, got, want []string) {
 	}
 }
 
+// persistSetup makes tables of every kind in every way a table is made.
+var persistSetup = []string{
+	`CREATE TABLE all_types (b boolean, i2 smallint, i4 integer, i8 bigint, f4 real, f8 double precision,
+		   n numeric(11,3), d date, ts timestamp, tz timestamptz, tm time, c char(5), v varchar(10), tx text)
+		   FROM CSV 'all.csv' WITH (FORMAT csv, HEADER true)`,
+	`INSERT INTO all_types (i8, tx) VALUES (5, NULL), (6, 'six')`,
+	`COPY all_types FROM 'all.csv' WITH (FORMAT csv, HEADER true)`,
+	// an unconstrained numeric result beyond 18 digits
+	`CREATE TABLE wide AS SELECT i8, n * 1000000000000::numeric * 1000000000000::numeric / 7 AS q, tx FROM all_types`,
+	`CREATE TABLE to_rename AS SELECT tx, c, d FROM all_types WHERE b`,
+	`ALTER TABLE to_rename RENAME TO renamed`,
+	`CREATE TABLE truncated AS SELECT * FROM all_types`,
+	`TRUNCATE truncated`,
+	`CREATE TABLE never_loaded (a integer, b text)`,
+	`CREATE TABLE dropped AS SELECT 1 AS a`,
+	`DROP TABLE dropped`,
+	`CREATE VIEW v_all AS SELECT i8, tx FROM all_types WHERE i4 IS NOT NULL`,
+	`CREATE VIEW v_on_v AS SELECT tx, count(*) AS n FROM v_all GROUP BY tx`,
+	`CREATE TEMP TABLE temp_gone AS SELECT 1 AS a`,
+}
+
 // TestPersistRestart: tables of every column type with NULLs, made by a
 // load, CREATE TABLE AS, INSERT, COPY, TRUNCATE, RENAME and views, come
 // back after a restart with the same answers, on one part and split
@@ -145,25 +171,7 @@ func TestPersistRestart(t *testing.T) {
 			args := []string{"--partitions", strconv.Itoa(parts), "--split-min-bytes", "64"}
 			s := startPersist(t, dir, nil, args...)
 			c := s.connect(t)
-			for _, q := range []string{
-				`CREATE TABLE all_types (b boolean, i2 smallint, i4 integer, i8 bigint, f4 real, f8 double precision,
-				   n numeric(11,3), d date, ts timestamp, tz timestamptz, tm time, c char(5), v varchar(10), tx text)
-				   FROM CSV 'all.csv' WITH (FORMAT csv, HEADER true)`,
-				`INSERT INTO all_types (i8, tx) VALUES (5, NULL), (6, 'six')`,
-				`COPY all_types FROM 'all.csv' WITH (FORMAT csv, HEADER true)`,
-				// an unconstrained numeric result beyond 18 digits
-				`CREATE TABLE wide AS SELECT i8, n * 1000000000000::numeric * 1000000000000::numeric / 7 AS q, tx FROM all_types`,
-				`CREATE TABLE to_rename AS SELECT tx, c, d FROM all_types WHERE b`,
-				`ALTER TABLE to_rename RENAME TO renamed`,
-				`CREATE TABLE truncated AS SELECT * FROM all_types`,
-				`TRUNCATE truncated`,
-				`CREATE TABLE never_loaded (a integer, b text)`,
-				`CREATE TABLE dropped AS SELECT 1 AS a`,
-				`DROP TABLE dropped`,
-				`CREATE VIEW v_all AS SELECT i8, tx FROM all_types WHERE i4 IS NOT NULL`,
-				`CREATE VIEW v_on_v AS SELECT tx, count(*) AS n FROM v_all GROUP BY tx`,
-				`CREATE TEMP TABLE temp_gone AS SELECT 1 AS a`,
-			} {
+			for _, q := range persistSetup {
 				sq(t, c, q)
 			}
 			before := answers(t, c)
@@ -335,5 +343,113 @@ func TestPersistCorruptFile(t *testing.T) {
 	wantCode(t, err, "42P01", "")
 	if _, err := os.Stat(files["good"]); err != nil {
 		t.Errorf("a table file was removed after its manifest was found corrupt: %v", err)
+	}
+}
+
+// TestPersistWriteFails: when the data directory cannot be written, a
+// statement that changes the catalog fails with 58030 and changes
+// nothing, in memory or on disk; once it can be written again, so can
+// the catalog.
+func TestPersistWriteFails(t *testing.T) {
+	dir := t.TempDir()
+	s := startPersist(t, dir, nil)
+	c := s.connect(t)
+	sq(t, c, `CREATE TABLE keep AS SELECT 1 AS a`)
+	sq(t, c, `CREATE VIEW v AS SELECT a FROM keep`)
+	cat := filepath.Join(dir, persist.SubDir)
+	aside := cat + ".aside"
+	if err := os.Rename(cat, aside); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`CREATE TABLE lost AS SELECT 2 AS a`,
+		`CREATE TABLE lost (a int)`,
+		`INSERT INTO keep VALUES (3)`,
+		`TRUNCATE keep`,
+		`DROP VIEW v`,
+		`DROP TABLE keep CASCADE`,
+		`ALTER TABLE keep RENAME TO kept`,
+		`CREATE VIEW w AS SELECT 1 AS x`,
+		`BEGIN; INSERT INTO keep VALUES (4); COMMIT`,
+	} {
+		_, err := pgExec(context.Background(), c, q)
+		wantCode(t, err, "58030", "data directory")
+		_, _ = pgExec(context.Background(), c, "ROLLBACK")
+	}
+	const want = "1\n"
+	if got := sq(t, c, `SELECT a FROM keep`); got != want {
+		t.Errorf("keep: %q", got)
+	}
+	if got := sq(t, c, `SELECT a FROM v`); got != want {
+		t.Errorf("v: %q", got)
+	}
+	for _, q := range []string{`SELECT * FROM lost`, `SELECT * FROM kept`, `SELECT * FROM w`} {
+		_, err := pgExec(context.Background(), c, q)
+		wantCode(t, err, "42P01", "")
+	}
+	if err := os.Rename(aside, cat); err != nil {
+		t.Fatal(err)
+	}
+	sq(t, c, `INSERT INTO keep VALUES (5)`)
+	s.stop()
+	s = startPersist(t, dir, nil)
+	c = s.connect(t)
+	if got := sq(t, c, `SELECT a FROM v ORDER BY a`); got != "1\n5\n" {
+		t.Errorf("after the restart: %q", got)
+	}
+}
+
+// TestPersistRestartCUDA is TestPersistRestart on the GPU: tables come
+// back onto the device (one part, and split in two), answer as before,
+// and a CPU server reads the same data directory with the same answers.
+// It runs on a machine with a GPU (GPUSQL_TEST_DEVICE=cuda).
+func TestPersistRestartCUDA(t *testing.T) {
+	requireGPU(t)
+	for _, parts := range []int{1, 2} {
+		t.Run(fmt.Sprintf("partitions=%d", parts), func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, "all.csv"), []byte(allTypesCSV), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			args := []string{"--device", "cuda", "--partitions", strconv.Itoa(parts), "--split-min-bytes", "64"}
+			s := startPersist(t, dir, nil, args...)
+			c := s.connect(t)
+			// The GPU stores numerics as 64-bit integers: no table of
+			// wide ones.
+			without := func(qs []string) (out []string) {
+				for _, q := range qs {
+					if !strings.Contains(q, "wide") {
+						out = append(out, q)
+					}
+				}
+				return out
+			}
+			queries := without(persistQueries)
+			for _, q := range without(persistSetup) {
+				sq(t, c, q)
+			}
+			placement := `SELECT table_name, placement FROM gpusql_tables ORDER BY 1`
+			before := answersOf(t, c, queries)
+			where := sq(t, c, placement)
+			const tableRows = `SELECT table_name, rows FROM gpusql_tables ORDER BY 1`
+			rowsBefore := sq(t, c, tableRows)
+			s.stop()
+
+			var log syncBuffer
+			s = startPersist(t, dir, &log, args...)
+			c = s.connect(t)
+			sameAnswers(t, "restart on the GPU", answersOf(t, c, queries), before)
+			// Every row is back; a split table's rows now sit where the
+			// backend's Store puts them.
+			t.Logf("placement before the restart:\n%safter:\n%s\nlog:\n%s", where, sq(t, c, placement), log.String())
+			if got := sq(t, c, tableRows); got != rowsBefore {
+				t.Errorf("gpusql_tables rows after the restart:\n%s\nbefore:\n%s", got, rowsBefore)
+			}
+			s.stop()
+
+			s = startPersist(t, dir, nil)
+			c = s.connect(t)
+			sameAnswers(t, "the GPU's files on the CPU", answersOf(t, c, queries), before)
+		})
 	}
 }
