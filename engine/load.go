@@ -28,6 +28,9 @@ type CopyFormat uint8
 const (
 	FormatCSV  CopyFormat = iota // RFC 4180-like CSV with quotes
 	FormatText                   // PostgreSQL's text format: backslash escapes, no quotes
+	// FormatBinary is PostgreSQL's binary COPY format. The query layer
+	// turns it into FormatText (engine/copybin) before a loader sees it.
+	FormatBinary
 )
 
 // CSVOptions are the validated options of one CSV load. The query layer

@@ -15,6 +15,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/copybin"
 	"github.com/gpusql/gpusql/query/parse"
 )
 
@@ -87,6 +88,13 @@ func (s *Session) runLoad(ctx context.Context, table, from string, src io.Reader
 	if opts.Zone == nil {
 		opts.Zone = clockOf(ctx).zone // timestamptz values without an offset
 	}
+	binaryIn := opts.Format == engine.FormatBinary
+	if binaryIn {
+		// The loaders read binary COPY as the text format it is turned
+		// into, one line per row (engine/copybin).
+		src, size = copybin.NewTextReader(src, table, cols), -1
+		opts.Format = engine.FormatText
+	}
 	req := &engine.LoadRequest{Table: table, Columns: cols, Options: opts, Source: src, Size: size}
 	start := time.Now()
 	var mu sync.Mutex
@@ -109,9 +117,15 @@ func (s *Session) runLoad(ctx context.Context, table, from string, src io.Reader
 	}
 	res, err := s.srv.backend.Load(ctx, req)
 	if err != nil {
+		if binaryIn {
+			binaryWhere(err, table, cols)
+		}
 		return nil, err
 	}
 	for _, n := range res.Notes {
+		if binaryIn {
+			n = strings.Replace(n, "FORMAT text is parsed on the CPU", "FORMAT binary is read on the CPU", 1)
+		}
 		_ = w.Notice(engine.Notice{Severity: "NOTICE", Code: engine.CodeSuccessfulCompletion, Message: n})
 	}
 	if res.SkippedCount > 0 {
@@ -126,6 +140,36 @@ func (s *Session) runLoad(ctx context.Context, table, from string, src io.Reader
 	s.srv.log.Info("load", "table", table, "from", from, "rows", res.Rows, "bytes", res.Bytes, "seconds", el.Seconds(),
 		"rate", humanize.Bytes(uint64(float64(res.Bytes)/max(el.Seconds(), 1e-9)))+"/s", "skipped", res.SkippedCount)
 	return res, nil
+}
+
+// binaryWhere drops the row's or value's text that a loader's CONTEXT
+// line shows ("COPY t, line 3, column b: \"abc\""): for binary input
+// that text is the transcoder's, not the client's, and PostgreSQL shows
+// none.
+func binaryWhere(err error, table string, cols []engine.ColumnDef) {
+	var e *engine.Error
+	if !errors.As(err, &e) {
+		return
+	}
+	prefix := "COPY " + table + ", line "
+	if !strings.HasPrefix(e.Where, prefix) {
+		return
+	}
+	end := len(prefix)
+	for end < len(e.Where) && e.Where[end] >= '0' && e.Where[end] <= '9' {
+		end++
+	}
+	rest := e.Where[end:]
+	if strings.HasPrefix(rest, ", column ") {
+		for _, c := range cols {
+			at := len(", column ") + len(c.Name)
+			if strings.HasPrefix(rest[len(", column "):], c.Name) && (len(rest) == at || strings.HasPrefix(rest[at:], ": ")) {
+				end += at
+				break
+			}
+		}
+	}
+	e.Where = e.Where[:end]
 }
 
 func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engine.ResultWriter) error {

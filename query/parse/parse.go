@@ -60,7 +60,7 @@ type Copy struct {
 	Stdin       bool // FROM STDIN
 	Stdout      bool // TO STDOUT
 	Options     engine.CSVOptions
-	Format      string // "csv" or "text"
+	Format      string // "csv", "text" or "binary"
 	// FORCE_QUOTE (COPY TO, csv): the columns whose non-NULL values are
 	// always quoted, or all of them.
 	ForceQuote    []string
