@@ -78,6 +78,7 @@ type LoadError struct {
 	Code   string // SQLSTATE
 	Reason string
 	Raw    string // a prefix of the row's text
+	File   string // the server-side file, as named in the statement; "" for STDIN
 }
 
 // LoadResult is a successful load.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -53,32 +52,6 @@ func (s *Session) resolvePath(p string) (string, error) {
 func within(root, p string) bool {
 	rel, err := filepath.Rel(root, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-// loadFile runs the backend's CSV reader over a server-side file.
-func (s *Session) loadFile(ctx context.Context, table, path string, cols []engine.ColumnDef, opts engine.CSVOptions, w engine.ResultWriter) (*engine.LoadResult, error) {
-	real, err := s.resolvePath(path)
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(real)
-	if err != nil {
-		return nil, engine.Errorf(engine.CodeIOError, "could not open file %q for reading: %v", path, err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, engine.Errorf(engine.CodeIOError, "could not stat file %q: %v", path, err)
-	}
-	if st.IsDir() {
-		return nil, engine.Errorf(engine.CodeWrongObjectType, "%q is a directory", path)
-	}
-	if !st.Mode().IsRegular() {
-		// A named pipe or a device streams: its size is unknown, and
-		// the loaders must read it as a stream, never map it.
-		return s.runLoad(ctx, table, path, struct{ io.Reader }{f}, -1, cols, opts, w)
-	}
-	return s.runLoad(ctx, table, path, f, st.Size(), cols, opts, w)
 }
 
 // runLoad runs the backend's loader over src (size bytes, -1 if unknown;
