@@ -227,6 +227,9 @@ func (b *binder) localColumn(c *ast.ColumnName) (engine.Expr, error) {
 			if found >= 0 {
 				return &engine.ColRef{Idx: found, Name: name, T: b.src.cols[found].Type}, nil
 			}
+			if name == "tableoid" && r.oid != 0 {
+				return tableOID(r), nil
+			}
 			return nil, engine.Errorf(engine.CodeUndefinedColumn, "column %s.%s does not exist", q, name)
 		}
 		return nil, engine.Errorf(engine.CodeUndefinedTable, "missing FROM-clause entry for table %q", q)
@@ -243,10 +246,32 @@ func (b *binder) localColumn(c *ast.ColumnName) (engine.Expr, error) {
 			found = i
 		}
 	}
+	if found < 0 && name == "tableoid" {
+		var with []rel
+		for _, r := range rels {
+			if r.oid != 0 {
+				with = append(with, r)
+			}
+		}
+		switch len(with) {
+		case 1:
+			return tableOID(with[0]), nil
+		case 0:
+		default:
+			return nil, engine.Errorf(engine.CodeAmbiguousColumn, "column reference %q is ambiguous", name)
+		}
+	}
 	if found < 0 {
 		return nil, engine.Errorf(engine.CodeUndefinedColumn, "column %q does not exist", name)
 	}
 	return &engine.ColRef{Idx: found, Name: name, T: b.src.cols[found].Type}, nil
+}
+
+// tableOID is the system column tableoid of a FROM item that is a table
+// (a catalog relation or a user table): the relation's OID, the same in
+// every row. Other system columns (ctid, xmin, ...) do not exist.
+func tableOID(r rel) engine.Expr {
+	return &engine.Const{T: engine.Int64, I: int64(r.oid)}
 }
 
 func (b *binder) asBool(x engine.Expr, what string) (engine.Expr, error) {
