@@ -258,6 +258,33 @@ var pgFuncs = map[string]pgFunc{
 	"to_regnamespace": toReg("regnamespace"),
 	"to_regrole":      toReg("regrole"),
 	"to_regproc":      toReg("regproc"),
+	// acldefault(objtype, owner): the privileges an object of the kind
+	// has before any GRANT (pg_dump compares ACLs with it).
+	"acldefault": {args: []argKind{argText, argInt}, min: 2, ret: engine.Text, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		owner := ""
+		for _, r := range s.roles() {
+			if r.oid == a[1].i {
+				owner = pgQuoteIdent(r.name)
+			}
+		}
+		if owner == "" {
+			owner = strconv.FormatInt(a[1].i, 10)
+		}
+		priv, public := map[string]string{"c": "", "r": "arwdDxt", "s": "rwU", "d": "CTc", "f": "X", "l": "U", "L": "rw",
+			"n": "UC", "p": "sA", "t": "C", "F": "U", "S": "U", "T": "U"}, map[string]string{"d": "Tc", "f": "X", "l": "U", "T": "U"}
+		p, ok := priv[a[0].s]
+		if !ok {
+			return fval{}, engine.Errorf(engine.CodeInvalidParameterValue, "unrecognized objtype abbreviation: %s", a[0].s)
+		}
+		var items []string
+		if pub, ok := public[a[0].s]; ok {
+			items = append(items, "="+pub+"/"+owner)
+		}
+		if p != "" {
+			items = append(items, owner+"="+p+"/"+owner)
+		}
+		return ftext("{" + strings.Join(items, ",") + "}"), nil
+	}},
 	// The built-in functions' texts are PostgreSQL's own (gen.py).
 	"pg_get_function_result":             procText(func(p *pgProcRow) string { return p.result }),
 	"pg_get_function_arguments":          procText(func(p *pgProcRow) string { return p.args }),
