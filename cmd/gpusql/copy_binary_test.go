@@ -16,6 +16,7 @@ import (
 	"math/big"
 	"math/rand"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -124,7 +125,8 @@ func TestCopyBinary(t *testing.T) {
 	if d := os.Getenv("GPUSQL_TEST_DEVICE"); d != "" {
 		device = d
 	}
-	gp := startGpusqlOn(t, t.TempDir(), device)
+	root := t.TempDir()
+	gp := startGpusqlOn(t, root, device)
 	pg := startPGTCP(t, binDir)
 	ctx := context.Background()
 	servers := []struct {
@@ -193,6 +195,14 @@ func TestCopyBinary(t *testing.T) {
 		again, err := copyOut(servers[0].c, "COPY bin2 TO STDOUT (FORMAT binary)")
 		if err != nil || !bytes.Equal(again, out) {
 			t.Errorf("reloaded table differs (%v)", err)
+		}
+		// A server-side binary file, gzipped, loads the same rows.
+		compressTo(t, filepath.Join(root, "bin.dat.gz"), out)
+		if _, err := servers[0].c.Exec(ctx, "CREATE TABLE bin3 "+binTableDDL+" FROM CSV 'bin.dat.gz' WITH (FORMAT binary)"); err != nil {
+			t.Fatal(err)
+		}
+		if again, err := copyOut(servers[0].c, "COPY bin3 TO STDOUT (FORMAT binary)"); err != nil || !bytes.Equal(again, out) {
+			t.Errorf("table from the binary file differs (%v)", err)
 		}
 	})
 
