@@ -191,7 +191,7 @@ func unsupportedKind(items []*node) string {
 	w := items[0].tok.text
 	switch w {
 	case "insert", "update", "delete", "merge", "truncate", "grant", "revoke", "explain", "analyze",
-		"vacuum", "prepare", "execute", "deallocate", "listen", "notify", "unlisten", "discard", "lock",
+		"vacuum", "prepare", "execute", "deallocate", "listen", "notify", "unlisten", "discard",
 		"declare", "fetch", "move", "close", "comment", "checkpoint", "cluster",
 		"reindex", "refresh", "call", "do", "load", "import", "security", "reassign", "values":
 		return strings.ToUpper(w)
