@@ -1393,6 +1393,36 @@ func (b *binder) arrayFunc(name string, args []engine.Expr) (engine.Expr, bool, 
 			}
 			return &engine.Const{T: ret, S: textArray(parts)}, nil
 		}
+	case "array_remove":
+		// array_remove(a, e): a without the elements equal to e (NULL
+		// removes the NULLs), as pg_dump applies it to reloptions.
+		ins, ret = []engine.Type{engine.Text, engine.Text}, engine.Text
+		fn = func(c []*engine.Const) (*engine.Const, error) {
+			if c[0].Null {
+				return null()
+			}
+			els, err := parseTextArray(c[0].S)
+			if err != nil {
+				return nil, err
+			}
+			out := []byte{'{'}
+			n := 0
+			for _, e := range els {
+				if e == nil && c[1].Null || e != nil && !c[1].Null && *e == c[1].S {
+					continue
+				}
+				if n > 0 {
+					out = append(out, ',')
+				}
+				n++
+				if e == nil {
+					out = append(out, "NULL"...)
+				} else {
+					out = appendArrayElem(out, []byte(*e))
+				}
+			}
+			return &engine.Const{T: ret, S: string(append(out, '}'))}, nil
+		}
 	case "array_upper", "array_lower", "array_length":
 		ins, ret = []engine.Type{engine.Text, engine.Int32}, engine.Int32
 		fn = func(c []*engine.Const) (*engine.Const, error) {
