@@ -33,10 +33,10 @@ type split struct {
 // rows is the union of the tree over each segment, with every other
 // table read whole, so each part runs the tree over its segment and a
 // copy of the other tables gathered on its device (a broadcast join).
-func routeOf(p *engine.Plan) split {
+func (b *Backend) routeOf(p *engine.Plan) split {
 	leaf := p
 	if p.Input != nil {
-		if leaf = probeLeaf(p.Input); leaf == nil || leafCount(p, leaf.Data) != 1 {
+		if leaf = probeLeaf(p.Input); leaf == nil || leafCount(p, leaf.Data) != 1 || !broadcastable(p, leaf) {
 			return split{route: routeGather}
 		}
 	}
@@ -50,21 +50,111 @@ func routeOf(p *engine.Plan) split {
 		sp.route = routeOne
 	case len(t.segs) == 1:
 		sp.route = routeGather
-	case p.Aggregate && splittable(p):
+	case p.Aggregate && splittable(p) && b.fewGroups(p):
 		sp.route = routeAggregate
 	case p.Aggregate:
 		sp.route = routeGather
 	case len(p.OrderBy) == 0 && !p.Distinct && p.Limit < 0 && p.Offset == 0:
 		sp.route = routeStream
-	default:
+	case p.Limit >= 0 && p.Offset+p.Limit <= maxMergeRows:
 		sp.route = routeScan
 		for _, e := range p.Project {
 			if e.Type().Kind == engine.KindInterval { // host tables cannot hold them (engine.HostFromBatchesExact)
 				sp.route = routeGather
 			}
 		}
+	default:
+		sp.route = routeGather // a large sort or DISTINCT: on one device
 	}
 	return sp
+}
+
+// maxGroups and maxMergeRows bound what the host merges: the groups of a
+// split aggregate (by the planner's statistics), and the rows of a split
+// ORDER BY ... LIMIT. Past them the table is gathered and one device
+// keeps its groups or sorts its rows (merging millions of partial groups
+// on the host was 10x slower than one GPU on TPC-H Q10).
+const (
+	maxGroups    = 100_000
+	maxMergeRows = 100_000
+	smallProbe   = 1 << 20 // rows below which broadcasting costs nothing to speak of
+)
+
+// fewGroups reports whether p's GROUP BY keys, traced to stored columns,
+// have at most maxGroups combinations by the columns' statistics; a key
+// that is computed or cannot be traced counts as many.
+func (b *Backend) fewGroups(p *engine.Plan) bool {
+	n := 1.0
+	for _, g := range p.GroupBy {
+		ref, ok := g.(*engine.ColRef)
+		if !ok {
+			return false
+		}
+		var d float64
+		if p.Input != nil {
+			d, ok = b.distinct(p.Input, ref.Idx)
+		} else {
+			d, ok = b.leafDistinct(p.Data, ref.Idx)
+		}
+		if !ok {
+			return false
+		}
+		if n *= max(d, 1) + 1; n > maxGroups { // + 1: a NULL group
+			return false
+		}
+	}
+	return true
+}
+
+// distinct estimates the distinct values of output column i of r where
+// it is a stored column passed through.
+func (b *Backend) distinct(r engine.Rel, i int) (float64, bool) {
+	switch r := r.(type) {
+	case *engine.Plan:
+		if r.Aggregate || i >= len(r.Project) {
+			return 0, false
+		}
+		ref, ok := r.Project[i].(*engine.ColRef)
+		if !ok {
+			return 0, false
+		}
+		if r.Input != nil {
+			return b.distinct(r.Input, ref.Idx)
+		}
+		return b.leafDistinct(r.Data, ref.Idx)
+	case *engine.Join:
+		nl := len(r.Left.Columns())
+		if i < nl {
+			return b.distinct(r.Left, i)
+		}
+		return b.distinct(r.Right, i-nl)
+	}
+	return 0, false
+}
+
+func (b *Backend) leafDistinct(d engine.TableData, col int) (float64, bool) {
+	if _, ok := d.(*Table); !ok {
+		return 0, false
+	}
+	st := b.ColumnStats(d, col)
+	return st.Distinct, st.Distinct > 0
+}
+
+// broadcastable reports whether the tables p's tree reads besides leaf's
+// are small enough to copy to every device: a quarter of leaf's rows in
+// all. Past that each device's build of them costs more than the halved
+// probe saves (TPC-H Q4 and Q5 ran slower split than on one GPU).
+func broadcastable(p *engine.Plan, leaf *engine.Plan) bool {
+	if leaf.Data.Rows() < smallProbe {
+		return true // small either way: split, which keeps the route tested
+	}
+	var others int64
+	engine.WalkRel(p, func(x engine.Rel) {
+		if q, ok := x.(*engine.Plan); ok && q.Input == nil && q != leaf && q.Data != nil {
+			others += q.Data.Rows()
+		}
+	})
+	return others*4 <= leaf.Data.Rows()
 }
 
 // probeLeaf is the leaf reading a split table through which r is linear,
@@ -200,7 +290,7 @@ func splittable(p *engine.Plan) bool {
 // Execute runs p: on every part at once where the plan splits, else on
 // the first part over gathered data.
 func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.BatchSink) error {
-	sp := routeOf(p)
+	sp := b.routeOf(p)
 	switch sp.route {
 	case routeOne:
 		q := *p
@@ -220,7 +310,7 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 // account of the plan.
 func (b *Backend) Explain(p *engine.Plan) []string {
 	var lines []string
-	sp := routeOf(p)
+	sp := b.routeOf(p)
 	if sp.probe != nil || readsPartitioned(p) {
 		n := len(b.parts)
 		if sp.probe != nil {
@@ -239,7 +329,11 @@ func (b *Backend) Explain(p *engine.Plan) []string {
 		lines = append(lines, "Partitioned: "+how)
 	}
 	if x, ok := b.parts[0].(engine.Explainer); ok {
-		lines = append(lines, x.Explain(p)...)
+		q := *p
+		if t, ok := p.Data.(*Table); ok {
+			q.Data = t.segs[0].data // the part's own data, for its column layout
+		}
+		lines = append(lines, x.Explain(&q)...)
 	}
 	return lines
 }

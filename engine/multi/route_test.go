@@ -41,3 +41,23 @@ func TestProbeLeaf(t *testing.T) {
 		}
 	}
 }
+
+// A large probe table splits only with the other tables a quarter of its
+// size or less in all; a small one always.
+func TestBroadcastable(t *testing.T) {
+	b := New([]engine.Backend{nil, nil}, []string{"a", "b"}, nil, Options{})
+	leaf := func(rows int64) *engine.Plan {
+		tb := b.newTable("t", []segment{newSegment(0, &engine.HostTable{N: rows / 2}), newSegment(1, &engine.HostTable{N: rows - rows/2})})
+		return &engine.Plan{Data: tb, Limit: -1}
+	}
+	for _, c := range []struct {
+		probe, other int64
+		want         bool
+	}{{40 << 20, 10 << 20, true}, {40 << 20, 10<<20 + 1, false}, {1000, 1 << 30, true}} {
+		probe := leaf(c.probe)
+		p := &engine.Plan{Input: &engine.Join{Left: probe, Right: leaf(c.other)}, Limit: -1}
+		if got := broadcastable(p, probe); got != c.want {
+			t.Errorf("probe %d rows, other %d: broadcastable %v, want %v", c.probe, c.other, got, c.want)
+		}
+	}
+}
