@@ -279,6 +279,9 @@ func (d *Dir) readManifest() (m *manifest, gc bool, err error) {
 	if perr == nil {
 		return m, true, nil
 	}
+	if errors.Is(perr, errNewer) {
+		return nil, false, fmt.Errorf("%s: %w", path, perr)
+	}
 	aside := path + corruptExt + "-" + time.Now().UTC().Format("20060102T150405")
 	d.log.Error("the catalog manifest is corrupt: starting with no tables; its table files are kept",
 		"file", path, "err", perr, "moved_to", aside)
@@ -294,6 +297,7 @@ func (d *Dir) loadTable(te tableEntry, store engine.TableStore) (r engine.Restor
 	cols, err := te.columnDefs()
 	if err != nil {
 		d.log.Error("table left out: its definition in the manifest is not understood", "table", te.Name, "err", err)
+		d.moveAside(te.File)
 		return r, false, nil
 	}
 	r.DurableTable = engine.DurableTable{Name: te.Name, OID: te.OID, Columns: cols, File: te.File, Rows: te.Rows}
@@ -310,15 +314,15 @@ func (d *Dir) loadTable(te tableEntry, store engine.TableStore) (r engine.Restor
 		return r, false, fmt.Errorf("reading table %q from %s: %w", te.Name, path, err)
 	}
 	h, err := readTable(b)
+	if errors.Is(err, errNewer) {
+		return r, false, fmt.Errorf("table %q in %s: %w", te.Name, path, err)
+	}
 	if err == nil {
 		err = te.check(h)
 	}
 	if err != nil {
-		aside := path + corruptExt
-		d.log.Error("table left out: its file is corrupt", "table", te.Name, "file", path, "err", err, "moved_to", aside)
-		if rerr := os.Rename(path, aside); rerr != nil {
-			d.log.Error("could not move the corrupt file aside", "file", path, "err", rerr)
-		}
+		d.log.Error("table left out: its file is corrupt", "table", te.Name, "file", path, "err", err, "moved_to", path+corruptExt)
+		d.moveAside(te.File)
 		return r, false, nil
 	}
 	data, err := store.Store(h, engine.StoreOptions{Table: te.Name})
@@ -327,6 +331,18 @@ func (d *Dir) loadTable(te tableEntry, store engine.TableStore) (r engine.Restor
 	}
 	r.Data = data
 	return r, true, nil
+}
+
+// moveAside renames a table file that is left out to NNN.gtab.corrupt,
+// which nothing reads or removes.
+func (d *Dir) moveAside(file string) {
+	if file == "" {
+		return
+	}
+	path := filepath.Join(d.path, file)
+	if err := os.Rename(path, path+corruptExt); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		d.log.Error("could not move a table file aside", "file", path, "err", err)
+	}
 }
 
 // restoreViews rebuilds the views whose relations all came back.
@@ -521,7 +537,7 @@ func parseManifest(b []byte) (*manifest, error) {
 		return nil, err
 	}
 	if m.Format != manifestFormat {
-		return nil, fmt.Errorf("format %d, this gpusql reads %d", m.Format, manifestFormat)
+		return nil, fmt.Errorf("%w: format %d, this gpusql reads %d", errNewer, m.Format, manifestFormat)
 	}
 	return &m, nil
 }

@@ -21,8 +21,7 @@ package persist
 // marks a numeric column of wide values, each with its own scale: 24
 // bytes a row (hi i64, lo u64, scale i64). The validity bitmap is
 // (rows+63)/64 u64 words, bit i set when row i is not NULL. The file's
-// size follows from its header, so a truncated file is caught before its
-// checksum is.
+// size follows from its header, which is checked too.
 
 import (
 	"bufio"
@@ -226,6 +225,9 @@ func writeTable(w io.Writer, h *engine.HostTable) error {
 // errCorrupt marks a file whose contents are not a table file.
 var errCorrupt = errors.New("corrupt table file")
 
+// errNewer marks a file of a format this gpusql does not read.
+var errNewer = errors.New("written by a newer gpusql")
+
 func corrupt(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errCorrupt, fmt.Sprintf(format, args...))
 }
@@ -241,8 +243,20 @@ func readTable(b []byte) (*engine.HostTable, error) {
 	if len(b) < headerFixed+trailerSize || string(b[:8]) != tableMagic {
 		return nil, corrupt("no table file header")
 	}
+	// The checksum first: it covers the whole file but its trailer,
+	// whatever the layout, so a damaged file is never taken for a
+	// newer one.
+	end := int64(len(b)) - trailerSize
+	if string(b[end+4:]) != trailerMagic {
+		return nil, corrupt("no trailer (truncated?)")
+	}
+	if got, want := crc32.Checksum(b[:end], castagnoli), binary.LittleEndian.Uint32(b[end:]); got != want {
+		return nil, corrupt("checksum %08x, the file records %08x", got, want)
+	}
 	if v := binary.LittleEndian.Uint32(b[8:]); v != fileVersion {
-		return nil, corrupt("format version %d, this gpusql reads %d", v, fileVersion)
+		// A later gpusql's file (or a damaged one): the start stops
+		// rather than move it aside.
+		return nil, fmt.Errorf("%w: table file format %d, this gpusql reads %d", errNewer, v, fileVersion)
 	}
 	ncols := int64(binary.LittleEndian.Uint32(b[12:]))
 	rows := int64(binary.LittleEndian.Uint64(b[16:]))
@@ -287,13 +301,7 @@ func readTable(b []byte) (*engine.HostTable, error) {
 		ds[k] = x
 	}
 	if want := off + trailerSize; int64(len(b)) != want {
-		return nil, corrupt("%d bytes, its header describes %d (truncated or overwritten)", len(b), want)
-	}
-	if string(b[off+4:off+8]) != trailerMagic {
-		return nil, corrupt("no trailer")
-	}
-	if got, want := crc32.Checksum(b[:off], castagnoli), binary.LittleEndian.Uint32(b[off:]); got != want {
-		return nil, corrupt("checksum %08x, the file records %08x", got, want)
+		return nil, corrupt("%d bytes, its header describes %d", len(b), want)
 	}
 	cols := make([]*engine.Column, ncols)
 	for k, x := range ds {

@@ -2,7 +2,9 @@ package persist
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"math"
 	"math/rand"
 	"reflect"
@@ -174,7 +176,7 @@ func TestTableFileDamage(t *testing.T) {
 func TestManifestChecksum(t *testing.T) {
 	s := &engine.DurableState{NextOID: 20000, Tables: []engine.DurableTable{{Name: "t", OID: 16384,
 		Columns: []engine.ColumnDef{{Name: "a", Type: engine.Type{Kind: engine.KindNumeric, Prec: 10, Scale: 2}, NotNull: true}},
-		File: "000000000001.gtab", Rows: 3}},
+		File:    "000000000001.gtab", Rows: 3}},
 		Views: []*engine.View{{Name: "v", OID: 16385, SQL: "SELECT a FROM t", Columns: []engine.ColumnDef{{Name: "a", Type: engine.Int64}},
 			Deps: []engine.ViewDep{{Name: "t", Rel: engine.RelRef{Name: "t"}}}}}}
 	dir := t.TempDir()
@@ -196,5 +198,17 @@ func TestManifestChecksum(t *testing.T) {
 	v, err := m.Views[0].view()
 	if err != nil || !reflect.DeepEqual(v, s.Views[0]) {
 		t.Fatalf("%+v %v", v, err)
+	}
+}
+
+// TestTableFileNewer: a whole file of a later format version is not taken
+// for a damaged one (the start stops instead of moving it aside).
+func TestTableFileNewer(t *testing.T) {
+	b := encode(t, allKinds(10, rand.New(rand.NewSource(3))))
+	b[8] = fileVersion + 1
+	end := len(b) - trailerSize
+	binary.LittleEndian.PutUint32(b[end:], crc32.Checksum(b[:end], castagnoli))
+	if _, err := readTable(b); !errors.Is(err, errNewer) {
+		t.Fatalf("%v, want errNewer", err)
 	}
 }

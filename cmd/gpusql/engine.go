@@ -17,7 +17,7 @@ func newEngine(o *options, logger *slog.Logger, roles *auth.Store) (eng engine.S
 	eng, backendName, err = gpusql.NewEngine(gpusql.Options{
 		FileRoot:      o.fileRoot,
 		DataDir:       o.dataDir,
-		Persist:       true,
+		Persist:       o.persist,
 		Device:        o.device,
 		Devices:       o.devices,
 		Partitions:    o.partitions,

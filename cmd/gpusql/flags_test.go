@@ -29,14 +29,14 @@ func TestParseFlags(t *testing.T) {
 		t.Fatalf("data dir not created: %v", err)
 	}
 	wantData := filepath.Join(realDir, "data")
-	if o.dataDir != wantData || o.fileRoot != wantData || o.listen != "127.0.0.1:5433" || o.device != "auto" || o.demo {
+	if o.dataDir != wantData || o.fileRoot != wantData || o.listen != "127.0.0.1:5433" || o.device != "auto" || o.demo || !o.persist {
 		t.Errorf("defaults: %+v", o)
 	}
-	o, err = parseFlags([]string{"--data-dir", data, "--file-root", link, "--device", "cpu", "--demo", "--log-level", "debug"}, io.Discard)
+	o, err = parseFlags([]string{"--data-dir", data, "--file-root", link, "--device", "cpu", "--demo", "--log-level", "debug", "--persist=false"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o.fileRoot != realDir || o.device != "cpu" || !o.demo {
+	if o.fileRoot != realDir || o.device != "cpu" || !o.demo || o.persist {
 		t.Errorf("file root %q (want %q, symlink resolved), %+v", o.fileRoot, realDir, o)
 	}
 

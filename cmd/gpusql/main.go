@@ -3,7 +3,7 @@
 //
 //	gpusql [--listen 127.0.0.1:5433] [--data-dir DIR] [--file-root DIR]
 //	       [--device auto|cpu|cuda] [--devices 0,1] [--partitions N]
-//	       [--max-text-width N] [--log-level info] [--demo]
+//	       [--max-text-width N] [--log-level info] [--demo] [--persist=false]
 //	       [--client-connection-check-interval 250ms]
 //	       [--auth trust|scram-sha-256|md5] [--password-file FILE]
 //	       [--tls-cert FILE --tls-key FILE [--tls-required]]
@@ -58,6 +58,9 @@ type options struct {
 	checkEvery time.Duration
 	logLevel   slog.Level
 	demo       bool
+	// persist keeps the catalog and tables in dataDir (package
+	// persist); false: in memory only.
+	persist bool
 
 	// Authentication and encryption (docs/operations.md).
 	auth        auth.Method
@@ -102,6 +105,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		"how often a running statement checks that its client is still connected, and stops if not (0: never)")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	demo := fs.Bool("demo", false, "create the demo table from <data-dir>/demo.csv, generating the file if missing")
+	persistFlag := fs.Bool("persist", true, "keep tables and views in the data directory, durable when each statement commits, and bring them back at start (false: in memory only)")
 	authMethod := fs.String("auth", "", "client authentication: trust, scram-sha-256 or md5 (default: trust on a loopback --listen address; required otherwise)")
 	passwordFile := fs.String("password-file", "", "`file` holding the password of the superuser gpusql (its first line)")
 	tlsCert := fs.String("tls-cert", "", "TLS certificate chain `file` (PEM); with --tls-key, clients may connect with sslmode=require or stronger")
@@ -128,7 +132,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, usagef("unexpected argument %q", fs.Arg(0))
 	}
 
-	o := &options{listen: *listen, demo: *demo, maxTextWidth: *maxText}
+	o := &options{listen: *listen, demo: *demo, persist: *persistFlag, maxTextWidth: *maxText}
 	if _, _, err := net.SplitHostPort(o.listen); err != nil {
 		return nil, usagef("--listen %q: %v", o.listen, err)
 	}

@@ -210,6 +210,18 @@ func TestPersistRestart(t *testing.T) {
 					t.Errorf("stray file %s in the data directory", e.Name())
 				}
 			}
+			// --persist=false: in memory only, and the directory is
+			// left alone.
+			mb, _ := os.ReadFile(filepath.Join(dir, persist.SubDir, persist.ManifestName))
+			s = startPersist(t, dir, nil, append(args, "--persist=false")...)
+			c = s.connect(t)
+			_, err := pgExec(context.Background(), c, `SELECT * FROM all_types`)
+			wantCode(t, err, "42P01", "")
+			sq(t, c, `CREATE TABLE scratch AS SELECT 1 AS a`)
+			s.stop()
+			if mb2, _ := os.ReadFile(filepath.Join(dir, persist.SubDir, persist.ManifestName)); !bytes.Equal(mb, mb2) {
+				t.Error("--persist=false changed the manifest")
+			}
 		})
 	}
 }
