@@ -205,11 +205,14 @@ func TestAuthSCRAM(t *testing.T) {
 	s2 := startFlags(t, s.dataDir, "--auth", "scram-sha-256")
 	a2 := s2.mustConnect(t, "alice", "alice pw")
 	su2 := s2.mustConnect(t, "gpusql", "boot pw")
-	// A grant does not outlive its table: t is not kept over a restart
-	// (yet), and a new t starts with no grants.
-	sq(t, su2, "create table t (x int)")
-	if got := sq(t, a2, "select has_table_privilege('alice', 'pg_class', 'select'), has_table_privilege('alice', 't', 'select')"); got != "t | f\n" {
+	// The table and its grant come back; a grant does not outlive its
+	// table: a new t starts with no grants.
+	if got := sq(t, a2, "select sum(x), has_table_privilege('alice', 't', 'select') from t"); got != "3 | t\n" {
 		t.Fatalf("after restart: %q", got)
+	}
+	sq(t, su2, "drop table t; create table t (x int)")
+	if got := sq(t, a2, "select has_table_privilege('alice', 'pg_class', 'select'), has_table_privilege('alice', 't', 'select')"); got != "t | f\n" {
+		t.Fatalf("after drop and create: %q", got)
 	}
 	sq(t, su2, "alter role alice password 'new pw' nologin")
 	if _, err := s2.connect(t, "alice", "new pw"); err == nil {
