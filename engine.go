@@ -238,6 +238,7 @@ func restore(srv *query.Server, o Options) error {
 	start := time.Now()
 	next, tables, views, err := dir.Load(store)
 	if err != nil {
+		dir.Close()
 		return fmt.Errorf("gpusql: restoring the catalog from %s: %w", dir.Path(), err)
 	}
 	var rows, bytes int64
@@ -248,6 +249,8 @@ func restore(srv *query.Server, o Options) error {
 		}
 	}
 	if err := srv.Catalog().Attach(dir, next, tables, views); err != nil {
+		srv.Catalog().Detach()
+		dir.Close()
 		return fmt.Errorf("gpusql: %w", err)
 	}
 	o.Logger.Info("catalog restored", "dir", dir.Path(), "tables", len(tables), "views", len(views),

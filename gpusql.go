@@ -23,6 +23,7 @@ package gpusql
 import (
 	"context"
 	"errors"
+	"io"
 	"sync"
 	"sync/atomic"
 
@@ -102,7 +103,10 @@ func (db *DB) Close() error {
 	db.stop(errDBClosed)
 	db.running.Wait()
 	cat := db.srv.Catalog()
-	cat.Detach() // freeing the tables is no DROP: a data dir keeps them
+	// Freeing the tables is no DROP: a data dir keeps them.
+	if d, ok := cat.Detach().(io.Closer); ok {
+		_ = d.Close()
+	}
 	for _, t := range cat.Tables() {
 		_ = cat.Drop(t.Name)
 	}

@@ -92,12 +92,15 @@ func (c *Catalog) Attach(d Durable, nextOID uint32, tables []Restored, views []*
 	return c.commitLocked(nil)
 }
 
-// Detach stops writing the catalog's changes: what a closing engine does
-// before it frees its tables.
-func (c *Catalog) Detach() {
+// Detach stops writing the catalog's changes, and returns the durable
+// store it wrote them to (nil if none), for the caller to close: what a
+// closing engine does before it frees its tables.
+func (c *Catalog) Detach() Durable {
 	c.commitMu.Lock()
 	defer c.commitMu.Unlock()
+	d := c.dur
 	c.dur = nil
+	return d
 }
 
 // durable is the catalog's durable store for public table t, nil when

@@ -31,6 +31,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/gpusql/gpusql/engine"
@@ -41,6 +42,10 @@ const SubDir = "catalog"
 
 // ManifestName is the manifest's file name.
 const ManifestName = "catalog.json"
+
+// LockName is the lock file's name: while a server runs it holds an
+// flock on it.
+const LockName = "LOCK"
 
 const (
 	manifestFormat = 1
@@ -57,6 +62,9 @@ type Dir struct {
 	mu sync.Mutex
 	// committed are the files the committed manifest names.
 	committed map[string]bool
+	// lock holds the directory's lock file, flock'ed: one server at a
+	// time (two would remove each other's files).
+	lock *os.File
 }
 
 var _ engine.Durable = (*Dir)(nil)
@@ -70,9 +78,21 @@ func Open(dataDir string, log *slog.Logger) (*Dir, error) {
 	if err := os.MkdirAll(p, 0o755); err != nil {
 		return nil, err
 	}
-	d := &Dir{path: p, log: log, committed: map[string]bool{}}
+	lock, err := os.OpenFile(filepath.Join(p, LockName), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		lock.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("%s is in use by another gpusql server", dataDir)
+		}
+		return nil, fmt.Errorf("locking %s: %w", p, err)
+	}
+	d := &Dir{path: p, log: log, committed: map[string]bool{}, lock: lock}
 	ents, err := os.ReadDir(p)
 	if err != nil {
+		d.Close()
 		return nil, err
 	}
 	for _, e := range ents {
@@ -81,6 +101,17 @@ func Open(dataDir string, log *slog.Logger) (*Dir, error) {
 		}
 	}
 	return d, nil
+}
+
+// Close releases the directory for another server. The catalog must
+// be detached first (engine.Catalog.Detach).
+func (d *Dir) Close() error {
+	if d.lock == nil {
+		return nil
+	}
+	err := d.lock.Close() // closing the file releases its flock
+	d.lock = nil
+	return err
 }
 
 // Path is the store's directory.

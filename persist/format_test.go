@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gpusql/gpusql/engine"
@@ -211,4 +212,24 @@ func TestTableFileNewer(t *testing.T) {
 	if _, err := readTable(b); !errors.Is(err, errNewer) {
 		t.Fatalf("%v, want errNewer", err)
 	}
+}
+
+// TestDirLock: one server at a time on a data directory.
+func TestDirLock(t *testing.T) {
+	dir := t.TempDir()
+	d, err := Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Open(dir, nil); err == nil || !strings.Contains(err.Error(), "in use by another gpusql server") {
+		t.Fatalf("a second Open: %v", err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	d, err = Open(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.Close()
 }

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,6 +34,7 @@ import (
 type authServer struct {
 	port    int
 	dataDir string
+	stop    func()
 }
 
 // startFlags starts a server with args (plus a data directory, unless
@@ -62,11 +64,16 @@ func startFlags(t *testing.T, dataDir string, args ...string) *authServer {
 	srv := wire.NewServer(wireConfig(o, logger, roles), eng)
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(context.Background(), ln) }()
-	t.Cleanup(func() {
-		srv.Close()
-		<-done
-	})
-	return &authServer{port: ln.Addr().(*net.TCPAddr).Port, dataDir: o.dataDir}
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			srv.Close()
+			<-done
+			releaseDataDir(eng)
+		})
+	}
+	t.Cleanup(stop)
+	return &authServer{port: ln.Addr().(*net.TCPAddr).Port, dataDir: o.dataDir, stop: stop}
 }
 
 func (s *authServer) dsn(user, password, extra string) string {
@@ -202,6 +209,7 @@ func TestAuthSCRAM(t *testing.T) {
 	}
 
 	// The roles survive a restart (no password file: the stored one).
+	s.stop()
 	s2 := startFlags(t, s.dataDir, "--auth", "scram-sha-256")
 	a2 := s2.mustConnect(t, "alice", "alice pw")
 	su2 := s2.mustConnect(t, "gpusql", "boot pw")

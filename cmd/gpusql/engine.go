@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 
 	"github.com/gpusql/gpusql"
@@ -47,6 +48,16 @@ func newEngine(o *options, logger *slog.Logger, roles *auth.Store) (eng engine.S
 		})
 	}
 	return eng, backendName, err
+}
+
+// releaseDataDir stops eng's catalog writing to the data directory and
+// unlocks the directory, for another server: after a shutdown.
+func releaseDataDir(eng engine.Server) {
+	if c, ok := eng.(interface{ Catalog() *engine.Catalog }); ok {
+		if d, ok := c.Catalog().Detach().(io.Closer); ok {
+			_ = d.Close()
+		}
+	}
 }
 
 // openRoles opens the role store of the data directory and gives the

@@ -359,6 +359,7 @@ func serveCommand(ctx context.Context, o *options, logger *slog.Logger, stdout i
 	select {
 	case err := <-served: // the listener failed
 		srv.Close()
+		releaseDataDir(eng)
 		return err
 	case <-ctx.Done():
 	}
@@ -377,6 +378,7 @@ func serveCommand(ctx context.Context, o *options, logger *slog.Logger, stdout i
 	}()
 	err = srv.Shutdown(grace)
 	<-served
+	releaseDataDir(eng)
 	if err != nil {
 		logger.Info("gpusql stopped; running queries were cancelled at shutdown", "detail", err)
 	} else {

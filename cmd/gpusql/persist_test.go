@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/persist"
 	"github.com/gpusql/gpusql/wire"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -29,6 +30,7 @@ import (
 // a test stops and starts again.
 type persistServer struct {
 	srv  *wire.Server
+	eng  engine.Server
 	done chan error
 	port int
 }
@@ -58,7 +60,7 @@ func startPersist(t *testing.T, dataDir string, logw io.Writer, args ...string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &persistServer{srv: wire.NewServer(wireConfig(o, logger, roles), eng), done: make(chan error, 1),
+	s := &persistServer{srv: wire.NewServer(wireConfig(o, logger, roles), eng), eng: eng, done: make(chan error, 1),
 		port: ln.Addr().(*net.TCPAddr).Port}
 	go func() { s.done <- s.srv.Serve(context.Background(), ln) }()
 	t.Cleanup(s.stop)
@@ -71,6 +73,7 @@ func (s *persistServer) stop() {
 	}
 	s.srv.Close()
 	<-s.done
+	releaseDataDir(s.eng)
 	s.srv = nil
 }
 
@@ -206,7 +209,7 @@ func TestPersistRestart(t *testing.T) {
 			}
 			ents, _ := os.ReadDir(filepath.Join(dir, persist.SubDir))
 			for _, e := range ents {
-				if e.Name() != persist.ManifestName && !files[e.Name()] {
+				if e.Name() != persist.ManifestName && e.Name() != persist.LockName && !files[e.Name()] {
 					t.Errorf("stray file %s in the data directory", e.Name())
 				}
 			}
