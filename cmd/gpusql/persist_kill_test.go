@@ -2,8 +2,8 @@ package main
 
 // The kill -9 harness: the server runs as a child process (this test
 // binary, re-executed as the gpusql command) on one data directory and is
-// killed at random points of loads, COPY, CREATE TABLE AS, INSERT, DROP
-// and transaction blocks, again and again. After every restart each
+// killed at random points of loads, COPY, CREATE TABLE AS, INSERT, DROP,
+// RENAME, TRUNCATE and transaction blocks, again and again. After every restart each
 // table must be whole, in the state before the killed statement or the
 // state after it (after it, if the client had been told it committed),
 // and no other table may be visible. The assertions hold wherever the
@@ -248,7 +248,7 @@ func nextOp(t *testing.T, rng *rand.Rand, s killState, dir string, i int) killOp
 	after := s.clone()
 	pick := func(xs []string) string { return xs[rng.Intn(len(xs))] }
 	for {
-		switch rng.Intn(7) {
+		switch rng.Intn(9) {
 		case 0, 1: // a load
 			if len(free) == 0 {
 				continue
@@ -316,6 +316,21 @@ func nextOp(t *testing.T, rng *rand.Rand, s killState, dir string, i int) killOp
 				after[y] = append(after[y], killRow{r.a + 7, r.b})
 			}
 			return killOp{fmt.Sprintf("BEGIN; INSERT INTO %s SELECT a + 7, b FROM %s; INSERT INTO %s VALUES (%d, '%s'); COMMIT", y, x, x, -i, b), after}
+		case 7: // RENAME
+			if len(have) == 0 || len(free) == 0 {
+				continue
+			}
+			from, to := pick(have), pick(free)
+			after[to] = after[from]
+			delete(after, from)
+			return killOp{fmt.Sprintf("ALTER TABLE %s RENAME TO %s", from, to), after}
+		case 8: // TRUNCATE
+			if len(have) == 0 {
+				continue
+			}
+			name := pick(have)
+			after[name] = []killRow{}
+			return killOp{"TRUNCATE " + name, after}
 		}
 	}
 }
