@@ -26,6 +26,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -267,18 +268,46 @@ func (d *Dir) Load(store engine.TableStore) (nextOID uint32, tables []engine.Res
 			}
 		}
 	}
-	missing := map[string]bool{}
-	for _, te := range m.Tables {
-		r, ok, err := d.loadTable(te, store)
-		if err != nil {
-			release()
-			return 0, nil, nil, err
+	// Files are read and checked by a few goroutines at once, and
+	// stored in the manifest's order as they come; at most `workers`
+	// tables are held in host memory at a time.
+	workers := min(4, runtime.GOMAXPROCS(0))
+	results := make([]chan readResult, len(m.Tables))
+	for i := range results {
+		results[i] = make(chan readResult, 1)
+	}
+	slots, stop := make(chan struct{}, workers), make(chan struct{})
+	defer close(stop)
+	go func() {
+		for i, te := range m.Tables {
+			select {
+			case slots <- struct{}{}:
+			case <-stop:
+				return
+			}
+			go func() { results[i] <- d.readEntry(te) }()
 		}
-		if !ok {
+	}()
+	missing := map[string]bool{}
+	for i, te := range m.Tables {
+		r := <-results[i]
+		if r.err == nil && r.ok && r.h != nil {
+			var data engine.TableData
+			if data, r.err = store.Store(r.h, engine.StoreOptions{Table: te.Name}); r.err != nil {
+				r.err = fmt.Errorf("storing table %q from %s: %w", te.Name, filepath.Join(d.path, te.File), r.err)
+			}
+			r.table.Data = data
+		}
+		<-slots
+		if r.err != nil {
+			release()
+			return 0, nil, nil, r.err
+		}
+		if !r.ok {
 			missing[te.Name] = true
 			continue
 		}
-		tables = append(tables, r)
+		tables = append(tables, r.table)
 	}
 	views = d.restoreViews(m.Views, missing)
 	d.mu.Lock()
@@ -322,31 +351,42 @@ func (d *Dir) readManifest() (m *manifest, gc bool, err error) {
 	return &manifest{Format: manifestFormat}, false, nil
 }
 
-// loadTable reads one table's file and stores it; ok is false when the
-// table is left out.
-func (d *Dir) loadTable(te tableEntry, store engine.TableStore) (r engine.Restored, ok bool, err error) {
+// readResult is one manifest entry read back: the table (without its
+// data yet) and its rows, or ok false when it is left out.
+type readResult struct {
+	table engine.Restored
+	h     *engine.HostTable
+	ok    bool
+	err   error
+}
+
+// readEntry reads and checks one table's file.
+func (d *Dir) readEntry(te tableEntry) (r readResult) {
 	cols, err := te.columnDefs()
 	if err != nil {
 		d.log.Error("table left out: its definition in the manifest is not understood", "table", te.Name, "err", err)
 		d.moveAside(te.File)
-		return r, false, nil
+		return r
 	}
-	r.DurableTable = engine.DurableTable{Name: te.Name, OID: te.OID, Columns: cols, File: te.File, Rows: te.Rows}
+	r.table.DurableTable = engine.DurableTable{Name: te.Name, OID: te.OID, Columns: cols, File: te.File, Rows: te.Rows}
 	if te.File == "" {
-		return r, true, nil
+		r.ok = true
+		return r
 	}
 	path := filepath.Join(d.path, te.File)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		d.log.Error("table left out: its file is missing", "table", te.Name, "file", path)
-		return r, false, nil
+		return r
 	}
 	if err != nil {
-		return r, false, fmt.Errorf("reading table %q from %s: %w", te.Name, path, err)
+		r.err = fmt.Errorf("reading table %q from %s: %w", te.Name, path, err)
+		return r
 	}
 	h, err := readTable(b)
 	if errors.Is(err, errNewer) {
-		return r, false, fmt.Errorf("table %q in %s: %w", te.Name, path, err)
+		r.err = fmt.Errorf("table %q in %s: %w", te.Name, path, err)
+		return r
 	}
 	if err == nil {
 		err = te.check(h)
@@ -354,14 +394,10 @@ func (d *Dir) loadTable(te tableEntry, store engine.TableStore) (r engine.Restor
 	if err != nil {
 		d.log.Error("table left out: its file is corrupt", "table", te.Name, "file", path, "err", err, "moved_to", path+corruptExt)
 		d.moveAside(te.File)
-		return r, false, nil
+		return r
 	}
-	data, err := store.Store(h, engine.StoreOptions{Table: te.Name})
-	if err != nil {
-		return r, false, fmt.Errorf("storing table %q from %s: %w", te.Name, path, err)
-	}
-	r.Data = data
-	return r, true, nil
+	r.h, r.ok = h, true
+	return r
 }
 
 // moveAside renames a table file that is left out to NNN.gtab.corrupt,
