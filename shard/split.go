@@ -12,13 +12,13 @@ import (
 // breaks) as the bytes of the file, with the key field found in each.
 // A record's bytes are valid until the next call.
 type csvReader struct {
-	r         *bufio.Reader
-	delim     byte
-	quote     byte
-	rec       []byte // the current record, its line break included
-	field     []byte // scratch for an unquoted key
-	line      int64  // number of the record's first line
-	nextLine  int64
+	r        *bufio.Reader
+	delim    byte
+	quote    byte
+	rec      []byte // the current record, its line break included
+	field    []byte // scratch for an unquoted key
+	line     int64  // number of the record's first line
+	nextLine int64
 }
 
 func newCSVReader(r io.Reader, delim, quote byte) *csvReader {
