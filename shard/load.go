@@ -66,7 +66,7 @@ func (s *Spec) copySQL() string {
 }
 
 // Load creates the table on every node (dropping it first with
-// Replace), splits the CSV of r by the key and streams each node's rows
+// Replace; not at all with Append), splits the CSV of r by the key and streams each node's rows
 // to it with COPY FROM STDIN, all nodes at once. p (may be nil) counts
 // as it goes. On an error every node's COPY fails, so no node keeps a
 // part of the file.
@@ -91,8 +91,11 @@ func Load(ctx context.Context, s *Spec, r io.Reader, p *Progress) ([]NodeStats, 
 		}
 		conns[i] = c
 		ddl := "CREATE TABLE " + s.Table + " (" + s.ColumnDDL + ")"
-		if s.Replace {
+		switch {
+		case s.Replace:
 			ddl = "DROP TABLE IF EXISTS " + s.Table + "; " + ddl
+		case s.Append:
+			continue
 		}
 		if _, err := c.Exec(ctx, ddl).ReadAll(); err != nil {
 			return nil, fmt.Errorf("node %s: %w", n, err)

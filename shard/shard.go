@@ -38,6 +38,7 @@ type Spec struct {
 	Delimiter byte
 	Quote     byte
 	Replace   bool   // drop the table on each node first
+	Append    bool   // the table exists on each node: only COPY
 	User      string // role on the nodes; "" as libpq defaults it
 	Database  string
 }
@@ -49,7 +50,7 @@ type Config struct {
 	Range               []string // split points; nil: hash
 	Header              bool
 	Delimiter, Quote    string // one byte each; "": ',' and '"'
-	Replace             bool
+	Replace, Append     bool
 	User, Database      string
 }
 
@@ -67,7 +68,10 @@ func NewSpec(c Config) (*Spec, error) {
 		return nil, fmt.Errorf("column definitions %q: want name type [NOT NULL], ...", c.Columns)
 	}
 	s := &Spec{Table: c.Table, ColumnDDL: c.Columns, Columns: ct.Columns, Header: c.Header,
-		Replace: c.Replace, User: c.User, Database: c.Database, Delimiter: ',', Quote: '"'}
+		Replace: c.Replace, Append: c.Append, User: c.User, Database: c.Database, Delimiter: ',', Quote: '"'}
+	if c.Replace && c.Append {
+		return nil, fmt.Errorf("replace and append exclude each other")
+	}
 	if s.Key, err = newKey(s.Columns, c.Key); err != nil {
 		return nil, err
 	}

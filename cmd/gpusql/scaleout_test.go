@@ -14,6 +14,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -21,6 +22,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -67,14 +69,14 @@ func scaleOutTables(dir string) []scaleOutTable {
 // writeScaleOutFiles writes lineitem.csv and an orders.csv whose keys
 // cover lineitem's (and a few orders with no lines), with NULLs in the
 // nullable columns.
-func writeScaleOutFiles(t *testing.T, dir string) {
+func writeScaleOutFiles(t *testing.T, dir string, rows int) {
 	t.Helper()
 	path := filepath.Join(dir, "lineitem.csv")
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := loader.WriteLineitem(f, scaleOutRows, 13); err != nil {
+	if err := loader.WriteLineitem(f, rows, 13); err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Close(); err != nil {
@@ -143,11 +145,11 @@ type scaleOutEnv struct {
 
 // newScaleOut starts n nodes, loads them with shard.Load, a single node
 // with the whole files, and a coordinator with shard.WriteDDL's DDL.
-func newScaleOut(t *testing.T, n int) *scaleOutEnv {
+func newScaleOut(t *testing.T, n, rows int) *scaleOutEnv {
 	t.Helper()
 	binDir := requirePG(t)
 	dir := t.TempDir()
-	writeScaleOutFiles(t, dir)
+	writeScaleOutFiles(t, dir, rows)
 	ctx := context.Background()
 	e := &scaleOutEnv{}
 	var addrs []string
@@ -169,33 +171,53 @@ func newScaleOut(t *testing.T, n int) *scaleOutEnv {
 	t.Cleanup(func() { e.coord.Close(ctx) })
 
 	for _, tb := range scaleOutTables(dir) {
+		if tb.rangeBounds != nil {
+			tb.rangeBounds = tb.rangeBounds[:n-1] // one node: one partition of everything
+		}
 		spec, err := shard.NewSpec(shard.Config{Table: tb.name, Columns: tb.columns, Key: tb.key, Nodes: addrs,
 			Range: tb.rangeBounds, User: "postgres", Database: "postgres"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		e.specs = append(e.specs, spec)
-		in, err := os.Open(tb.file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		stats, err := shard.Load(ctx, spec, in, nil)
-		in.Close()
-		if err != nil {
-			t.Fatalf("shard %s: %v", tb.name, err)
-		}
-		for _, s := range stats {
-			if s.Rows == 0 {
-				t.Errorf("shard %s: node %s got no rows", tb.name, s.Node)
+		var ddl strings.Builder
+		if len(tb.rangeBounds) > 0 {
+			// through the command, as a person runs it
+			args := []string{"--by", tb.key, "--nodes", strings.Join(addrs, ","), "--table", tb.name, "--columns", tb.columns,
+				"--range", strings.Join(tb.rangeBounds, ","), "--user", "postgres", "--dbname", "postgres", "--progress", "0", tb.file}
+			o, err := parseShardFlags(args, io.Discard)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var log strings.Builder
+			if err := shardCommand(ctx, o, nil, &ddl, &log); err != nil {
+				t.Fatalf("gpusql shard %s: %v", strings.Join(args, " "), err)
+			}
+			if !strings.Contains(log.String(), "loaded ") {
+				t.Errorf("gpusql shard printed no summary:\n%s", log.String())
+			}
+		} else {
+			in, err := os.Open(tb.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stats, err := shard.Load(ctx, spec, in, nil)
+			in.Close()
+			if err != nil {
+				t.Fatalf("shard %s: %v", tb.name, err)
+			}
+			for _, s := range stats {
+				if s.Rows == 0 {
+					t.Errorf("shard %s: node %s got no rows", tb.name, s.Node)
+				}
+			}
+			if err := shard.WriteDDL(&ddl, spec); err != nil {
+				t.Fatal(err)
 			}
 		}
 		if _, err := e.single.Exec(ctx, fmt.Sprintf("CREATE TABLE %s (%s) FROM CSV %s", tb.name, tb.columns,
 			quoteLiteral(filepath.Base(tb.file)))).ReadAll(); err != nil {
 			t.Fatalf("single node: %s: %v", tb.name, err)
-		}
-		var ddl strings.Builder
-		if err := shard.WriteDDL(&ddl, spec); err != nil {
-			t.Fatal(err)
 		}
 		if _, err := e.coord.Exec(ctx, ddl.String()).ReadAll(); err != nil {
 			if strings.Contains(err.Error(), "postgres_fdw") && strings.Contains(err.Error(), "not available") {
@@ -253,7 +275,7 @@ func TestScaleOut(t *testing.T) {
 	if len(queries) < 30 {
 		t.Fatalf("testdata/scaleout has %d queries, want at least 30", len(queries))
 	}
-	e := newScaleOut(t, scaleOutNodes)
+	e := newScaleOut(t, scaleOutNodes, scaleOutRows)
 	ctx := context.Background()
 	pushed := 0
 	for _, q := range queries {
@@ -303,3 +325,55 @@ func runDiffQuery(ctx context.Context, c *pgconn.PgConn, sql string) *diffOutcom
 	}
 	return o
 }
+
+// TestScaleOutTimes times testdata/scaleout on the coordinator over 1, 2
+// and 3 nodes (and on a single node directly) for docs/scale-out.md. It
+// measures, so it runs only when GPUSQL_SCALEOUT_ROWS gives lineitem's
+// rows; each query runs three times and the best time is kept.
+func TestScaleOutTimes(t *testing.T) {
+	rows, _ := strconv.Atoi(os.Getenv("GPUSQL_SCALEOUT_ROWS"))
+	if rows <= 0 {
+		t.Skip("set GPUSQL_SCALEOUT_ROWS to time the scale-out queries")
+	}
+	queries := loadScaleOut(t)
+	ctx := context.Background()
+	best := func(c *pgconn.PgConn, sql string) time.Duration {
+		var b time.Duration
+		for i := 0; i < 3; i++ {
+			start := time.Now()
+			if _, err := c.Exec(ctx, sql).ReadAll(); err != nil {
+				t.Fatalf("%s: %s", sql, pgErrText(err))
+			}
+			if d := time.Since(start); i == 0 || d < b {
+				b = d
+			}
+		}
+		return b
+	}
+	times := map[string][]time.Duration{}
+	var single []time.Duration
+	for n := 1; n <= 3; n++ {
+		e := newScaleOut(t, n, rows)
+		for _, q := range queries {
+			times[q.Name] = append(times[q.Name], best(e.coord, q.SQL))
+			if n == 1 {
+				single = append(single, best(e.single, q.SQL))
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString("| query | one gpusql, direct | 1 node | 2 nodes | 3 nodes |\n|---|---|---|---|---|\n")
+	var sums [4]time.Duration
+	for i, q := range queries {
+		ts := times[q.Name]
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", q.Name, ms(single[i]), ms(ts[0]), ms(ts[1]), ms(ts[2]))
+		sums[0] += single[i]
+		for k := range ts {
+			sums[k+1] += ts[k]
+		}
+	}
+	fmt.Fprintf(&b, "| total | %s | %s | %s | %s |\n", ms(sums[0]), ms(sums[1]), ms(sums[2]), ms(sums[3]))
+	t.Logf("%d lineitem rows:\n%s", rows, b.String())
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }

@@ -52,6 +52,7 @@ func parseShardFlags(args []string, stderr io.Writer) (*shardOptions, error) {
 	delim := fs.String("delimiter", ",", "the CSV field `separator`")
 	quote := fs.String("quote", `"`, "the CSV quote `character`")
 	replace := fs.Bool("replace", false, "drop the table on each node first if it exists")
+	appendRows := fs.Bool("append", false, "the table exists on every node (an earlier run made it): only add the file's rows")
 	user := fs.String("user", "", "`role` to connect to the nodes as, also put in the coordinator's user mappings (default: $PGUSER or the OS user)")
 	dbname := fs.String("dbname", "", "`database` name to connect to (gpusql has one; default: $PGDATABASE or the user)")
 	ddlOnly := fs.Bool("ddl-only", false, "print the coordinator's DDL and load nothing")
@@ -87,7 +88,7 @@ func parseShardFlags(args []string, stderr io.Writer) (*shardOptions, error) {
 		return nil, usagef("shard: --progress %v must not be negative", *progress)
 	}
 	c := shard.Config{Table: *table, Columns: *columns, Key: *by, Nodes: strings.Split(*nodes, ","),
-		Header: *header, Delimiter: *delim, Quote: *quote, Replace: *replace, User: *user, Database: *dbname}
+		Header: *header, Delimiter: *delim, Quote: *quote, Replace: *replace, Append: *appendRows, User: *user, Database: *dbname}
 	if *rng != "" {
 		c.Range = strings.Split(*rng, ",")
 	}
