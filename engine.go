@@ -241,6 +241,9 @@ func newBackend(o Options) (engine.Backend, error) {
 		logger.Info("device: cpu", "backend", b.Name())
 		return b, nil
 	}
+	if o.DataDir != "" && cuda.DriverPresent() {
+		keepJITCache(o.DataDir, logger)
+	}
 	devs, err := openDevices(o.Devices)
 	if err != nil {
 		if o.Device == "cuda" {
@@ -270,6 +273,28 @@ func newBackend(o Options) (engine.Backend, error) {
 	b := split(parts, names)
 	logger.Info("device: cuda", "backend", b.Name())
 	return b, nil
+}
+
+// keepJITCache points the CUDA driver's cache of JIT-compiled kernels
+// into dataDir/cuda-cache (unless CUDA_CACHE_PATH is set already), so the
+// kernels the query compiler generates are compiled once per data
+// directory rather than once per machine's home directory: a restarted
+// server, or a fresh container over the same data dir, does not compile
+// them again. It must run before the driver starts (cuInit), and sets
+// the process's environment, which the driver reads.
+func keepJITCache(dataDir string, logger *slog.Logger) {
+	if os.Getenv("CUDA_CACHE_PATH") != "" {
+		return
+	}
+	dir := filepath.Join(dataDir, "cuda-cache")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		logger.Info("cuda: no kernel cache in the data dir", "err", err)
+		return
+	}
+	_ = os.Setenv("CUDA_CACHE_PATH", dir)
+	if os.Getenv("CUDA_CACHE_MAXSIZE") == "" {
+		_ = os.Setenv("CUDA_CACHE_MAXSIZE", "1073741824") // 1 GiB of compiled kernels
+	}
 }
 
 // openDevices opens the GPUs of ordinals, or every GPU present.

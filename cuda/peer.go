@@ -71,3 +71,11 @@ func Count() (int, error) {
 	}
 	return int(n), nil
 }
+
+// DriverPresent reports whether libcuda can be loaded; it does not start
+// the driver (cuInit), so settings read from the environment at start
+// can still be made.
+func DriverPresent() bool {
+	_, err := load()
+	return err == nil
+}

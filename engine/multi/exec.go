@@ -329,7 +329,11 @@ func (b *Backend) Explain(p *engine.Plan) []string {
 		lines = append(lines, "Partitioned: "+how)
 	}
 	if x, ok := b.parts[0].(engine.Explainer); ok {
-		lines = append(lines, x.Explain(p)...)
+		q := *p
+		if t, ok := p.Data.(*Table); ok {
+			q.Data = t.segs[0].data // the part's own data, for its column layout
+		}
+		lines = append(lines, x.Explain(&q)...)
 	}
 	return lines
 }

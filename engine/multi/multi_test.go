@@ -181,3 +181,57 @@ func TestAppendSharesSegments(t *testing.T) {
 		t.Errorf("a released table still reports %d rows", ab.Rows())
 	}
 }
+
+// Queries at once over one split table: the parts run together, the
+// gathered copy is made once, and every answer is the same.
+func TestConcurrentQueries(t *testing.T) {
+	path := quotedCSV(t, 2000, 7)
+	o := engine.DefaultCSVOptions()
+	o.Header = engine.HeaderSkip
+	_, mb := newBackends(3)
+	res, err := load(t, mb, path, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Data.Release()
+	id := &engine.ColRef{Idx: 0, Name: "id", T: engine.Int32}
+	agg := &engine.Plan{Table: "t", Schema: cols, Data: res.Data, Aggregate: true,
+		Aggs:    []engine.AggCall{{Func: engine.AggSum, Arg: id, T: engine.Int64}, {Func: engine.AggCountStar, T: engine.Int64}},
+		Project: []engine.Expr{&engine.ColRef{Idx: 0, T: engine.Int64}, &engine.ColRef{Idx: 1, T: engine.Int64}}, Limit: -1, Visible: 2, Names: []string{"s", "c"}}
+	top := &engine.Plan{Table: "t", Schema: cols, Data: res.Data, Project: []engine.Expr{id},
+		OrderBy: []engine.SortKey{{Col: 0, Desc: true}}, Limit: 3, Visible: 1, Names: []string{"id"}}
+	errs := make(chan error, 16)
+	for g := range 16 {
+		go func() {
+			var err error
+			switch g % 3 {
+			case 0:
+				err = mb.Execute(context.Background(), agg, func(b *engine.Batch) error {
+					if b.N != 1 || b.Cols[0].I[0] != 1999*2000/2 || b.Cols[1].I[0] != 2000 {
+						return fmt.Errorf("sum, count = %v, %v", b.Cols[0].I, b.Cols[1].I)
+					}
+					return nil
+				})
+			case 1:
+				err = mb.Execute(context.Background(), top, func(b *engine.Batch) error {
+					if b.N != 3 || b.Cols[0].I[0] != 1999 || b.Cols[0].I[2] != 1997 {
+						return fmt.Errorf("top 3 = %v", b.Cols[0].I)
+					}
+					return nil
+				})
+			default:
+				var d engine.TableData
+				if d, err = engine.LocalData(res.Data); err == nil && d.Rows() != 2000 {
+					err = fmt.Errorf("gathered %d rows", d.Rows())
+				}
+				_ = res.Data.(engine.Placed).Placement()
+			}
+			errs <- err
+		}()
+	}
+	for range 16 {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+}
