@@ -54,6 +54,9 @@ type stepper struct {
 	// step runs h over the rows where guard is true (nil: all of them)
 	// and returns its replacement
 	step func(h *engine.HostFunc, guard engine.Expr) (engine.Expr, error)
+	// calls: the plan's expressions do not all compile, so a call the
+	// kernels refuse becomes a host step too (hostCall)
+	calls bool
 }
 
 // hasTwin reports whether the kernels compute h themselves.
@@ -122,6 +125,11 @@ func (s *stepper) walk(e engine.Expr, guard engine.Expr) (engine.Expr, error) {
 		}
 		out := *e
 		out.Args = args
+		if s.calls && s.refused(&out) {
+			if h, ok := s.hostCall(&out); ok {
+				return s.step(h, guard)
+			}
+		}
 		return &out, nil
 	case *engine.Case:
 		out := &engine.Case{T: e.T, Conds: make([]engine.Expr, len(e.Conds)), Results: make([]engine.Expr, len(e.Results))}
@@ -201,7 +209,14 @@ func deviceExprs(p *engine.Plan) []engine.Expr {
 // or the select list, over the rows passing it (the first LIMIT+OFFSET of
 // them where run.project stops there).
 func (s *stepper) rewrite(p *engine.Plan) (*engine.Plan, error) {
-	if !hasHostFunc(deviceExprs(p)...) {
+	s.calls = false
+	for _, e := range deviceExprs(p) {
+		if s.refused(e) {
+			s.calls = true
+			break
+		}
+	}
+	if !s.calls && !hasHostFunc(deviceExprs(p)...) {
 		return p, nil
 	}
 	q := *p
@@ -675,4 +690,81 @@ func putValue(c *engine.Column, i int, v *engine.Vec, j int) {
 	case engine.KindChar, engine.KindVarchar, engine.KindText:
 		copy(c.Str[i*c.Width:(i+1)*c.Width], v.S[j])
 	}
+}
+
+// Calls as host steps. A call the kernels refuse (0A000) whose result a
+// step can bring back (hostStep's types: not numeric, interval or
+// unknown) runs as a host step when the plan's expressions do not
+// compile otherwise: the functions whose device results could differ
+// from the CPU backend's (exp, ln, power, ...), and the long ones
+// (to_char, age, date_bin, ...). The step's arguments are the largest
+// parts of the call the device computes; the host evaluates the call
+// over them with engine/eval, the CPU backend's code. Refused calls
+// whose own results a step cannot hold (age, an interval; ln of a
+// numeric) join the step of a call over them (age(a, b)::text).
+
+// refused reports whether the kernels refuse e (0A000).
+func (s *stepper) refused(e engine.Expr) bool {
+	c := &compiler{p: newProgram(), cols: s.cols, intvOK: true}
+	_, err := c.compile(e, 0)
+	return engine.Code(err) == engine.CodeFeatureNotSupported
+}
+
+// steppable reports whether a host step can return values of type t.
+func steppable(t engine.Type) bool {
+	if _, err := clsOf(t); err != nil {
+		return false
+	}
+	return t.Kind != engine.KindNumeric && t.Kind != engine.KindInterval && t.Kind != engine.KindUnknown
+}
+
+// hostCall makes the refused call e a host function over the parts of it
+// the device computes; ok is false when e cannot run as a step (its
+// type, a volatile function, or a refused part that is evaluated lazily).
+func (s *stepper) hostCall(e *engine.Call) (*engine.HostFunc, bool) {
+	if !steppable(e.T) {
+		return nil, false
+	}
+	var leaves []engine.Expr
+	var lift func(x engine.Expr) (engine.Expr, bool)
+	lift = func(x engine.Expr) (engine.Expr, bool) {
+		switch x := x.(type) {
+		case *engine.Const:
+			return x, true
+		case *engine.Call:
+			if x.Op == engine.OpRandom {
+				return nil, false // a value per row, not per argument tuple
+			}
+		}
+		if x != engine.Expr(e) && !s.refused(x) {
+			leaves = append(leaves, x)
+			return &engine.ColRef{Idx: len(leaves) - 1, T: x.Type()}, true
+		}
+		c, ok := x.(*engine.Call)
+		if !ok || c.Op == engine.OpAnd || c.Op == engine.OpOr {
+			// a Case, AND or OR evaluates its parts on some rows only
+			return nil, false
+		}
+		out := *c
+		out.Args = make([]engine.Expr, len(c.Args))
+		for k, a := range c.Args {
+			if out.Args[k], ok = lift(a); !ok {
+				return nil, false
+			}
+		}
+		return &out, true
+	}
+	body, ok := lift(e)
+	if !ok {
+		return nil, false
+	}
+	return &engine.HostFunc{
+		Name: e.Op.String(),
+		Args: leaves,
+		T:    e.T,
+		Fn: func(args []*engine.Vec, n int) (*engine.Vec, error) {
+			return eval.Eval(context.Background(), body, &engine.Batch{N: n, Cols: args})
+		},
+		Parallel: true,
+	}, true
 }
