@@ -44,6 +44,9 @@ var CallStepQueries = []struct {
 	{"UTC", `SELECT id, CASE WHEN f > 0 THEN ln(f) ELSE 0 END FROM cs WHERE id % 3 = 0 LIMIT 9`, true, false},
 	{"Europe/Berlin", `SELECT id, to_char(tz, 'Day HH12 AM') FROM cs ORDER BY to_char(tz, 'Day HH12 AM'), id`, true, false},
 	{"UTC", `SELECT count(*) FROM cs WHERE f > 0 AND ln(f) > 2`, true, false},
+	// numeric results of one scale (numericStep)
+	{"UTC", `SELECT id, extract(julian FROM d), extract(epoch FROM age(ts, d)), extract(hour FROM ts::time), extract(second FROM ts::time),
+		round(extract(epoch FROM age(ts, d)) / 3600, 2) FROM cs ORDER BY id`, true, false},
 }
 
 // WriteCallStepCSV writes cs's rows: about a tenth of each column NULL,
@@ -148,13 +151,14 @@ func TestCallStepsCompile(t *testing.T) {
 // TestHostCallRefuses checks what never becomes a step: random() (a value
 // per row), and a refused call whose result a step cannot hold.
 func TestHostCallRefuses(t *testing.T) {
-	s := &stepper{cols: []*Column{{Type: engine.Float64}, {Type: engine.NumericType(10, 3)}}}
+	s := &stepper{cols: []*Column{{Type: engine.Float64}, {Type: engine.NumericType(10, 3)}, {Type: engine.Timestamp}}}
 	f := &engine.ColRef{Idx: 0, T: engine.Float64}
 	n := &engine.ColRef{Idx: 1, T: engine.NumericType(10, 3)}
+	ts := &engine.ColRef{Idx: 2, T: engine.Timestamp}
 	rnd := &engine.Call{Op: engine.OpRandom, T: engine.Float64}
 	for _, e := range []*engine.Call{
 		{Op: engine.OpAdd, Args: []engine.Expr{f, rnd}, T: engine.Float64},
-		{Op: engine.OpLn, Args: []engine.Expr{n}, T: engine.Numeric},
+		{Op: engine.OpAge, Args: []engine.Expr{ts, ts}, T: engine.Interval},
 	} {
 		if !s.refused(e) {
 			t.Errorf("%s compiles", e)
@@ -162,6 +166,10 @@ func TestHostCallRefuses(t *testing.T) {
 		if h, ok := s.hostCall(e); ok {
 			t.Errorf("%s became the step %s", e, h)
 		}
+	}
+	// a numeric result: a step, whose results must share a scale
+	if _, ok := s.hostCall(&engine.Call{Op: engine.OpLn, Args: []engine.Expr{n}, T: engine.Numeric}); !ok {
+		t.Error("ln(numeric) is no step")
 	}
 	e := &engine.Call{Op: engine.OpExp, Args: []engine.Expr{&engine.Call{Op: engine.OpAdd, Args: []engine.Expr{f, f}, T: engine.Float64}}, T: engine.Float64}
 	h, ok := s.hostCall(e)
@@ -202,17 +210,16 @@ func (b *hostCallBackend) Execute(ctx context.Context, p *engine.Plan, sink engi
 	return b.Backend.Execute(ctx, p, sink)
 }
 
-// TestHostCallsMatchCPU runs CallStepQueries on the CPU backend as they
-// are and with hostCall's host functions in place of the refused calls:
-// the same rows and errors.
-func TestHostCallsMatchCPU(t *testing.T) {
+// csSessions returns a session per backend over cs holding the rows of
+// WriteCallStepCSV (n rows, inserted: this package cannot import the
+// loader).
+func csSessions(t *testing.T, n int, backends ...engine.Backend) []engine.Session {
 	dir := t.TempDir()
-	WriteCallStepCSV(t, dir+"/cs.csv", 3000, rand.New(rand.NewSource(5)))
+	WriteCallStepCSV(t, dir+"/cs.csv", n, rand.New(rand.NewSource(5)))
 	csv, err := os.ReadFile(dir + "/cs.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
-	// the rows as INSERT ... VALUES (this package cannot import the loader)
 	var values []string
 	for _, line := range strings.Split(strings.TrimSpace(string(csv)), "\n") {
 		fields := strings.Split(line, ",")
@@ -225,7 +232,8 @@ func TestHostCallsMatchCPU(t *testing.T) {
 		values = append(values, "("+strings.Join(fields, ", ")+")")
 	}
 	insert := "INSERT INTO cs VALUES " + strings.Join(values, ", ")
-	mk := func(b engine.Backend) engine.Session {
+	var out []engine.Session
+	for _, b := range backends {
 		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
 		if err != nil {
 			t.Fatal(err)
@@ -239,10 +247,18 @@ func TestHostCallsMatchCPU(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		return s
+		out = append(out, s)
 	}
+	return out
+}
+
+// TestHostCallsMatchCPU runs CallStepQueries on the CPU backend as they
+// are and with hostCall's host functions in place of the refused calls:
+// the same rows and errors.
+func TestHostCallsMatchCPU(t *testing.T) {
 	hb := &hostCallBackend{Backend: cpu.New(nil, 1)}
-	cs, hs := mk(cpu.New(nil, 1)), mk(hb)
+	ss := csSessions(t, 3000, cpu.New(nil, 1), hb)
+	cs, hs := ss[0], ss[1]
 	for _, tc := range CallStepQueries {
 		var out [2]textRowsOf
 		var errs [2]error

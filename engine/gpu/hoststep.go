@@ -287,6 +287,24 @@ func (b *Backend) Explain(p *engine.Plan) []string {
 	if _, err := s.rewrite(p); err != nil {
 		return nil
 	}
+	// window calls the kernels refuse run on the host (window_host.go)
+	var walk func(r engine.Rel)
+	walk = func(r engine.Rel) {
+		if r == nil {
+			return
+		}
+		if w, ok := r.(*engine.Window); ok {
+			for k := range w.Calls {
+				if deviceWindowCall(&w.Calls[k]) != nil {
+					lines = append(lines, "Host Step: window "+w.Calls[k].String())
+				}
+			}
+		}
+		for _, in := range r.Inputs() {
+			walk(in)
+		}
+	}
+	walk(p.Input)
 	return lines
 }
 
@@ -337,7 +355,7 @@ func qCols(cols []*Column) []qCol {
 // (NULL where it did not run).
 func (r *run) hostStep(ctx context.Context, h *engine.HostFunc, filter engine.Expr, limit int64, guard engine.Expr) (*Column, engine.HostStep, error) {
 	st := engine.HostStep{Func: h.String()}
-	if _, err := clsOf(h.T); err != nil || h.T.Kind == engine.KindNumeric || h.T.Kind == engine.KindUnknown {
+	if _, err := clsOf(h.T); err != nil || h.T.Kind == engine.KindUnknown {
 		return nil, st, unsupported("the function %s (a host step returning %s)", h.Name, h.T)
 	}
 	exprs := h.Args
@@ -443,6 +461,9 @@ func (r *run) stepColumn(ctx context.Context, h *engine.HostFunc, args *engine.B
 		return nil, st, err
 	}
 	st.Rows, st.Distinct = int64(args.N), int64(res.N)
+	if h.T.Kind == engine.KindNumeric {
+		return r.numericStep(h, res, which, ids, st)
+	}
 	width := 0
 	if res.S != nil {
 		for _, s := range res.S {
@@ -459,6 +480,58 @@ func (r *run) stepColumn(ctx context.Context, h *engine.HostFunc, args *engine.B
 		}
 	}
 	col := &Column{Type: h.T, Width: hc.Width}
+	if b := hostBytes(hc); len(b) > 0 {
+		if col.Data, err = r.s.alloc(int64(len(b))); err != nil {
+			return nil, st, err
+		}
+		if err := r.b.dev.CopyHtoD(col.Data.Ptr(), b, nil); err != nil {
+			return nil, st, err
+		}
+	}
+	if b := u64Bytes(hc.Valid); len(b) > 0 {
+		if col.Valid, err = r.s.alloc(int64(len(b))); err != nil {
+			return nil, st, err
+		}
+		if err := r.b.dev.CopyHtoD(col.Valid.Ptr(), b, nil); err != nil {
+			return nil, st, err
+		}
+	}
+	return col, st, nil
+}
+
+// numericStep is stepColumn's numeric results: a device column holds
+// scaled int64s at one scale, so every result must have the same scale
+// (a numeric shows its own) and at most 18 digits.
+func (r *run) numericStep(h *engine.HostFunc, res *engine.Vec, which []int32, ids []int32, st engine.HostStep) (*Column, engine.HostStep, error) {
+	scale := int32(-1)
+	vals := make([]int64, res.N)
+	for d := 0; d < res.N; d++ {
+		if res.IsNull(d) {
+			continue
+		}
+		x := res.D[d]
+		if scale >= 0 && x.Scale != scale {
+			return nil, st, unsupported("the function %s (a host step) with results of several numeric scales", h.Name)
+		}
+		scale = x.Scale
+		v, ok := x.Int64()
+		if !ok || v >= engine.Pow10(18) || v <= -engine.Pow10(18) {
+			return nil, st, unsupported("the function %s (a host step) with a result of more than 18 digits", h.Name)
+		}
+		vals[d] = v
+	}
+	t := engine.NumericType(18, int(max(scale, 0)))
+	hc := engine.NewColumn(t, int(r.n), 0, true)
+	clear(hc.Valid) // NULL where the function did not run
+	for k, d := range which {
+		if !res.IsNull(int(d)) {
+			i := int(ids[k])
+			hc.Valid[i>>6] |= 1 << (uint(i) & 63)
+			hc.I64[i] = vals[d]
+		}
+	}
+	col := &Column{Type: t}
+	var err error
 	if b := hostBytes(hc); len(b) > 0 {
 		if col.Data, err = r.s.alloc(int64(len(b))); err != nil {
 			return nil, st, err
@@ -693,8 +766,9 @@ func putValue(c *engine.Column, i int, v *engine.Vec, j int) {
 }
 
 // Calls as host steps. A call the kernels refuse (0A000) whose result a
-// step can bring back (hostStep's types: not numeric, interval or
-// unknown) runs as a host step when the plan's expressions do not
+// step can bring back (hostStep's types: not an interval or unknown; a
+// numeric only when every result has one scale, numericStep) runs as a
+// host step when the plan's expressions do not
 // compile otherwise: the functions whose device results could differ
 // from the CPU backend's (exp, ln, power, ...), and the long ones
 // (to_char, age, date_bin, ...). The step's arguments are the largest
@@ -715,7 +789,7 @@ func steppable(t engine.Type) bool {
 	if _, err := clsOf(t); err != nil {
 		return false
 	}
-	return t.Kind != engine.KindNumeric && t.Kind != engine.KindInterval && t.Kind != engine.KindUnknown
+	return t.Kind != engine.KindInterval && t.Kind != engine.KindUnknown
 }
 
 // hostCall makes the refused call e a host function over the parts of it

@@ -14,9 +14,11 @@ import (
 // and sign of a double, floor, ceil and trunc of a numeric and
 // date_trunc have kernels (OP_MATHF, OP_DINTEGRAL, OP_DATETRUNC in
 // query.cu); time zones are a constant shift or a search in the zone's
-// transition table (OP_TZLOCAL, OP_TZUTC). exp, ln, log, power,
-// width_bucket, zones given per row and dynamic abbreviations (MSK) are
-// refused with 0A000.
+// transition table (OP_TZLOCAL, OP_TZUTC). The kernels refuse exp, ln,
+// log, power, width_bucket, to_char and the other long time functions,
+// zones given per row and dynamic abbreviations (MSK); hoststep.go's
+// hostCall runs such calls as host steps where a column can hold their
+// results.
 
 // greatest is greatest/least: each argument replaces the running result
 // where that is NULL or the argument compares larger (smaller); a NULL
