@@ -791,6 +791,9 @@ func (r *rewriter) derivedTables(items []*node) ([]*node, error) {
 		}
 		name, at := items[j], g.tok
 		cte := synth(kQIdent, FnDerived+name.tok.text, at)
+		spacedCols := *cols
+		spacedCols.tok.space = true // a column list, not a call's arguments
+		cols = &spacedCols
 		w := &node{tok: synth(kOp, "(", at), group: true, close: synth(kOp, ")", at)}
 		w.kids = []*node{{tok: synth(kIdent, "with", at)}, {tok: cte}, cols,
 			{tok: synth(kIdent, "as", at)}, g, {tok: synth(kIdent, "select", at)}, {tok: synth(kOp, "*", at)},
