@@ -243,8 +243,17 @@ func (r *run) check(p *program) error {
 	case errArrayMalformed: // arrays.go
 		return r.malformedArray(p, key)
 	case errMath: // mathexpr.go
-		if arg == 2 {
+		switch arg {
+		case 2:
 			return unsupported("time zones past the year 2199 on the GPU")
+		case 3:
+			return engine.Errorf(engine.CodeInvalidArgumentForLog, "cannot take logarithm of zero")
+		case 4:
+			return engine.Errorf(engine.CodeInvalidArgumentForLog, "cannot take logarithm of a negative number")
+		case 5:
+			return engine.Errorf(engine.CodeInvalidArgumentForPower, "zero raised to a negative power is undefined")
+		case 6:
+			return engine.Errorf(engine.CodeInvalidArgumentForPower, "a negative number raised to a non-integer power yields a complex result")
 		}
 		return engine.Errorf(engine.CodeInvalidArgumentForPower, "cannot take square root of a negative number")
 	case errNaNNumeric: // eval's float to numeric cast
