@@ -19,7 +19,7 @@ ROWS      ?= 1000000
 DEVICE    ?= cpu
 HITS      ?=
 
-.PHONY: all help build run test vet test-race test-go bench fuzz ptx gpu-test clickbench clean
+.PHONY: all help build run test vet test-race test-go bench fuzz ptx gpu-test clickbench bench-peer clean
 
 all: build
 
@@ -33,6 +33,8 @@ help:
 	@echo "make gpu-test build GPU test binaries into .devbin/ for the device machine (docs/gpu.md)"
 	@echo "make clickbench  ClickBench's 43 queries on gpusql (DEVICE=$(DEVICE)) and DuckDB over hits of ROWS=$(ROWS)"
 	@echo "            generated rows, or HITS=/path/hits.tsv (docs/performance.md, \"ClickBench\")"
+	@echo "make bench-peer  the peer query shapes (testdata/bench/peer) on gpusql (DEVICE=$(DEVICE)) and DuckDB"
+	@echo "            over a generated lineitem of PEER_ROWS=$(PEER_ROWS) rows (docs/performance.md, \"Beside DuckDB\")"
 	@echo "make clean   remove build outputs"
 
 build:
@@ -138,6 +140,20 @@ clickbench:
 	$(GO) build -o bin/gpusql-tpch ./cmd/gpusql-tpch
 	cd tools/duckbench && $(GO) build -o ../../bin/duckbench .
 	BIN=bin ROWS=$(ROWS) DEVICE=$(DEVICE) HITS=$(HITS) scripts/clickbench.sh
+
+# The peer benchmark (docs/performance.md, "Beside DuckDB"): builds
+# cmd/gpusql-tpch and tools/duckbench (cgo: needs gcc) into bin/,
+# generates PEER_ROWS rows of loader.WriteLineitem's lineitem into
+# /tmp/gpusql-peer-PEER_ROWS (kept for the next run), and runs the query
+# shapes of testdata/bench/peer on DuckDB and on each backend of DEVICE,
+# printing both times and the speedup. Also: RUNS, WARMUP, THREADS
+# (DuckDB's), DUCKDB=0, ONLY=05_group,07_top10, DIR, OUT (scripts/peer.sh).
+PEER_ROWS ?= 6000000
+bench-peer:
+	@mkdir -p bin
+	$(GO) build -o bin/gpusql-tpch ./cmd/gpusql-tpch
+	cd tools/duckbench && $(GO) build -o ../../bin/duckbench .
+	BIN=bin ROWS=$(PEER_ROWS) DEVICE=$(DEVICE) scripts/peer.sh
 
 # Removes build outputs only; the data dir ($(DATA_DIR)) is kept.
 clean:

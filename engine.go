@@ -7,10 +7,12 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/gpusql/gpusql/auth"
 	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
+	"github.com/gpusql/gpusql/engine/multi"
 	"github.com/gpusql/gpusql/loader"
 	"github.com/gpusql/gpusql/query"
 )
@@ -34,6 +36,17 @@ type Options struct {
 	// "cuda", which fails when no GPU backend is usable: a query never
 	// falls back to the other backend silently.
 	Device string
+	// Devices are the GPUs (ordinals) the cuda backend uses; empty means
+	// every GPU present. With several, each table is split across them
+	// and a query runs on all at once (engine/multi).
+	Devices []int
+	// Partitions splits each table into this many parts on each device
+	// (0 means 1): the several-GPU code path on one GPU, or on the CPU
+	// backend, which is how it is tested without several GPUs.
+	Partitions int
+	// MinSplitBytes is the smallest share of a CSV file that a part
+	// loads on its own; 0 means multi.DefaultMinSplitBytes.
+	MinSplitBytes int64
 	// MaxTextWidth bounds the stored byte width of text values; 0 means
 	// the default (engine.DefaultCSVOptions().MaxTextWidth).
 	MaxTextWidth int
@@ -50,6 +63,21 @@ type Options struct {
 	// called from the goroutine that runs the statement, possibly from
 	// many goroutines at once.
 	OnNotice func(engine.Notice)
+
+	// Roles are the roles, their passwords and grants (the gpusql
+	// command opens them from DataDir); nil keeps an in-memory store
+	// holding only the bootstrap superuser.
+	Roles *auth.Store
+	// StatementTimeout, IdleSessionTimeout and IdleInTxTimeout are the
+	// sessions' defaults of statement_timeout, idle_session_timeout and
+	// idle_in_transaction_session_timeout; 0 is none.
+	StatementTimeout, IdleSessionTimeout, IdleInTxTimeout time.Duration
+	// MaxPrepared and MaxCursors bound a session's named prepared
+	// statements and cursors; 0 means query.DefaultMaxNamed.
+	MaxPrepared, MaxCursors int
+	// MaxQueryMemory bounds the host memory one statement may hold in
+	// rows it materialises, in bytes (53200 past it); 0 is no limit.
+	MaxQueryMemory int64
 }
 
 // checked returns o with defaults filled in, directories made absolute with
@@ -66,11 +94,36 @@ func (o Options) checked() (Options, error) {
 	default:
 		return bad("device %q: want auto, cpu or cuda", o.Device)
 	}
+	if o.Partitions < 0 || o.Partitions > maxPartitions {
+		return bad("partitions %d: want 1 to %d", o.Partitions, maxPartitions)
+	}
+	if o.Partitions == 0 {
+		o.Partitions = 1
+	}
+	if o.MinSplitBytes < 0 {
+		return bad("min split bytes %d: must not be negative", o.MinSplitBytes)
+	}
+	seenDev := map[int]bool{}
+	for _, d := range o.Devices {
+		if d < 0 || seenDev[d] {
+			return bad("devices %v: want distinct GPU ordinals from 0", o.Devices)
+		}
+		seenDev[d] = true
+	}
+	if len(o.Devices) > 0 && o.Device == "cpu" {
+		return bad("devices %v: the cpu backend uses no GPU", o.Devices)
+	}
 	if o.MaxTextWidth == 0 {
 		o.MaxTextWidth = engine.DefaultCSVOptions().MaxTextWidth
 	}
 	if o.MaxTextWidth < 0 || o.MaxTextWidth > maxTextWidthLimit {
 		return bad("max text width %d: want 1 to %d bytes", o.MaxTextWidth, maxTextWidthLimit)
+	}
+	if o.StatementTimeout < 0 || o.IdleSessionTimeout < 0 || o.IdleInTxTimeout < 0 {
+		return bad("timeouts must not be negative")
+	}
+	if o.MaxPrepared < 0 || o.MaxCursors < 0 || o.MaxQueryMemory < 0 {
+		return bad("session limits must not be negative")
 	}
 	if o.DataDir == "" && o.FileRoot == "" {
 		return bad("no file root: set FileRoot (or DataDir)")
@@ -130,7 +183,7 @@ func NewEngine(opts Options) (srv *query.Server, backendName string, err error) 
 
 // newEngine is NewEngine for checked options.
 func newEngine(o Options) (srv *query.Server, backendName string, err error) {
-	backend, err := newBackend(o.Device, o.Logger)
+	backend, err := newBackend(o)
 	if err != nil {
 		return nil, "", err
 	}
@@ -142,6 +195,14 @@ func newEngine(o Options) (srv *query.Server, backendName string, err error) {
 		Logger:       o.Logger,
 
 		ClientCheckInterval: o.ClientCheckInterval,
+
+		Roles:              o.Roles,
+		StatementTimeout:   o.StatementTimeout,
+		IdleSessionTimeout: o.IdleSessionTimeout,
+		IdleInTxTimeout:    o.IdleInTxTimeout,
+		MaxPrepared:        o.MaxPrepared,
+		MaxCursors:         o.MaxCursors,
+		MaxQueryMemory:     o.MaxQueryMemory,
 	})
 	if err != nil {
 		return nil, "", err
@@ -149,27 +210,117 @@ func newEngine(o Options) (srv *query.Server, backendName string, err error) {
 	return srv, backend.Name(), nil
 }
 
-// newBackend picks the backend for device ("auto", "cpu" or "cuda").
+// maxPartitions bounds Options.Partitions.
+const maxPartitions = 64
+
+// newBackend picks the backend for o.Device ("auto", "cpu" or "cuda").
 // "auto" uses the GPU when one is usable and otherwise the CPU backend,
 // logging why; "cuda" fails when no GPU is usable. Nothing falls back
-// silently.
-func newBackend(device string, logger *slog.Logger) (engine.Backend, error) {
-	cpuBackend := func() engine.Backend { return cpu.New(loader.NewCPU(loader.Config{}), 0) }
-	if device == "cpu" {
+// silently. Several GPUs, or Partitions > 1, give a backend that splits
+// each table across them (engine/multi).
+func newBackend(o Options) (engine.Backend, error) {
+	logger := o.Logger
+	newCPU := func() engine.Backend { return cpu.New(loader.NewCPU(loader.Config{}), 0) }
+	split := func(parts []engine.Backend, names []string) engine.Backend {
+		if len(parts) == 1 {
+			return parts[0]
+		}
+		return multi.New(parts, names, newCPU(), multi.Options{MinSplitBytes: o.MinSplitBytes})
+	}
+	cpuBackend := func() engine.Backend {
+		b := newCPU()
+		var parts []engine.Backend
+		var names []string
+		for k := range o.Partitions {
+			parts, names = append(parts, b), append(names, fmt.Sprintf("cpu.%d", k))
+		}
+		return split(parts, names)
+	}
+	if o.Device == "cpu" {
 		b := cpuBackend()
 		logger.Info("device: cpu", "backend", b.Name())
 		return b, nil
 	}
-	dev, err := cuda.Open(0)
+	if o.DataDir != "" && cuda.DriverPresent() {
+		keepJITCache(o.DataDir, logger)
+	}
+	devs, err := openDevices(o.Devices)
 	if err != nil {
-		if device == "cuda" {
+		if o.Device == "cuda" {
 			return nil, &engine.Error{Code: engine.CodeFeatureNotSupported, Message: "gpusql: device cuda: no usable GPU: " + err.Error(), Err: err}
 		}
 		b := cpuBackend()
 		logger.Info("device: cpu (auto: no usable GPU: "+err.Error()+")", "backend", b.Name())
 		return b, nil
 	}
-	b := gpu.New(dev, loader.NewGPU(dev, loader.GPUConfig{}))
+	var parts []engine.Backend
+	var names []string
+	for _, dev := range devs {
+		g := gpu.New(dev, loader.NewGPU(dev, loader.GPUConfig{}))
+		if dev != devs[0] {
+			if _, err := devs[0].EnablePeer(dev); err != nil {
+				logger.Info("device: no peer access", "from", devs[0].Ordinal(), "to", dev.Ordinal(), "err", err)
+			}
+		}
+		for k := range o.Partitions {
+			name := fmt.Sprintf("gpu%d", dev.Ordinal())
+			if o.Partitions > 1 {
+				name += fmt.Sprintf(".%d", k)
+			}
+			parts, names = append(parts, g), append(names, name)
+		}
+	}
+	b := split(parts, names)
 	logger.Info("device: cuda", "backend", b.Name())
 	return b, nil
+}
+
+// keepJITCache points the CUDA driver's cache of JIT-compiled kernels
+// into dataDir/cuda-cache (unless CUDA_CACHE_PATH is set already), so the
+// kernels the query compiler generates are compiled once per data
+// directory rather than once per machine's home directory: a restarted
+// server, or a fresh container over the same data dir, does not compile
+// them again. It must run before the driver starts (cuInit), and sets
+// the process's environment, which the driver reads.
+func keepJITCache(dataDir string, logger *slog.Logger) {
+	if os.Getenv("CUDA_CACHE_PATH") != "" {
+		return
+	}
+	dir := filepath.Join(dataDir, "cuda-cache")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		logger.Info("cuda: no kernel cache in the data dir", "err", err)
+		return
+	}
+	_ = os.Setenv("CUDA_CACHE_PATH", dir)
+	if os.Getenv("CUDA_CACHE_MAXSIZE") == "" {
+		_ = os.Setenv("CUDA_CACHE_MAXSIZE", "1073741824") // 1 GiB of compiled kernels
+	}
+}
+
+// openDevices opens the GPUs of ordinals, or every GPU present.
+func openDevices(ordinals []int) ([]*cuda.Device, error) {
+	if len(ordinals) == 0 {
+		n, err := cuda.Count()
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("%w: none present", cuda.ErrNoDevice)
+		}
+		for i := range n {
+			ordinals = append(ordinals, i)
+		}
+	}
+	var devs []*cuda.Device
+	for _, o := range ordinals {
+		d, err := cuda.Open(o)
+		if err != nil {
+			for _, x := range devs {
+				_ = x.Close()
+			}
+			return nil, err
+		}
+		devs = append(devs, d)
+	}
+	return devs, nil
 }

@@ -7,6 +7,8 @@ require (
 	github.com/ebitengine/purego v0.11.3
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/pingcap/tidb/pkg/parser v0.0.0-20260418072757-ce92298d1124
+	golang.org/x/sys v0.50.0
+	golang.org/x/text v0.41.0
 )
 
 require (
@@ -19,7 +21,5 @@ require (
 	go.uber.org/atomic v1.11.0 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	go.uber.org/zap v1.27.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
-	golang.org/x/text v0.41.0 // indirect
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
 )

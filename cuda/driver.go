@@ -61,6 +61,7 @@ const (
 	resLaunchOutOfRes    = 701
 	resLaunchFailed      = 719
 	resHostMemRegistered = 712
+	resPeerEnabled       = 704 // CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED
 )
 
 var fallbackNames = map[int]string{
@@ -131,6 +132,9 @@ type lib struct {
 	cuMemcpyDtoHAsync_v2      func(dst unsafe.Pointer, src uint64, n uint64, s uintptr) int32
 	cuMemcpyDtoDAsync_v2      func(dst, src uint64, n uint64, s uintptr) int32
 	cuMemsetD8Async           func(dst uint64, v uint8, n uint64, s uintptr) int32
+	cuMemcpyPeerAsync         func(dst uint64, dstCtx uintptr, src uint64, srcCtx uintptr, n uint64, s uintptr) int32
+	cuDeviceCanAccessPeer     func(can *int32, dev, peer int32) int32
+	cuCtxEnablePeerAccess     func(peer uintptr, flags uint32) int32
 	cuStreamCreate            func(s *uintptr, flags uint32) int32
 	cuStreamSynchronize       func(s uintptr) int32
 	cuStreamDestroy_v2        func(s uintptr) int32
@@ -186,6 +190,9 @@ func load() (*lib, error) {
 			{&l.cuMemcpyDtoHAsync_v2, "cuMemcpyDtoHAsync_v2"},
 			{&l.cuMemcpyDtoDAsync_v2, "cuMemcpyDtoDAsync_v2"},
 			{&l.cuMemsetD8Async, "cuMemsetD8Async"},
+			{&l.cuMemcpyPeerAsync, "cuMemcpyPeerAsync"},
+			{&l.cuDeviceCanAccessPeer, "cuDeviceCanAccessPeer"},
+			{&l.cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess"},
 			{&l.cuStreamCreate, "cuStreamCreate"},
 			{&l.cuStreamSynchronize, "cuStreamSynchronize"},
 			{&l.cuStreamDestroy_v2, "cuStreamDestroy_v2"},

@@ -113,6 +113,17 @@ func (t *Table) Stats() (rows, bytes int64) {
 	return 0, 0
 }
 
+// Placement is the current version's share on each device, for data
+// split over several (nil otherwise).
+func (t *Table) Placement() []PartBytes {
+	s := t.Pin()
+	defer s.Release()
+	if p, ok := s.Data().(Placed); ok {
+		return p.Placement()
+	}
+	return nil
+}
+
 // Rows is the number of rows now visible.
 func (t *Table) Rows() int64 {
 	n, _ := t.Stats()

@@ -78,6 +78,15 @@ const (
 	CodeConnectionFailure       = "08006"
 	CodeObjectNotInPrereqState  = "55000"
 	CodeInternalError           = "XX000"
+	// roles, authentication and resource limits
+	CodeInvalidAuthorization = "28000" // invalid_authorization_specification
+	CodeInvalidPassword      = "28P01"
+	CodeDuplicateObject      = "42710"
+	CodeReservedName         = "42939"
+	CodeObjectInUse          = "55006"
+	CodeTooManyConnections   = "53300"
+	CodeIdleInTxTimeout      = "25P03"
+	CodeIdleSessionTimeout   = "57P05"
 	// time zones, time functions and math functions
 	CodeInvalidTimeZoneDisplacement = "22009"
 	CodeInvalidArgumentForLog       = "2201E"

@@ -110,6 +110,17 @@ func StoredType(t Type, scale int32) Type {
 // Numerics past 18 digits and interval columns cannot be stored: the
 // error is 0A000.
 func HostFromBatches(ts []Type, batches []*Batch) (*HostTable, error) {
+	return hostFromBatches(ts, batches, false)
+}
+
+// HostFromBatchesExact is HostFromBatches keeping each unconstrained
+// numeric value at its own scale, as a query result shows it (engine/multi
+// merges partial results with it).
+func HostFromBatchesExact(ts []Type, batches []*Batch) (*HostTable, error) {
+	return hostFromBatches(ts, batches, true)
+}
+
+func hostFromBatches(ts []Type, batches []*Batch, exact bool) (*HostTable, error) {
 	n := 0
 	for _, b := range batches {
 		n += b.N
@@ -139,7 +150,7 @@ func HostFromBatches(ts []Type, batches []*Batch) (*HostTable, error) {
 				return nil, Errorf(CodeFeatureNotSupported, "an interval column in a join, derived table or set operation is not supported")
 			}
 		}
-		if t.Kind == KindNumeric && t.Prec == 0 && !fitsScaled(batches, k, scale) {
+		if t.Kind == KindNumeric && t.Prec == 0 && (exact || !fitsScaled(batches, k, scale)) {
 			// wider than int64 at one scale: each value as it is
 			c := &Column{Type: t, Len: n, D: make([]Dec, n)}
 			if nullable {

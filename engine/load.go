@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"io"
+	"os"
 )
 
 // OnError is the policy for rows that fail to load.
@@ -68,6 +69,22 @@ type LoadRequest struct {
 	Progress func(done int64)
 }
 
+// FileSection is a LoadRequest.Source that reads N bytes of File from
+// Off: one part's range of a file split across devices (engine/multi).
+// Read through it, it is an io.Reader of the range; loaders that read
+// files in parallel read File at Off instead.
+type FileSection struct {
+	*io.SectionReader
+	File *os.File
+	Off  int64
+	N    int64
+}
+
+// NewFileSection is the section of f of n bytes from off.
+func NewFileSection(f *os.File, off, n int64) *FileSection {
+	return &FileSection{SectionReader: io.NewSectionReader(f, off, n), File: f, Off: off, N: n}
+}
+
 // LoadError is one rejected row, as recorded in gpusql_load_errors.
 type LoadError struct {
 	Line   int64  // 1-based line PostgreSQL would report: where the record ends
@@ -106,12 +123,15 @@ type HostTable struct {
 	// stats caches column statistics (stats.go); a table built without
 	// NewHostTable computes them on each call.
 	stats *statsCache
+	// zones caches column zone maps (zonemap.go); a table built without
+	// NewHostTable has none.
+	zones *zoneMapCache
 }
 
 // NewHostTable makes a host table of n rows over cols that caches its
-// column statistics.
+// column statistics and zone maps.
 func NewHostTable(cols []*Column, n int64) *HostTable {
-	return &HostTable{Cols: cols, N: n, stats: &statsCache{}}
+	return &HostTable{Cols: cols, N: n, stats: &statsCache{}, zones: &zoneMapCache{}}
 }
 
 func (h *HostTable) Rows() int64 { return h.N }
@@ -142,4 +162,37 @@ func ConcatHostData(a, b TableData) (TableData, error) {
 		return nil, Errorf(CodeInternalError, "cannot append %T to %T", b, a)
 	}
 	return ConcatHost(ha, hb), nil
+}
+
+// PartBytes is one device's share of a table spread over several
+// (engine/multi).
+type PartBytes struct {
+	Device string
+	Rows   int64
+	Bytes  int64
+	// Gathered: Bytes include a copy of every row, kept for the plans
+	// that need all of them on one device.
+	Gathered bool
+}
+
+// Placed is table data spread over several devices.
+type Placed interface {
+	Placement() []PartBytes
+}
+
+// Gatherer is table data spread over several devices (engine/multi) that
+// can give all of its rows on the first of them, for the plans that need
+// them in one place.
+type Gatherer interface {
+	Gathered() (TableData, error)
+}
+
+// LocalData is d, or, for data spread over several devices, all of its
+// rows on the first device (made once per table version). A backend reads
+// its leaves' data through it.
+func LocalData(d TableData) (TableData, error) {
+	if g, ok := d.(Gatherer); ok {
+		return g.Gathered()
+	}
+	return d, nil
 }

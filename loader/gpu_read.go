@@ -57,7 +57,9 @@ type blockReader struct {
 func newBlockReader(req *engine.LoadRequest, block, readers int) *blockReader {
 	r := &blockReader{src: req.Source, size: req.Size, block: block, readers: readers,
 		free: make(chan *hostBlock, 2), ready: make(chan *hostBlock, 2)}
-	if f, ok := req.Source.(*os.File); ok && req.Size >= 0 {
+	if s, ok := req.Source.(*engine.FileSection); ok && req.Size == s.N {
+		r.file, r.off, r.size = s.File, s.Off, s.Off+s.N
+	} else if f, ok := req.Source.(*os.File); ok && req.Size >= 0 {
 		if off, err := f.Seek(0, io.SeekCurrent); err == nil {
 			r.file, r.off = f, off
 			r.size = off + req.Size

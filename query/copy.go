@@ -105,6 +105,16 @@ func (s *Session) copyFrom(ctx context.Context, st *parse.Copy, w engine.ResultW
 // widen places loaded columns at their table positions and fills the
 // others with NULLs.
 func widen(d engine.TableData, cols []engine.ColumnDef, idx []int) (engine.TableData, error) {
+	if m, ok := d.(interface {
+		MapParts(func(engine.TableData) (engine.TableData, error)) (engine.TableData, error)
+	}); ok {
+		// a table split over several devices (engine/multi): each part
+		out, err := m.MapParts(func(p engine.TableData) (engine.TableData, error) { return widen(p, cols, idx) })
+		if err == nil {
+			d.Release()
+		}
+		return out, err
+	}
 	h, ok := d.(*engine.HostTable)
 	if !ok {
 		return nil, engine.Errorf(engine.CodeInternalError, "cannot widen %T", d)

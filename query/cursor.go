@@ -75,8 +75,8 @@ func (s *Session) declare(ctx context.Context, st *parse.Declare, w engine.Resul
 	if _, ok := s.ext.cursors[st.Name]; ok {
 		return engine.Errorf(engine.CodeDuplicateCursor, "cursor %q already exists", st.Name)
 	}
-	if len(s.ext.cursors) >= maxNamed {
-		return engine.Errorf(engine.CodeProgramLimitExceeded, "too many cursors (at most %d per session)", maxNamed)
+	if n := s.srv.opts.MaxCursors; len(s.ext.cursors) >= n {
+		return engine.Errorf(engine.CodeProgramLimitExceeded, "too many cursors (at most %d per session)", n)
 	}
 	if env != nil {
 		env.limits = st.Query.LimitParams

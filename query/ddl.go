@@ -146,7 +146,17 @@ func (s *Session) dropRelations(names, schemas []string, ifExists, cascade, view
 			}
 			return err
 		}
+		if r.Schema == "" {
+			if err := s.srv.opts.Roles.TableDropped(r.Name); err != nil {
+				return err
+			}
+		}
 		for _, d := range deps {
+			if d.Schema == "" {
+				if err := s.srv.opts.Roles.TableDropped(d.Name); err != nil {
+					return err
+				}
+			}
 			if !dropping[d.Ref()] {
 				cascaded = append(cascaded, d)
 			}
@@ -276,6 +286,11 @@ func (s *Session) alterRename(st *parse.AlterRename, w engine.ResultWriter) erro
 		}
 		if _, nv := s.srv.cat.LookupIn(v.Schema, name); nv != nil {
 			s.logUndo(func() { _ = s.srv.cat.AlterView(nv, v.Name, v.Columns) })
+		}
+	}
+	if public := t != nil && t.Schema == "" || v != nil && v.Schema == ""; public && name != st.Table {
+		if err := s.srv.opts.Roles.TableRenamed(st.Table, name); err != nil {
+			return err
 		}
 	}
 	return w.Complete(tag)

@@ -58,6 +58,9 @@ func (s *Session) collect(ctx context.Context, plan *engine.Plan, what string) (
 		if out.N+bt.N > maxHostRows {
 			return errTooManyRows(what)
 		}
+		if err := chargeMemory(ctx, batchBytes(bt), what); err != nil {
+			return err
+		}
 		for k, v := range bt.Cols {
 			dst := out.Cols[k]
 			dst.T = v.T
@@ -233,6 +236,11 @@ func (b *binder) table(schema, name string) (source, error) {
 			return source{}, err
 		}
 		src.host = isSystemTable(src.name)
+		if !src.host && viewFrameOf(b.st.ctx) == nil {
+			if err := b.s.checkSelect(name, false); err != nil {
+				return source{}, err
+			}
+		}
 	}
 	if src.host {
 		b.st.sources[key] = src

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gpusql/gpusql/auth"
 	"github.com/gpusql/gpusql/engine"
 )
 
@@ -308,6 +309,8 @@ func (s *Session) rowsOf(rel *pgRel) []row {
 		return s.pgDatabaseRows()
 	case "pg_roles", "pg_authid", "pg_user", "pg_shadow":
 		return s.pgRoleRows(rel.name)
+	case "pg_auth_members":
+		return s.pgAuthMembersRows()
 	case "pg_settings":
 		return s.pgSettingsRows()
 	case "pg_stat_activity":
@@ -369,7 +372,11 @@ func tableBytes(t *engine.Table) int64 {
 func (s *Session) pgClassRows() []row {
 	var out []row
 	for _, r := range s.userRels() {
-		out = append(out, pgClassUserRow(r))
+		x := pgClassUserRow(r)
+		if acl := s.aclOf(r.name); acl != "" && !r.temp {
+			x["relacl"] = acl
+		}
+		out = append(out, x)
 	}
 	d := pgData()
 	for i := range d.rels {
@@ -455,24 +462,42 @@ func (s *Session) pgDatabaseRows() []row {
 	}}
 }
 
-// roles are the session's user (the superuser, OID 10) and
-// pg_database_owner, which owns schema public.
-func (s *Session) roles() []struct {
-	oid   int64
-	name  string
-	login bool
-} {
-	return []struct {
-		oid   int64
-		name  string
-		login bool
-	}{{oidSuperuser, s.params.User, true}, {oidDatabaseOwner, "pg_database_owner", false}}
+// catRole is a role as the catalogs show it.
+type catRole struct {
+	oid          int64
+	name         string
+	login, super bool
+	password     string // the verifier, "" for none
+	readFiles    bool   // member of pg_read_server_files
+}
+
+// roles are the roles of the store (auth.Store), the bootstrap
+// superuser at OID 10; pg_database_owner, which owns schema public; and
+// pg_read_server_files. A session whose user names no role (--auth
+// trust) sees OID 10 under its own name, as it acts as that superuser.
+func (s *Session) roles() []catRole {
+	_, found := s.role()
+	var out []catRole
+	for _, r := range s.srv.opts.Roles.Roles() {
+		c := catRole{oid: int64(r.OID), name: r.Name, login: r.Login, super: r.Superuser, password: r.Password, readFiles: r.ReadFiles}
+		if r.OID == auth.BootstrapOID && !found {
+			c.name = s.params.User
+		}
+		out = append(out, c)
+	}
+	return append(out, catRole{oid: oidDatabaseOwner, name: "pg_database_owner"},
+		catRole{oid: auth.ReadFilesOID, name: auth.ReadFilesRole})
 }
 
 func (s *Session) pgRoleRows(rel string) []row {
 	var out []row
+	showPW := s.superuser()
 	for _, r := range s.roles() {
-		super := r.oid == oidSuperuser
+		super := r.super
+		var pw any
+		if showPW && r.password != "" {
+			pw = r.password
+		}
 		switch rel {
 		case "pg_user", "pg_shadow":
 			if !r.login {
@@ -482,6 +507,8 @@ func (s *Session) pgRoleRows(rel string) []row {
 				"userepl": super, "usebypassrls": super}
 			if rel == "pg_user" {
 				x["passwd"] = "********"
+			} else if pw != nil {
+				x["passwd"] = pw
 			}
 			out = append(out, x)
 		default:
@@ -490,8 +517,22 @@ func (s *Session) pgRoleRows(rel string) []row {
 				"rolconnlimit": -1, "rolbypassrls": super}
 			if rel == "pg_roles" {
 				x["rolpassword"] = "********"
+			} else if pw != nil {
+				x["rolpassword"] = pw
 			}
 			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// pgAuthMembersRows are the members of pg_read_server_files, granted by
+// the bootstrap superuser.
+func (s *Session) pgAuthMembersRows() []row {
+	var out []row
+	for _, r := range s.roles() {
+		if r.readFiles {
+			out = append(out, row{"roleid": int64(auth.ReadFilesOID), "member": r.oid, "grantor": int64(auth.BootstrapOID), "admin_option": false})
 		}
 	}
 	return out

@@ -6,9 +6,12 @@ import (
 	"github.com/gpusql/gpusql/engine"
 )
 
-// The has_*_privilege functions. gpusql has no grants: the session's user
-// is the superuser and holds every privilege; other roles hold none. The
-// objects and privilege names are checked as PostgreSQL checks them.
+// The has_*_privilege functions. Superusers hold every privilege; other
+// roles what roles.go lets them do: SELECT on the public relations granted
+// to them and on the catalogs, everything on their session's temporary
+// relations, USAGE on the schemas and CONNECT and TEMPORARY on the
+// database. The objects and privilege names are checked as PostgreSQL
+// checks them.
 
 type privKind uint8
 
@@ -38,34 +41,81 @@ func privFunc(k privKind) pgFunc {
 	args := []argKind{argObj, argObj, argObj, argObj}[:n+1]
 	args[n] = argText
 	return pgFunc{args: args, min: n, ret: engine.Bool, strict: true, fn: func(s *Session, a []fval) (fval, error) {
-		user := fval{i: oidSuperuser}
+		var user *catRole
+		roles := s.roles()
 		if len(a) > n {
-			user, a = a[0], a[1:]
-		}
-		if err := checkPrivs(k, a[len(a)-1].s); err != nil {
-			return fval{}, err
-		}
-		super := false
-		if user.isText {
-			oid, err := s.regOID("regrole", pgQuoteIdent(user.s))
-			if err != nil {
-				return fval{}, err
+			u := a[0]
+			a = a[1:]
+			if u.isText {
+				if _, err := s.regOID("regrole", pgQuoteIdent(u.s)); err != nil {
+					return fval{}, err
+				}
 			}
-			super = oid == oidSuperuser
+			for i := range roles {
+				if u.isText && roles[i].name == u.s || !u.isText && roles[i].oid == u.i {
+					user = &roles[i]
+				}
+			}
+			if user == nil {
+				return fnull(), nil // an unknown role OID
+			}
 		} else {
-			super = user.i == oidSuperuser
+			for i := range roles {
+				if roles[i].name == s.params.User {
+					user = &roles[i]
+				}
+			}
+		}
+		privs, err := checkPrivs(k, a[len(a)-1].s)
+		if err != nil {
+			return fval{}, err
 		}
 		ok, err := s.privObject(k, a[0], a[1:len(a)-1])
 		if err != nil || !ok {
 			return fnull(), err
 		}
-		return fbool(super), nil
+		if user.super {
+			return fbool(true), nil
+		}
+		for _, p := range privs {
+			if s.holds(user, k, a[0], p) {
+				return fbool(true), nil
+			}
+		}
+		return fbool(false), nil
 	}}
+}
+
+// holds reports whether a role that is not a superuser holds privilege p
+// on an existing object (see roles.go for what roles may do).
+func (s *Session) holds(user *catRole, k privKind, obj fval, p string) bool {
+	switch k {
+	case privSchema:
+		if p == "USAGE" {
+			return true
+		}
+		if obj.isText {
+			return s.isTempSchema(obj.s) && user.name == s.params.User
+		}
+		return s.temp != "" && obj.i == int64(s.tempOIDs[0]) && user.name == s.params.User
+	case privDatabase:
+		return p != "CREATE"
+	}
+	oid, _, _ := s.objOID(obj)
+	if r, ok := s.userRelByOID(oid); ok {
+		if r.temp {
+			return user.name == s.params.User
+		}
+		return p == "SELECT" && s.srv.opts.Roles.HasSelect(user.name, r.name)
+	}
+	// A catalog relation: everyone may read it.
+	return p == "SELECT"
 }
 
 // checkPrivs validates a privilege list such as "SELECT, INSERT WITH
 // GRANT OPTION".
-func checkPrivs(k privKind, list string) error {
+func checkPrivs(k privKind, list string) ([]string, error) {
+	var out []string
 	for _, p := range strings.Split(list, ",") {
 		w := strings.ToUpper(strings.TrimSpace(p))
 		w = strings.TrimSpace(strings.TrimSuffix(w, "WITH GRANT OPTION"))
@@ -74,10 +124,14 @@ func checkPrivs(k privKind, list string) error {
 			found = found || w == n
 		}
 		if !found {
-			return engine.Errorf(engine.CodeInvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(p))
+			return nil, engine.Errorf(engine.CodeInvalidParameterValue, "unrecognized privilege type: %q", strings.TrimSpace(p))
 		}
+		if w == "TEMP" {
+			w = "TEMPORARY"
+		}
+		out = append(out, w)
 	}
-	return nil
+	return out, nil
 }
 
 // privObject checks that the object exists: false (the functions return

@@ -18,9 +18,6 @@ import (
 	"github.com/gpusql/gpusql/query/parse"
 )
 
-// maxNamed bounds the named statements and the cursors of one session.
-const maxNamed = 10000
-
 // sessionExt is a session's prepared statements and cursors.
 type sessionExt struct {
 	stmts   map[string]*prepared
@@ -60,8 +57,8 @@ func (s *Session) addStatement(name string, p *prepared) error {
 	if _, ok := s.ext.stmts[name]; ok {
 		return engine.Errorf(engine.CodeDuplicatePreparedStmt, "prepared statement %q already exists", name)
 	}
-	if len(s.ext.stmts) >= maxNamed {
-		return engine.Errorf(engine.CodeProgramLimitExceeded, "too many prepared statements (at most %d per session)", maxNamed)
+	if n := s.srv.opts.MaxPrepared; len(s.ext.stmts) >= n {
+		return engine.Errorf(engine.CodeProgramLimitExceeded, "too many prepared statements (at most %d per session)", n)
 	}
 	if s.ext.stmts == nil {
 		s.ext.stmts = map[string]*prepared{}
@@ -317,6 +314,12 @@ func (s *Session) execParams(ctx context.Context, st parse.Stmt, w engine.Result
 		if err := s.unqualifyDatabases(st); err != nil {
 			return err
 		}
+		if err := s.checkStatement(st); err != nil {
+			return err
+		}
+		if isRoleStmt(st) {
+			return s.roleStmt(st, w)
+		}
 		switch st := st.(type) {
 		case *parse.Select:
 			if env != nil {
@@ -357,6 +360,7 @@ func (s *Session) execParams(ctx context.Context, st parse.Stmt, w engine.Result
 // until it ends (snapshot.go).
 func (s *Session) runStatement(ctx context.Context, f func(ctx context.Context) error) error {
 	ctx = s.withClock(ctx) // timezone.go
+	ctx = withMemBudget(ctx, s.srv.opts.MaxQueryMemory)
 	ctx, unpin := withPins(ctx)
 	defer unpin()
 	d := s.statementTimeout()

@@ -146,6 +146,11 @@ func (b *binder) userSource(schema, name string) (source, bool, error) {
 	t, v := b.s.userRelation(schema, name)
 	switch {
 	case v != nil:
+		if v.Schema == "" && viewFrameOf(b.st.ctx) == nil {
+			if err := b.s.checkSelect(v.Name, true); err != nil {
+				return source{}, true, err
+			}
+		}
 		src, err := b.viewSource(v)
 		return src, true, err
 	case t != nil && t.Schema != "":

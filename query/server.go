@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gpusql/gpusql/auth"
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/cpu"
 )
@@ -46,7 +47,25 @@ type Options struct {
 	// negative means off.
 	ClientCheckInterval time.Duration
 	Logger              *slog.Logger
+
+	// Roles are the roles, their passwords and grants; nil gives an
+	// in-memory store holding only the bootstrap superuser.
+	Roles *auth.Store
+	// StatementTimeout, IdleSessionTimeout and IdleInTxTimeout are the
+	// defaults of statement_timeout, idle_session_timeout and
+	// idle_in_transaction_session_timeout; 0 is none.
+	StatementTimeout, IdleSessionTimeout, IdleInTxTimeout time.Duration
+	// MaxPrepared and MaxCursors bound a session's named prepared
+	// statements and its cursors; 0 means DefaultMaxNamed.
+	MaxPrepared, MaxCursors int
+	// MaxQueryMemory bounds the host memory one statement may hold in
+	// the results it materialises (see memory.go); 0 is no limit.
+	MaxQueryMemory int64
 }
+
+// DefaultMaxNamed is the default bound on a session's named prepared
+// statements and on its cursors.
+const DefaultMaxNamed = 10000
 
 // Server is the SQL engine shared by all sessions.
 type Server struct {
@@ -93,6 +112,15 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
+	}
+	if opts.Roles == nil {
+		opts.Roles, _ = auth.Open("", auth.SCRAM) // in memory: cannot fail
+	}
+	if opts.MaxPrepared <= 0 {
+		opts.MaxPrepared = DefaultMaxNamed
+	}
+	if opts.MaxCursors <= 0 {
+		opts.MaxCursors = DefaultMaxNamed
 	}
 	return &Server{opts: opts, cat: engine.NewCatalog(), backend: opts.Backend, host: cpu.New(nil, 1), log: opts.Logger}, nil
 }

@@ -46,7 +46,7 @@ func newSession(srv *Server, p engine.SessionParams) *Session {
 		k = strings.ToLower(k)
 		_, ok := defaultSettings[k]
 		switch k {
-		case "statement_timeout", "client_connection_check_interval":
+		case "statement_timeout", "client_connection_check_interval", "idle_session_timeout", "idle_in_transaction_session_timeout":
 			ms, valid := parseMillis(v)
 			if !valid {
 				continue
@@ -260,6 +260,12 @@ func (s *Session) statementTimeout() time.Duration {
 // client is still connected (wire.ConnChecker); 0 never.
 func (s *Session) ClientCheckInterval() time.Duration {
 	return s.settingDuration("client_connection_check_interval")
+}
+
+// IdleTimeouts are the session's idle_session_timeout and
+// idle_in_transaction_session_timeout (wire.IdleTimeouts).
+func (s *Session) IdleTimeouts() (session, inTransaction time.Duration) {
+	return s.settingDuration("idle_session_timeout"), s.settingDuration("idle_in_transaction_session_timeout")
 }
 
 // canceledStatement is the error of a statement whose context ended

@@ -11,24 +11,26 @@ import (
 // defaultSettings are the run-time parameters a session can SHOW and SET,
 // with their defaults. Clients set several of these on connect.
 var defaultSettings = map[string]string{
-	"application_name":              "",
-	"client_encoding":               "UTF8",
-	"client_min_messages":           "notice",
-	"datestyle":                     "ISO, MDY",
-	"default_transaction_isolation": "read committed",
-	"extra_float_digits":            "1",
-	"integer_datetimes":             "on",
-	"intervalstyle":                 "postgres",
-	"search_path":                   `"$user", public`,
-	"server_encoding":               "UTF8",
-	"standard_conforming_strings":   "on",
-	"statement_timeout":             "0",
-	"timezone":                      "UTC",
-	"transaction_isolation":         "read committed",
-	"lc_collate":                    "C",
-	"lc_ctype":                      "C",
-	"max_identifier_length":         "63",
-	"bytea_output":                  "hex",
+	"application_name":                    "",
+	"client_encoding":                     "UTF8",
+	"client_min_messages":                 "notice",
+	"datestyle":                           "ISO, MDY",
+	"default_transaction_isolation":       "read committed",
+	"extra_float_digits":                  "1",
+	"integer_datetimes":                   "on",
+	"intervalstyle":                       "postgres",
+	"search_path":                         `"$user", public`,
+	"server_encoding":                     "UTF8",
+	"standard_conforming_strings":         "on",
+	"statement_timeout":                   "0",
+	"idle_session_timeout":                "0",
+	"idle_in_transaction_session_timeout": "0",
+	"timezone":                            "UTC",
+	"transaction_isolation":               "read committed",
+	"lc_collate":                          "C",
+	"lc_ctype":                            "C",
+	"max_identifier_length":               "63",
+	"bytea_output":                        "hex",
 }
 
 // settingNames maps lower-case names to PostgreSQL's spelling for SHOW.
@@ -56,6 +58,17 @@ func (s *Session) setting(name string) string {
 		return s.srv.opts.FileRoot
 	case "client_connection_check_interval":
 		return formatMillis(s.srv.opts.ClientCheckInterval.Milliseconds())
+	case "statement_timeout":
+		return formatMillis(s.srv.opts.StatementTimeout.Milliseconds())
+	case "idle_session_timeout":
+		return formatMillis(s.srv.opts.IdleSessionTimeout.Milliseconds())
+	case "idle_in_transaction_session_timeout":
+		return formatMillis(s.srv.opts.IdleInTxTimeout.Milliseconds())
+	case "is_superuser":
+		if s.superuser() {
+			return "on"
+		}
+		return "off"
 	}
 	return defaultSettings[name]
 }
@@ -66,7 +79,7 @@ func (s *Session) known(name string) bool {
 		return true
 	}
 	switch name {
-	case "server_version", "gpusql.device", "gpusql.version", "gpusql.file_root", "client_connection_check_interval":
+	case "server_version", "gpusql.device", "gpusql.version", "gpusql.file_root", "client_connection_check_interval", "is_superuser":
 		return true
 	}
 	return false
@@ -75,7 +88,7 @@ func (s *Session) known(name string) bool {
 func (s *Session) set(st *parse.Set, w engine.ResultWriter) error {
 	name := strings.ToLower(st.Name)
 	switch name {
-	case "server_version", "server_encoding", "integer_datetimes", "lc_collate", "lc_ctype", "max_identifier_length", "gpusql.device", "gpusql.version", "gpusql.file_root":
+	case "server_version", "server_encoding", "integer_datetimes", "lc_collate", "lc_ctype", "max_identifier_length", "gpusql.device", "gpusql.version", "gpusql.file_root", "is_superuser":
 		return engine.Errorf(engine.CodeCantChangeRuntimeParam, "parameter %q cannot be changed", name)
 	}
 	if !s.known(name) && !strings.Contains(name, ".") {
@@ -89,7 +102,7 @@ func (s *Session) set(st *parse.Set, w engine.ResultWriter) error {
 			return engine.Errorf(engine.CodeFeatureNotSupported, "client encoding %q is not supported: gpusql speaks UTF8 only", v)
 		}
 		v = "UTF8"
-	case "statement_timeout", "client_connection_check_interval":
+	case "statement_timeout", "client_connection_check_interval", "idle_session_timeout", "idle_in_transaction_session_timeout":
 		ms, ok := parseMillis(v)
 		if !ok {
 			return engine.Errorf(engine.CodeInvalidParameterValue, "invalid value for parameter \"%s\": \"%s\"", name, v).

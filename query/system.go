@@ -2,6 +2,7 @@ package query
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/dustin/go-humanize"
@@ -127,8 +128,9 @@ func (s *Session) loadErrorsSource() source {
 }
 
 func (s *Session) tablesSource() source {
-	var names, sizes, backends []string
+	var names, sizes, backends, places []string
 	var rows, ncols, bytes []int64
+	var unplaced []bool
 	for _, t := range s.srv.cat.Tables() {
 		names = append(names, t.Name)
 		ncols = append(ncols, int64(len(t.Columns)))
@@ -137,6 +139,8 @@ func (s *Session) tablesSource() source {
 		bytes = append(bytes, b)
 		sizes = append(sizes, humanize.Bytes(uint64(b)))
 		backends = append(backends, s.srv.backend.Name())
+		pl := t.Placement()
+		places, unplaced = append(places, placement(pl)), append(unplaced, pl == nil)
 	}
 	h := &hostBuilder{}
 	h.text("table_name", names, nil)
@@ -145,5 +149,22 @@ func (s *Session) tablesSource() source {
 	h.int64s("device_bytes", bytes)
 	h.text("device_size", sizes, nil)
 	h.text("backend", backends, nil)
+	h.text("placement", places, unplaced)
 	return h.source(sysTables)
+}
+
+// placement describes a table's share on each device, e.g.
+// "gpu0: 30,000,000 rows, 4.2 GB; gpu1: ...".
+func placement(parts []engine.PartBytes) string {
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s: %s rows, %s", p.Device, humanize.Comma(p.Rows), humanize.Bytes(uint64(p.Bytes)))
+		if p.Gathered {
+			b.WriteString(" (with a gathered copy of every row)")
+		}
+	}
+	return b.String()
 }

@@ -213,6 +213,9 @@ func (s *Session) renamedCreated(from, to *engine.Table) {
 func (s *Session) dropCreated(t *engine.Table) {
 	if cur, _ := s.srv.cat.LookupIn(t.Schema, t.Name); cur == t {
 		_, _ = s.srv.cat.DropRelation(engine.RelRef{Schema: t.Schema, Name: t.Name}, true)
+		if t.Schema == "" {
+			_ = s.srv.opts.Roles.TableDropped(t.Name)
+		}
 	}
 }
 

@@ -38,6 +38,8 @@ type conn struct {
 	pid, secret uint32
 	sess        engine.Session
 	user        string
+	tls         bool // the connection is encrypted
+	slot        bool // holds a Config.MaxConnections slot
 
 	ext extState
 
@@ -82,15 +84,32 @@ func (c *conn) serve() {
 		}
 		c.log.Debug("session ended", "pid", c.pid, "user", c.user)
 	}()
-	c.be = pgproto3.NewBackend(c.nc, c.nc) // writes go through c.out, never be.Send
+	if c.be == nil { // authentication may have made it
+		c.be = pgproto3.NewBackend(c.nc, c.nc) // writes go through c.out, never be.Send
+	}
 	c.be.SetMaxBodyLen(c.srv.cfg.MaxMessageSize)
 	for {
 		if c.srv.isShutting() {
 			c.terminate()
 			return
 		}
+		idle, code, why := c.idleTimeout()
+		if idle > 0 {
+			c.nc.SetReadDeadline(time.Now().Add(idle))
+			if c.srv.isShutting() { // shutdown's wake may have come before
+				c.terminate()
+				return
+			}
+		}
 		msg, err := c.be.Receive()
+		if idle > 0 {
+			c.nc.SetReadDeadline(time.Time{})
+		}
 		if err != nil {
+			if idle > 0 && errors.Is(err, os.ErrDeadlineExceeded) && !c.srv.isShutting() {
+				c.fatal(code, why)
+				return
+			}
 			c.readFailed(err)
 			return
 		}
@@ -98,6 +117,28 @@ func (c *conn) serve() {
 			return
 		}
 	}
+}
+
+// IdleTimeouts is an optional interface of an engine.Session: how long
+// the session may wait for its client's next message, outside a
+// transaction block (idle_session_timeout) and inside one
+// (idle_in_transaction_session_timeout); 0 is forever.
+type IdleTimeouts interface {
+	IdleTimeouts() (session, inTransaction time.Duration)
+}
+
+// idleTimeout is how long the session waits for its next message now,
+// and the FATAL error it ends with after that.
+func (c *conn) idleTimeout() (time.Duration, string, string) {
+	it, ok := c.sess.(IdleTimeouts)
+	if !ok {
+		return 0, "", ""
+	}
+	idle, inTx := it.IdleTimeouts()
+	if c.sess.TxStatus() == 'I' {
+		return idle, engine.CodeIdleSessionTimeout, "terminating connection due to idle-session timeout"
+	}
+	return inTx, engine.CodeIdleInTxTimeout, "terminating connection due to idle-in-transaction timeout"
 }
 
 // readFailed reports why the message loop stops.

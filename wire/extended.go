@@ -43,10 +43,11 @@ type Describer interface {
 	DescribeQuery(ctx context.Context, sql string) (cols []engine.ResultColumn, err error)
 }
 
-// Bounds on what one session may keep.
+// Default bounds on what one session may keep (Config.MaxStatements,
+// Config.MaxPortals).
 const (
-	maxStatements = 10000
-	maxPortals    = 10000
+	defaultMaxStatements = 10000
+	defaultMaxPortals    = 10000
 )
 
 type statement struct {
@@ -180,8 +181,8 @@ func (c *conn) parse(m *pgproto3.Parse) error {
 		if _, ok := e.stmts[m.Name]; ok {
 			return engine.Errorf(engine.CodeDuplicatePreparedStmt, "prepared statement %q already exists", m.Name)
 		}
-		if len(e.stmts) >= maxStatements {
-			return engine.Errorf(engine.CodeProgramLimitExceeded, "too many prepared statements (at most %d per session)", maxStatements)
+		if n := c.srv.cfg.MaxStatements; len(e.stmts) >= n {
+			return engine.Errorf(engine.CodeProgramLimitExceeded, "too many prepared statements (at most %d per session)", n)
 		}
 	}
 	e.stmts[m.Name] = &statement{name: m.Name, sql: m.Query}
@@ -214,8 +215,8 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		if _, ok := e.portals[m.DestinationPortal]; ok {
 			return engine.Errorf(engine.CodeDuplicateCursor, "cursor %q already exists", m.DestinationPortal)
 		}
-		if len(e.portals) >= maxPortals {
-			return engine.Errorf(engine.CodeProgramLimitExceeded, "too many portals (at most %d per session)", maxPortals)
+		if n := c.srv.cfg.MaxPortals; len(e.portals) >= n {
+			return engine.Errorf(engine.CodeProgramLimitExceeded, "too many portals (at most %d per session)", n)
 		}
 	}
 	formats := append([]int16(nil), m.ResultFormatCodes...)

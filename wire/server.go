@@ -19,6 +19,7 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/subtle"
+	"crypto/tls"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -28,6 +29,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gpusql/gpusql/auth"
 	"github.com/gpusql/gpusql/engine"
 )
 
@@ -56,6 +58,22 @@ type Config struct {
 	// Logger receives connection events at debug and errors at info.
 	// Nil discards.
 	Logger *slog.Logger
+
+	// Auth is how clients prove who they are: auth.Trust (also ""),
+	// auth.SCRAM or auth.MD5. Roles finds their verifiers.
+	Auth  auth.Method
+	Roles Verifiers
+	// TLS, when set, is offered to clients that send SSLRequest;
+	// TLSRequired refuses clients that do not (28000).
+	TLS         *tls.Config
+	TLSRequired bool
+	// MaxConnections bounds the sessions at once; one more is refused
+	// with 53300. Zero: no limit.
+	MaxConnections int
+	// MaxStatements and MaxPortals bound the named prepared statements
+	// and the portals of one session that the wire keeps (the engine's
+	// session keeps its own, see query.Options). Zero: 10000 each.
+	MaxStatements, MaxPortals int
 }
 
 func (c Config) withDefaults() Config {
@@ -73,6 +91,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.MaxStatements <= 0 {
+		c.MaxStatements = defaultMaxStatements
+	}
+	if c.MaxPortals <= 0 {
+		c.MaxPortals = defaultMaxPortals
 	}
 	return c
 }
@@ -100,6 +124,8 @@ type Server struct {
 	hardCancel context.CancelCauseFunc
 
 	nextPID atomic.Uint32
+
+	sessionsIn atomic.Int64 // sessions holding a MaxConnections slot
 
 	closing atomic.Bool // set once shutdown begins; read on every message
 
@@ -224,6 +250,9 @@ func (s *Server) ServeConn(nc net.Conn) {
 	defer func() {
 		s.mu.Lock()
 		delete(s.conns, c)
+		if c.slot {
+			s.releaseSlot()
+		}
 		if c.pid != 0 {
 			delete(s.byPID, c.pid)
 		}

@@ -105,8 +105,12 @@ func (c *conn) startup() bool {
 			}
 			sslSeen = sslSeen || code == codeSSLRequest
 			gssSeen = gssSeen || code == codeGSSENCRequest
-			// No TLS or GSS encryption: say so and read the real startup.
-			if _, err := c.nc.Write([]byte{'N'}); err != nil {
+			if code == codeGSSENCRequest {
+				// No GSS encryption: say so and read the next packet.
+				if _, err := c.nc.Write([]byte{'N'}); err != nil {
+					return false
+				}
+			} else if !c.startTLS() {
 				return false
 			}
 		case codeCancelRequest:
@@ -138,6 +142,19 @@ func (c *conn) startSession(version uint32, body []byte) bool {
 	user := params["user"]
 	if user == "" {
 		c.fatal(engine.CodeProtocolViolation, "no PostgreSQL user name specified in startup packet")
+		return false
+	}
+	if c.srv.cfg.TLSRequired && !c.tls {
+		c.fatal(engine.CodeInvalidAuthorization, fmt.Sprintf(
+			"connection for user %q refused: this server accepts only encrypted connections (use sslmode=require or stronger)", user))
+		return false
+	}
+	if !c.srv.reserveSlot() {
+		c.fatal(engine.CodeTooManyConnections, "sorry, too many clients already")
+		return false
+	}
+	c.slot = true
+	if !c.authenticate(user) {
 		return false
 	}
 	p := engine.SessionParams{
@@ -190,7 +207,7 @@ func (c *conn) startSession(version uint32, body []byte) bool {
 		{"DateStyle", "ISO, MDY"},
 		{"integer_datetimes", "on"},
 		{"IntervalStyle", "postgres"},
-		{"is_superuser", "on"},
+		{"is_superuser", superuserSetting(sess)},
 		{"server_encoding", "UTF8"},
 		{"server_version", c.srv.eng.ServerVersion()},
 		{"session_authorization", user},
@@ -210,4 +227,17 @@ func (c *conn) startSession(version uint32, body []byte) bool {
 		return false
 	}
 	return true
+}
+
+// Superuserer is an optional interface of an engine.Session: whether its
+// role is a superuser (the is_superuser parameter).
+type Superuserer interface {
+	Superuser() bool
+}
+
+func superuserSetting(sess engine.Session) string {
+	if su, ok := sess.(Superuserer); ok && !su.Superuser() {
+		return "off"
+	}
+	return "on"
 }

@@ -64,7 +64,11 @@ func readQueries(dir string, only map[string]bool) ([]query, error) {
 
 // open starts an engine on device and loads the tables.
 func open(c *config, device string) (*gpusql.DB, error) {
-	db, err := gpusql.Open(gpusql.Options{FileRoot: c.data, Device: device})
+	o := gpusql.Options{FileRoot: c.data, Device: device, Partitions: c.partitions}
+	if device != "cpu" {
+		o.Devices = c.gpus
+	}
+	db, err := gpusql.Open(o)
 	if err != nil {
 		return nil, err
 	}

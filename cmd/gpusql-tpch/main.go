@@ -20,8 +20,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime/pprof"
+	"strconv"
 	"strings"
+	"time"
+
+	"github.com/gpusql/gpusql/loader"
 )
 
 // tpchTables are the default -tables.
@@ -41,6 +46,9 @@ type config struct {
 	only            map[string]bool
 	explain         bool
 	duckdb          string
+	gpus            []int // GPU ordinals of the cuda backend (nil: every GPU)
+	partitions      int   // parts of a table per device
+	genLineitem     int
 }
 
 // tableFile is a table and the file (relative to -data) it loads from.
@@ -66,9 +74,29 @@ func main() {
 	flag.BoolVar(&c.explain, "explain", false, "print each query's EXPLAIN ANALYZE (after a warm-up run) on the first backend")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the timed runs to `file`")
 	flag.StringVar(&c.duckdb, "duckdb", "", "tools/duckbench's output (JSON lines) for the same queries and data: print the speedups")
+	gpus := flag.String("gpus", "", "comma-separated GPU ordinals the cuda backend uses (default: every GPU; with several, tables are split across them)")
+	flag.IntVar(&c.partitions, "partitions", 1, "parts of each table per device")
+	flag.IntVar(&c.genLineitem, "gen-lineitem", 0, "write `rows` of loader.WriteLineitem's lineitem to -data/lineitem.csv if that file is missing, then exit")
 	flag.Parse()
+	for _, f := range strings.Split(*gpus, ",") {
+		if f = strings.TrimSpace(f); f == "" {
+			continue
+		}
+		d, err := strconv.Atoi(f)
+		if err != nil || d < 0 {
+			fmt.Fprintf(os.Stderr, "gpusql-tpch: -gpus %q: want GPU ordinals separated by commas\n", *gpus)
+			os.Exit(2)
+		}
+		c.gpus = append(c.gpus, d)
+	}
 	if c.data == "" {
 		usage("-data is required")
+	}
+	if c.genLineitem > 0 {
+		if err := genLineitem(c.data, c.genLineitem); err != nil {
+			fatal(err)
+		}
+		return
 	}
 	if c.format != "csv" && c.format != "text" {
 		usage("-format %q: want csv or text", c.format)
@@ -138,6 +166,41 @@ func parseTables(s, format string) ([]tableFile, error) {
 		return nil, fmt.Errorf("-tables names no table")
 	}
 	return ts, nil
+}
+
+// genLineitem writes rows of the loader's lineitem-like CSV to
+// dir/lineitem.csv unless it exists: one random stream (seed 1), so
+// l_orderkey ascends through the whole file and names about one order per
+// 4.5 rows (the peer benchmark's 1.5 M groups at 6 M rows, and its point
+// filter over a clustered key). It is written under another name first,
+// so that a file cut short is never taken for a whole one.
+func genLineitem(dir string, rows int) error {
+	path := filepath.Join(dir, "lineitem.csv")
+	if _, err := os.Stat(path); err == nil {
+		fmt.Printf("%s exists; kept\n", path)
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path + ".part")
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	err = loader.WriteLineitem(f, rows, 1)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(path+".part", path)
+	}
+	if err != nil {
+		os.Remove(path + ".part")
+		return err
+	}
+	fmt.Printf("wrote %d rows to %s in %v\n", rows, path, time.Since(start).Round(time.Millisecond))
+	return nil
 }
 
 func usage(format string, args ...any) {

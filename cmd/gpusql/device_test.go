@@ -76,18 +76,30 @@ func TestDeviceCorpus(t *testing.T) {
 	if o := gpuC.run("SHOW gpusql.device"); o.Err != nil || !strings.HasPrefix(string(o.Results[0].Rows[0][0]), "cuda") {
 		t.Fatalf("the cuda server is not on the GPU: %v", o)
 	}
-	var same, unsupported, differ []string
+	same, unsupported, _ := compareCorpus(t, qs, cpuC, gpuC)
+	t.Logf("corpus on the GPU: %d queries: %d identical to the CPU backend, %d refused with 0A000, %d different",
+		len(qs), len(same), len(unsupported), len(qs)-len(same)-len(unsupported))
+	for _, u := range unsupported {
+		t.Logf("  not on the GPU yet: %s", u)
+	}
+}
+
+// compareCorpus runs every query on want's server and got's, and sorts
+// them into identical, refused by got with 0A000 (where want is not), and
+// different (each reported as an error).
+func compareCorpus(t *testing.T, qs []*diffQuery, wantC, gotC *diffClient) (same, unsupported, differ []string) {
+	t.Helper()
 	for _, q := range qs {
 		var want, got *diffOutcome
 		if q.Session {
 			// on connections of their own, as TestDiff runs them: the
 			// entry's temporary tables end with them
-			c, g := &diffClient{name: cpuC.name, connect: cpuC.connect}, &diffClient{name: gpuC.name, connect: gpuC.connect}
+			c, g := &diffClient{name: wantC.name, connect: wantC.connect}, &diffClient{name: gotC.name, connect: gotC.connect}
 			want, got = c.run(q.SQL), g.run(q.SQL)
 			c.close()
 			g.close()
 		} else {
-			want, got = cpuC.run(q.SQL), gpuC.run(q.SQL)
+			want, got = wantC.run(q.SQL), gotC.run(q.SQL)
 		}
 		switch {
 		case got.Err != nil && got.errCode() == engine.CodeFeatureNotSupported && want.errCode() != engine.CodeFeatureNotSupported:
@@ -95,18 +107,14 @@ func TestDeviceCorpus(t *testing.T) {
 		default:
 			if d := diffCompare(q, want, got); d != nil {
 				differ = append(differ, q.Name)
-				t.Errorf("%s:%d %s: cuda differs from cpu\n%s\n  %s", q.File, q.Line, q.Name, q.SQL, strings.Join(d, "\n  "))
+				t.Errorf("%s:%d %s: %s differs from %s\n%s\n  %s", q.File, q.Line, q.Name, gotC.name, wantC.name, q.SQL, strings.Join(d, "\n  "))
 			} else {
 				same = append(same, q.Name)
 			}
 		}
 	}
 	sort.Strings(unsupported)
-	t.Logf("corpus on the GPU: %d queries: %d identical to the CPU backend, %d refused with 0A000, %d different",
-		len(qs), len(same), len(unsupported), len(differ))
-	for _, u := range unsupported {
-		t.Logf("  not on the GPU yet: %s", u)
-	}
+	return same, unsupported, differ
 }
 
 func firstLineOfErr(err error) string {

@@ -38,6 +38,12 @@ func startGpusql(t *testing.T, fileRoot string) *gpusqlServer {
 // startGpusqlOn is startGpusql with a --device value.
 func startGpusqlOn(t *testing.T, fileRoot, device string) *gpusqlServer {
 	t.Helper()
+	return startGpusqlWith(t, fileRoot, func(o *options) { o.device = device })
+}
+
+// startGpusqlWith starts a server whose options set changes.
+func startGpusqlWith(t *testing.T, fileRoot string, set func(*options)) *gpusqlServer {
+	t.Helper()
 	var logw io.Writer = io.Discard
 	if os.Getenv("GPUSQL_DIFF_LOG") != "" {
 		logw = os.Stderr
@@ -56,11 +62,11 @@ func startGpusqlOn(t *testing.T, fileRoot, device string) *gpusqlServer {
 		listen:       "127.0.0.1:0",
 		dataDir:      dataDir,
 		fileRoot:     root,
-		device:       device,
 		maxTextWidth: 4096,
 		logLevel:     slog.LevelDebug,
 	}
-	eng, _, err := newEngine(o, logger)
+	set(o)
+	eng, _, err := newEngine(o, logger, nil)
 	if err != nil {
 		t.Fatalf("gpusql: newEngine: %v", err)
 	}

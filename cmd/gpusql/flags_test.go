@@ -93,7 +93,7 @@ func TestDeviceCudaWithoutGPU(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = newEngine(o, slog.New(slog.DiscardHandler))
+	_, _, err = newEngine(o, slog.New(slog.DiscardHandler), nil)
 	if err == nil || !strings.Contains(err.Error(), "no usable GPU") {
 		t.Fatalf("--device cuda without a GPU: %v, want an error naming no usable GPU", err)
 	}

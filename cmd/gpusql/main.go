@@ -2,8 +2,15 @@
 // answers PostgreSQL-dialect SQL over the PostgreSQL wire protocol.
 //
 //	gpusql [--listen 127.0.0.1:5433] [--data-dir DIR] [--file-root DIR]
-//	       [--device auto|cpu|cuda] [--max-text-width N] [--log-level info] [--demo]
+//	       [--device auto|cpu|cuda] [--devices 0,1] [--partitions N]
+//	       [--max-text-width N] [--log-level info] [--demo]
 //	       [--client-connection-check-interval 250ms]
+//	       [--auth trust|scram-sha-256|md5] [--password-file FILE]
+//	       [--tls-cert FILE --tls-key FILE [--tls-required]]
+//	       [--max-connections N] [--max-query-memory SIZE]
+//	       [--statement-timeout D] [--idle-session-timeout D]
+//	       [--idle-in-transaction-session-timeout D]
+//	       [--max-prepared-statements N] [--max-portals N]
 //
 // main only parses and checks flags into an options struct and wires the
 // packages together (engine construction: engine.go; --demo: demo.go).
@@ -13,6 +20,7 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,11 +29,15 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/gpusql/gpusql"
+	"github.com/gpusql/gpusql/auth"
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/query"
 	"github.com/gpusql/gpusql/wire"
@@ -33,17 +45,35 @@ import (
 
 // options are the checked command line.
 type options struct {
-	listen       string
-	dataDir      string // absolute, symlinks resolved, exists
-	fileRoot     string // absolute, symlinks resolved, exists
-	device       string // "auto" or "cpu"
-	maxTextWidth int
+	listen        string
+	dataDir       string // absolute, symlinks resolved, exists
+	fileRoot      string // absolute, symlinks resolved, exists
+	device        string // "auto" or "cpu"
+	devices       []int  // GPU ordinals; nil: every GPU
+	partitions    int    // parts of a table per device
+	splitMinBytes int64  // smallest share of a file a part loads
+	maxTextWidth  int
 	// checkEvery is the default client_connection_check_interval;
 	// negative: off.
 	checkEvery time.Duration
 	logLevel   slog.Level
 	demo       bool
+
+	// Authentication and encryption (docs/operations.md).
+	auth        auth.Method
+	password    string      // the bootstrap superuser's, from --password-file
+	tls         *tls.Config // nil: no TLS
+	tlsRequired bool
+
+	// Limits.
+	maxConnections                                        int
+	maxQueryMemory                                        int64
+	statementTimeout, idleSessionTimeout, idleInTxTimeout time.Duration
+	maxPrepared, maxPortals                               int
 }
+
+// defaultMaxConnections is --max-connections' default, PostgreSQL's.
+const defaultMaxConnections = 100
 
 // usageError is a bad command line: exit status 2.
 type usageError struct{ msg string }
@@ -64,11 +94,26 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	dataDir := fs.String("data-dir", "./gpusql-data", "`directory` for the server's files (created if missing)")
 	fileRoot := fs.String("file-root", "", "the only `directory` tree COPY FROM and CREATE TABLE ... FROM CSV may read (default: the data directory)")
 	device := fs.String("device", "auto", "where queries run: auto, cpu or cuda")
+	devices := fs.String("devices", "", "comma-separated GPU `ordinals` to use, e.g. 0,1 (default: every GPU); with several, each table is split across them")
+	partitions := fs.Int("partitions", 1, "split each table into `N` parts per device (tests the several-GPU path on one device or the CPU)")
+	splitMin := fs.Int64("split-min-bytes", 0, "smallest share of a CSV file, in `bytes`, that a part loads on its own (default 32 MiB)")
 	maxText := fs.Int("max-text-width", engine.DefaultCSVOptions().MaxTextWidth, "largest stored text value, in `bytes`")
 	checkEvery := fs.Duration("client-connection-check-interval", query.DefaultClientCheckInterval,
 		"how often a running statement checks that its client is still connected, and stops if not (0: never)")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn or error")
 	demo := fs.Bool("demo", false, "create the demo table from <data-dir>/demo.csv, generating the file if missing")
+	authMethod := fs.String("auth", "", "client authentication: trust, scram-sha-256 or md5 (default: trust on a loopback --listen address; required otherwise)")
+	passwordFile := fs.String("password-file", "", "`file` holding the password of the superuser gpusql (its first line)")
+	tlsCert := fs.String("tls-cert", "", "TLS certificate chain `file` (PEM); with --tls-key, clients may connect with sslmode=require or stronger")
+	tlsKey := fs.String("tls-key", "", "TLS private key `file` (PEM)")
+	tlsRequired := fs.Bool("tls-required", false, "refuse connections that are not encrypted (needs --tls-cert)")
+	maxConns := fs.Int("max-connections", defaultMaxConnections, "most sessions at once; more are refused with 53300")
+	maxMem := fs.String("max-query-memory", "0", "host memory one statement may hold in rows it materialises, e.g. 4GiB (0: no limit); past it, 53200")
+	stmtTimeout := fs.Duration("statement-timeout", 0, "default statement_timeout (0: none)")
+	idleTimeout := fs.Duration("idle-session-timeout", 0, "default idle_session_timeout: end sessions idle this long outside a transaction (0: never)")
+	idleTxTimeout := fs.Duration("idle-in-transaction-session-timeout", 0, "default idle_in_transaction_session_timeout (0: never)")
+	maxPrepared := fs.Int("max-prepared-statements", query.DefaultMaxNamed, "most named prepared statements per session")
+	maxPortals := fs.Int("max-portals", query.DefaultMaxNamed, "most open portals, and most cursors, per session")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: gpusql [flags]\n\nServes PostgreSQL-dialect SQL over CSV data on the PostgreSQL wire protocol.\n\n")
 		fs.PrintDefaults()
@@ -93,6 +138,28 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	default:
 		return nil, usagef("--device %q: want auto, cpu or cuda", *device)
 	}
+	if *devices != "" {
+		if o.device == "cpu" {
+			return nil, usagef("--devices %q: the cpu device uses no GPU", *devices)
+		}
+		seen := map[int]bool{}
+		for _, f := range strings.Split(*devices, ",") {
+			d, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || d < 0 || seen[d] {
+				return nil, usagef("--devices %q: want distinct GPU ordinals separated by commas, e.g. 0,1", *devices)
+			}
+			seen[d] = true
+			o.devices = append(o.devices, d)
+		}
+	}
+	if *partitions < 1 || *partitions > 64 {
+		return nil, usagef("--partitions %d: want 1 to 64", *partitions)
+	}
+	o.partitions = *partitions
+	if *splitMin < 0 {
+		return nil, usagef("--split-min-bytes %d: must not be negative", *splitMin)
+	}
+	o.splitMinBytes = *splitMin
 	if o.maxTextWidth <= 0 || o.maxTextWidth > maxTextWidthLimit {
 		return nil, usagef("--max-text-width %d: want 1 to %d bytes", o.maxTextWidth, maxTextWidthLimit)
 	}
@@ -125,7 +192,101 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 			return nil, usagef("--file-root: %v", err)
 		}
 	}
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	if err := o.securityFlags(*authMethod, explicit["auth"], *passwordFile, *tlsCert, *tlsKey, *tlsRequired); err != nil {
+		return nil, err
+	}
+	if err := o.limitFlags(*maxConns, *maxMem, *stmtTimeout, *idleTimeout, *idleTxTimeout, *maxPrepared, *maxPortals); err != nil {
+		return nil, err
+	}
 	return o, nil
+}
+
+// securityFlags checks --auth, --password-file and the TLS flags.
+func (o *options) securityFlags(method string, explicit bool, passwordFile, cert, key string, required bool) error {
+	o.auth = auth.Trust
+	if method != "" {
+		m, err := auth.ParseMethod(method)
+		if err != nil {
+			return usagef("--auth: %v", err)
+		}
+		o.auth = m
+	}
+	if o.auth == auth.Trust && !explicit && !loopbackListen(o.listen) {
+		return usagef("--listen %s is not a loopback address: choose --auth scram-sha-256 (with --password-file), "+
+			"or say --auth trust to let anyone who can reach it in as any user", o.listen)
+	}
+	if passwordFile != "" {
+		b, err := os.ReadFile(passwordFile)
+		if err != nil {
+			return usagef("--password-file: %v", err)
+		}
+		pw, _, _ := strings.Cut(string(b), "\n")
+		pw = strings.TrimSuffix(pw, "\r")
+		if pw == "" {
+			return usagef("--password-file %s: the first line is empty", passwordFile)
+		}
+		o.password = pw
+	}
+	switch {
+	case (cert == "") != (key == ""):
+		return usagef("--tls-cert and --tls-key go together")
+	case cert != "":
+		pair, err := tls.LoadX509KeyPair(cert, key)
+		if err != nil {
+			return usagef("--tls-cert/--tls-key: %v", err)
+		}
+		o.tls = &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
+	}
+	if required && o.tls == nil {
+		return usagef("--tls-required needs --tls-cert and --tls-key")
+	}
+	o.tlsRequired = required
+	return nil
+}
+
+// loopbackListen reports whether a --listen address accepts connections
+// from this host only.
+func loopbackListen(listen string) bool {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// limitFlags checks the resource limits.
+func (o *options) limitFlags(maxConns int, maxMem string, stmt, idle, idleTx time.Duration, maxPrepared, maxPortals int) error {
+	if maxConns < 1 {
+		return usagef("--max-connections %d: want at least 1", maxConns)
+	}
+	o.maxConnections = maxConns
+	n, err := humanize.ParseBytes(maxMem)
+	if err != nil || n > 1<<62 {
+		return usagef("--max-query-memory %q: want a size such as 512MiB or 4GiB, or 0", maxMem)
+	}
+	o.maxQueryMemory = int64(n)
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+		dst  *time.Duration
+	}{{"--statement-timeout", stmt, &o.statementTimeout}, {"--idle-session-timeout", idle, &o.idleSessionTimeout},
+		{"--idle-in-transaction-session-timeout", idleTx, &o.idleInTxTimeout}} {
+		if d.v < 0 || d.v > 0 && d.v < time.Millisecond {
+			return usagef("%s %v: want 0 (none) or at least 1ms", d.name, d.v)
+		}
+		*d.dst = d.v
+	}
+	if maxPrepared < 1 || maxPortals < 1 {
+		return usagef("--max-prepared-statements and --max-portals want at least 1")
+	}
+	o.maxPrepared, o.maxPortals = maxPrepared, maxPortals
+	return nil
 }
 
 func main() {
@@ -160,7 +321,11 @@ func main() {
 // wire.DefaultShutdownTimeout to finish (cut short by a second value on
 // signals), and every session ends with FATAL 57P01.
 func serveCommand(ctx context.Context, o *options, logger *slog.Logger, stdout io.Writer, signals <-chan os.Signal) error {
-	eng, backendName, err := newEngine(o, logger)
+	roles, err := openRoles(o)
+	if err != nil {
+		return err
+	}
+	eng, backendName, err := newEngine(o, logger, roles)
 	if err != nil {
 		return err
 	}
@@ -169,7 +334,7 @@ func serveCommand(ctx context.Context, o *options, logger *slog.Logger, stdout i
 	if err != nil {
 		return err
 	}
-	srv := wire.NewServer(wire.Config{Listen: o.listen, Logger: logger}, eng)
+	srv := wire.NewServer(wireConfig(o, logger, roles), eng)
 	served := make(chan error, 1)
 	// Serve's own context never ends: shutdown is driven from here, so
 	// that a second signal can shorten it.
@@ -214,6 +379,15 @@ func serveCommand(ctx context.Context, o *options, logger *slog.Logger, stdout i
 		logger.Info("gpusql stopped")
 	}
 	return nil
+}
+
+// wireConfig is the wire server's configuration for o.
+func wireConfig(o *options, logger *slog.Logger, roles *auth.Store) wire.Config {
+	return wire.Config{
+		Listen: o.listen, Logger: logger,
+		Auth: o.auth, Roles: roles, TLS: o.tls, TLSRequired: o.tlsRequired,
+		MaxConnections: o.maxConnections, MaxStatements: o.maxPrepared, MaxPortals: o.maxPortals,
+	}
 }
 
 // printBanner tells a person how to connect.

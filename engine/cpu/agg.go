@@ -22,11 +22,17 @@ type aggregator struct {
 type aggState struct {
 	call  engine.AggCall
 	count []int64
-	sums  []eval.SumAcc // sum/avg
+	sums  []eval.SumAcc // sum/avg of floats and intervals
+	// sum/avg of integers and numerics, one compact slot a group (a
+	// SumAcc is over 100 bytes, much of it for float sums):
+	sumI  []int64      // sum of int2/int4 (an int8 with the overflow error)
+	sumD  []engine.Dec // the others, exactly
+	skind sumKind
 	has   []bool
-	best  *engine.Vec // min/max
-	seen  map[string]struct{}
+	best  *engine.Vec         // min/max
+	seen  map[string]struct{} // string_agg(DISTINCT …)'s (value, delimiter) pairs
 	dbuf  []byte
+	dist  *distinctSet   // other DISTINCT aggregates' (group, value) pairs (distinct.go)
 	str   *stringAgg     // string_agg
 	stat  []eval.StatAcc // statistics (stats.go)
 	ord   *ordVals       // percentile_cont, percentile_disc, mode (stats.go)
@@ -42,15 +48,64 @@ type stringAgg struct {
 	rows       [][]int32 // per group
 }
 
+// sumKind says which slots keep a sum or avg's running sums.
+type sumKind uint8
+
+const (
+	sumNone sumKind = iota // not a sum or avg
+	sumAcc                 // sums ([]eval.SumAcc)
+	sumInt                 // sumI
+	sumDec                 // sumD
+)
+
+// sumKindOf picks the slots of sum/avg call c, as eval.SumAcc.Add would
+// use its fields.
+func sumKindOf(c engine.AggCall) sumKind {
+	if c.Func != engine.AggSum && c.Func != engine.AggAvg {
+		return sumNone
+	}
+	switch t := c.Arg.Type(); t.Kind {
+	case engine.KindInt16, engine.KindInt32:
+		if c.Func == engine.AggSum {
+			return sumInt
+		}
+		return sumDec
+	case engine.KindInt64, engine.KindNumeric:
+		return sumDec
+	}
+	return sumAcc
+}
+
+func errBigintRange() error {
+	return engine.Errorf(engine.CodeNumericValueOutOfRange, "bigint out of range")
+}
+
+func errNumericOverflow() error {
+	return engine.Errorf(engine.CodeNumericValueOutOfRange, "value overflows numeric format")
+}
+
+// addInt64 is x + y with int8's overflow error.
+func addInt64(x, y int64) (int64, error) {
+	r := x + y
+	if (y >= 0) == (x >= 0) && (r >= 0) != (y >= 0) {
+		return 0, errBigintRange()
+	}
+	return r, nil
+}
+
 func newAggregator(p *engine.Plan) *aggregator {
 	a := &aggregator{plan: p, index: newGroupIndex()}
 	for _, g := range p.GroupBy {
 		a.keys = append(a.keys, engine.NewVec(g.Type(), 0))
 	}
 	for _, c := range p.Aggs {
-		s := &aggState{call: c}
+		s := &aggState{call: c, skind: sumKindOf(c)}
 		if c.Distinct {
-			s.seen = map[string]struct{}{}
+			if c.Func == engine.AggStringAgg || c.Arg == nil {
+				s.seen = map[string]struct{}{}
+			} else {
+				s.dist = newDistinctSet(c.Arg.Type(), len(p.GroupBy) > 0)
+			}
 		}
 		if c.Func == engine.AggMin || c.Func == engine.AggMax {
 			s.best = engine.NewVec(c.T, 0)
@@ -90,7 +145,11 @@ func (a *aggregator) newGroup(keys []*engine.Vec, row int) int32 {
 			s.str.rows = append(s.str.rows, nil)
 		case s.best != nil:
 			s.best.AppendRow(zeroOf(s.best.T), 0)
-		case s.call.Func == engine.AggSum || s.call.Func == engine.AggAvg:
+		case s.skind == sumInt:
+			s.sumI = append(s.sumI, 0)
+		case s.skind == sumDec:
+			s.sumD = append(s.sumD, engine.Dec{})
+		case s.skind == sumAcc:
 			s.sums = append(s.sums, eval.SumAcc{})
 		}
 	}
@@ -222,24 +281,53 @@ func (s *aggState) add(ids []int32, arg *engine.Vec, n int) error {
 		}
 		return nil
 	}
+	var fresh []bool
+	if s.dist != nil {
+		fresh = s.dist.insert(ids, arg, n)
+	}
+	return s.update(ids, arg, n, fresh)
+}
+
+// update adds rows of arg to their groups ids; where fresh is not nil
+// (DISTINCT), only the rows it marks.
+func (s *aggState) update(ids []int32, arg *engine.Vec, n int, fresh []bool) error {
+	if fresh == nil && arg.Null == nil && (s.call.Func == engine.AggCount || s.call.Func == engine.AggCountStar) {
+		for _, g := range ids[:n] {
+			s.count[g]++
+		}
+		return nil
+	}
 	for i := 0; i < n; i++ {
-		if arg.IsNull(i) {
+		if arg.IsNull(i) || fresh != nil && !fresh[i] {
 			continue
 		}
 		g := ids[i]
-		if s.seen != nil {
-			s.dbuf = binary.LittleEndian.AppendUint32(s.dbuf[:0], uint32(g))
-			s.dbuf = eval.AppendKey(s.dbuf, arg, i)
-			if _, dup := s.seen[string(s.dbuf)]; dup {
-				continue
-			}
-			s.seen[string(s.dbuf)] = struct{}{}
-		}
 		s.count[g]++
 		switch s.call.Func {
 		case engine.AggSum, engine.AggAvg:
-			if err := s.sums[g].Add(s.call.Func, arg, i); err != nil {
-				return err
+			switch s.skind {
+			case sumInt:
+				r, err := addInt64(s.sumI[g], arg.I[i])
+				if err != nil {
+					return err
+				}
+				s.sumI[g] = r
+			case sumDec:
+				var x engine.Dec
+				if arg.T.Kind == engine.KindNumeric {
+					x = arg.D[i]
+				} else {
+					x = engine.DecFromInt(arg.I[i])
+				}
+				r, ok := engine.DecAdd(s.sumD[g], x)
+				if !ok {
+					return errNumericOverflow()
+				}
+				s.sumD[g] = r
+			default:
+				if err := s.sums[g].Add(s.call.Func, arg, i); err != nil {
+					return err
+				}
 			}
 		case engine.AggMin, engine.AggMax:
 			if !s.has[g] {
@@ -271,12 +359,12 @@ func setSlot(dst *engine.Vec, g int, src *engine.Vec, i int) {
 	}
 }
 
-// hasDistinct reports whether any aggregate is DISTINCT; those keep
-// per-group value sets that are not merged, so such plans aggregate on
-// one worker.
+// hasDistinct reports whether a DISTINCT aggregate keeps value sets that
+// are not merged (string_agg's, or where the order of values matters), so
+// that the plan aggregates on one worker.
 func (a *aggregator) hasDistinct() bool {
 	for _, s := range a.states {
-		if s.seen != nil {
+		if s.seen != nil || s.dist != nil && !mergeableDistinct(s.call) {
 			return true
 		}
 	}
@@ -292,9 +380,30 @@ func (a *aggregator) merge(o *aggregator) error {
 	}
 	for g, id := range ids {
 		for k, s := range a.states {
+			if s.dist != nil {
+				continue // below
+			}
 			if err := s.mergeSlot(id, o.states[k], int32(g)); err != nil {
 				return err
 			}
+		}
+	}
+	// A DISTINCT aggregate replays o's (group, value) pairs into its own
+	// set, with o's groups mapped to a's, and adds the pairs new to it.
+	for k, s := range a.states {
+		od := o.states[k].dist
+		if s.dist == nil || od.n == 0 {
+			continue
+		}
+		vals := od.keys[len(od.keys)-1]
+		pids := make([]int32, od.n)
+		if od.grouped {
+			for i, g := range od.keys[0].I[:od.n] {
+				pids[i] = ids[g]
+			}
+		}
+		if err := s.update(pids, vals, od.n, s.dist.insert(pids, vals, od.n)); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -336,7 +445,22 @@ func (s *aggState) mergeSlot(id int32, o *aggState, g int32) error {
 			setSlot(s.best, int(id), o.best, int(g))
 		}
 	case engine.AggSum, engine.AggAvg:
-		return s.sums[id].Merge(&o.sums[g])
+		switch s.skind {
+		case sumInt:
+			r, err := addInt64(s.sumI[id], o.sumI[g])
+			if err != nil {
+				return err
+			}
+			s.sumI[id] = r
+		case sumDec:
+			r, ok := engine.DecAdd(s.sumD[id], o.sumD[g])
+			if !ok {
+				return errNumericOverflow()
+			}
+			s.sumD[id] = r
+		default:
+			return s.sums[id].Merge(&o.sums[g])
+		}
 	}
 	return nil
 }
@@ -346,6 +470,7 @@ func (s *aggState) mergeSlot(id int32, o *aggState, g int32) error {
 func (a *aggregator) result() (*engine.Batch, error) {
 	out := &engine.Batch{N: a.ng}
 	out.Cols = append(out.Cols, a.keys...)
+	var sacc eval.SumAcc
 	for _, s := range a.states {
 		v := engine.NewVec(s.call.T, a.ng)
 		for g := 0; g < a.ng; g++ {
@@ -381,7 +506,16 @@ func (a *aggregator) result() (*engine.Batch, error) {
 				v.SetNull(g)
 				continue
 			}
-			if err := s.sums[g].Put(s.call.Func, s.call.Arg.Type(), s.count[g], v, g); err != nil {
+			acc := &sacc
+			switch s.skind {
+			case sumInt:
+				sacc = eval.SumAcc{I: s.sumI[g]}
+			case sumDec:
+				sacc = eval.SumAcc{D: s.sumD[g]}
+			default:
+				acc = &s.sums[g]
+			}
+			if err := acc.Put(s.call.Func, s.call.Arg.Type(), s.count[g], v, g); err != nil {
 				return nil, err
 			}
 		}

@@ -31,14 +31,28 @@ var _ engine.Backend = (*Backend)(nil)
 // Name names the backend.
 func (b *Backend) Name() string { return fmt.Sprintf("cpu (%d cores)", b.workers) }
 
-// Load parses CSV with the CPU loader.
+// Load parses CSV with the CPU loader, and computes the zone maps of the
+// table it makes, so that the first query finds them.
 func (b *Backend) Load(ctx context.Context, req *engine.LoadRequest) (*engine.LoadResult, error) {
-	return b.loader.Load(ctx, req)
+	res, err := b.loader.Load(ctx, req)
+	if err == nil && res != nil {
+		if h, ok := res.Data.(*engine.HostTable); ok {
+			h.BuildZoneMaps()
+		}
+	}
+	return res, err
 }
 
-// Concat appends host tables (COPY into a loaded table).
+// Concat appends host tables (COPY into a loaded table). The new table
+// has zone maps of its own, over all its rows.
 func (b *Backend) Concat(_ string, x, y engine.TableData) (engine.TableData, error) {
-	return engine.ConcatHostData(x, y)
+	d, err := engine.ConcatHostData(x, y)
+	if err == nil {
+		if h, ok := d.(*engine.HostTable); ok {
+			h.BuildZoneMaps()
+		}
+	}
+	return d, err
 }
 
 func canceled(ctx context.Context) error {
@@ -58,16 +72,28 @@ type execRun struct {
 	host *engine.HostTable
 	rows int
 	used []bool
+	// live lists the batches the scan reads, in order, when the filter's
+	// zone test skips some (prune.go); nil reads them all.
+	live []int
 }
 
-// morsels is the number of batches the scan is cut into.
-func (r *execRun) morsels() int { return (r.rows + batchRows - 1) / batchRows }
+// morsels is the number of batches the scan reads.
+func (r *execRun) morsels() int {
+	if r.live != nil {
+		return len(r.live)
+	}
+	return (r.rows + batchRows - 1) / batchRows
+}
 
-// morsel scans batch m and applies the filter. A nil batch means no row
-// passed.
-func (r *execRun) morsel(ctx context.Context, m int) (*engine.Batch, error) {
+// morsel scans the i-th batch read and applies the filter. A nil batch
+// means no row passed.
+func (r *execRun) morsel(ctx context.Context, i int) (*engine.Batch, error) {
 	if err := canceled(ctx); err != nil {
 		return nil, err
+	}
+	m := i
+	if r.live != nil {
+		m = r.live[i]
 	}
 	lo := m * batchRows
 	hi := min(lo+batchRows, r.rows)
@@ -133,12 +159,21 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 		r.rows = 0 // a table never loaded
 	}
 	if p.Data != nil {
-		h, ok := p.Data.(*engine.HostTable)
+		d, err := engine.LocalData(p.Data)
+		if err != nil {
+			return err
+		}
+		h, ok := d.(*engine.HostTable)
 		if !ok {
 			return engine.Errorf(engine.CodeInternalError, "cpu backend cannot read %T table data", p.Data)
 		}
 		r.host, r.rows = h, int(h.N)
 		r.used = usedColumns(len(h.Cols), append(append([]engine.Expr{p.Filter}, p.Project...), exprsOf(p)...)...)
+		if p.Filter != nil {
+			if t := zoneFilter(p.Filter, h); t != nil {
+				r.live = liveMorsels(r.rows, t)
+			}
+		}
 	}
 	workers := min(b.workers, r.morsels())
 	if r.rows < parallelMinRows {
@@ -174,9 +209,17 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 			return err
 		}
 		collected = out
+		if k := topNRows(p); k > 0 {
+			collected = topNBatch(collected, p.OrderBy, k)
+		}
 	case buffered:
 		var err error
-		if collected, err = r.collect(ctx, workers); err != nil {
+		if k := topNRows(p); k > 0 {
+			collected, err = r.topN(ctx, workers, k)
+		} else {
+			collected, err = r.collect(ctx, workers)
+		}
+		if err != nil {
 			return err
 		}
 	default:

@@ -50,7 +50,11 @@ func (b *Backend) materializePlan(ctx context.Context, p *engine.Plan) (*engine.
 				return nil, err
 			}
 		case p.Data != nil:
-			h, ok := p.Data.(*engine.HostTable)
+			d, err := engine.LocalData(p.Data)
+			if err != nil {
+				return nil, err
+			}
+			h, ok := d.(*engine.HostTable)
 			if !ok {
 				return nil, engine.Errorf(engine.CodeInternalError, "cpu backend cannot read %T table data", p.Data)
 			}

@@ -296,7 +296,11 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 		n = 0
 	}
 	if p.Data != nil {
-		gt, ok := p.Data.(*Table)
+		d, err := engine.LocalData(p.Data)
+		if err != nil {
+			return err
+		}
+		gt, ok := d.(*Table)
 		if !ok {
 			return engine.Errorf(engine.CodeInternalError, "cuda backend cannot read %T table data", p.Data)
 		}

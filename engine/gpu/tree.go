@@ -39,7 +39,11 @@ func (b *Backend) input(ctx context.Context, p *engine.Plan) (*Table, error) {
 // leafTable is a leaf plan's table: its device data (shared), its host
 // data uploaded, or no rows.
 func (b *Backend) leafTable(p *engine.Plan) (*Table, error) {
-	switch d := p.Data.(type) {
+	local, err := engine.LocalData(p.Data)
+	if err != nil {
+		return nil, err
+	}
+	switch d := local.(type) {
 	case *Table:
 		return d.view(), nil
 	case *engine.HostTable:

@@ -152,6 +152,9 @@ func parseStmt(src string, toks []token, end token) (Stmt, error) {
 	if first.kind != kIdent {
 		return nil, syntaxErr(src, first)
 	}
+	if st, ok, err := parseRoleStmt(c, text, first.text); ok {
+		return st, err
+	}
 	if st, ok, err := parseWrite(c, text, first.text); ok {
 		return st, err
 	}

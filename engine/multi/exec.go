@@ -1,0 +1,574 @@
+package multi
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/gpusql/gpusql/engine"
+)
+
+// route is how a plan over a partitioned table runs.
+type route uint8
+
+const (
+	routeGather    route = iota // on the first part, over the table gathered there
+	routeOne                    // the table has one segment: on its part
+	routeAggregate              // partial aggregates on every part, merged on the host
+	routeScan                   // filtered (sorted, limited) rows of every part, merged on the host
+	routeStream                 // every part's rows, passed on in the table's order
+)
+
+// split is how a plan runs over a split table: its route, the table
+// whose segments the parts run over (the probe), and the leaf of p's tree
+// that reads it (p itself for a plan without a tree).
+type split struct {
+	route route
+	probe *Table
+	leaf  *engine.Plan
+}
+
+// routeOf picks p's route. A plan over a tree splits when the tree is
+// linear in one split table's rows (probeLeaf): the tree over all the
+// rows is the union of the tree over each segment, with every other
+// table read whole, so each part runs the tree over its segment and a
+// copy of the other tables gathered on its device (a broadcast join).
+func (b *Backend) routeOf(p *engine.Plan) split {
+	leaf := p
+	if p.Input != nil {
+		if leaf = probeLeaf(p.Input); leaf == nil || leafCount(p, leaf.Data) != 1 || !broadcastable(p, leaf) {
+			return split{route: routeGather}
+		}
+	}
+	t, ok := leaf.Data.(*Table)
+	if !ok || len(p.GroupingSets) > 0 {
+		return split{route: routeGather}
+	}
+	sp := split{probe: t, leaf: leaf}
+	switch {
+	case len(t.segs) == 1 && p.Input == nil:
+		sp.route = routeOne
+	case len(t.segs) == 1:
+		sp.route = routeGather
+	case p.Aggregate && splittable(p) && b.fewGroups(p):
+		sp.route = routeAggregate
+	case p.Aggregate:
+		sp.route = routeGather
+	case len(p.OrderBy) == 0 && !p.Distinct && p.Limit < 0 && p.Offset == 0:
+		sp.route = routeStream
+	case p.Limit >= 0 && p.Offset+p.Limit <= maxMergeRows:
+		sp.route = routeScan
+		for _, e := range p.Project {
+			if e.Type().Kind == engine.KindInterval { // host tables cannot hold them (engine.HostFromBatchesExact)
+				sp.route = routeGather
+			}
+		}
+	default:
+		sp.route = routeGather // a large sort or DISTINCT: on one device
+	}
+	return sp
+}
+
+// maxGroups and maxMergeRows bound what the host merges: the groups of a
+// split aggregate (by the planner's statistics), and the rows of a split
+// ORDER BY ... LIMIT. Past them the table is gathered and one device
+// keeps its groups or sorts its rows (merging millions of partial groups
+// on the host was 10x slower than one GPU on TPC-H Q10).
+const (
+	maxGroups    = 100_000
+	maxMergeRows = 100_000
+	smallProbe   = 1 << 20 // rows below which broadcasting costs nothing to speak of
+)
+
+// fewGroups reports whether p's GROUP BY keys, traced to stored columns,
+// have at most maxGroups combinations by the columns' statistics; a key
+// that is computed or cannot be traced counts as many.
+func (b *Backend) fewGroups(p *engine.Plan) bool {
+	n := 1.0
+	for _, g := range p.GroupBy {
+		ref, ok := g.(*engine.ColRef)
+		if !ok {
+			return false
+		}
+		var d float64
+		if p.Input != nil {
+			d, ok = b.distinct(p.Input, ref.Idx)
+		} else {
+			d, ok = b.leafDistinct(p.Data, ref.Idx)
+		}
+		if !ok {
+			return false
+		}
+		if n *= max(d, 1) + 1; n > maxGroups { // + 1: a NULL group
+			return false
+		}
+	}
+	return true
+}
+
+// distinct estimates the distinct values of output column i of r where
+// it is a stored column passed through.
+func (b *Backend) distinct(r engine.Rel, i int) (float64, bool) {
+	switch r := r.(type) {
+	case *engine.Plan:
+		if r.Aggregate || i >= len(r.Project) {
+			return 0, false
+		}
+		ref, ok := r.Project[i].(*engine.ColRef)
+		if !ok {
+			return 0, false
+		}
+		if r.Input != nil {
+			return b.distinct(r.Input, ref.Idx)
+		}
+		return b.leafDistinct(r.Data, ref.Idx)
+	case *engine.Join:
+		nl := len(r.Left.Columns())
+		if i < nl {
+			return b.distinct(r.Left, i)
+		}
+		return b.distinct(r.Right, i-nl)
+	}
+	return 0, false
+}
+
+func (b *Backend) leafDistinct(d engine.TableData, col int) (float64, bool) {
+	if _, ok := d.(*Table); !ok {
+		return 0, false
+	}
+	st := b.ColumnStats(d, col)
+	return st.Distinct, st.Distinct > 0
+}
+
+// broadcastable reports whether the tables p's tree reads besides leaf's
+// are small enough to copy to every device: a quarter of leaf's rows in
+// all. Past that each device's build of them costs more than the halved
+// probe saves (TPC-H Q4 and Q5 ran slower split than on one GPU).
+func broadcastable(p *engine.Plan, leaf *engine.Plan) bool {
+	if leaf.Data.Rows() < smallProbe {
+		return true // small either way: split, which keeps the route tested
+	}
+	var others int64
+	engine.WalkRel(p, func(x engine.Rel) {
+		if q, ok := x.(*engine.Plan); ok && q.Input == nil && q != leaf && q.Data != nil {
+			others += q.Data.Rows()
+		}
+	})
+	return others*4 <= leaf.Data.Rows()
+}
+
+// probeLeaf is the leaf reading a split table through which r is linear,
+// the one with the most rows where there are several; nil if none. Row-
+// wise plans (filter, project) pass rows through; an inner join is linear
+// in either side, a left, semi or anti join in its left, a right join in
+// its right. Aggregates, DISTINCT, sorts, limits, windows, set operations
+// and full joins are not.
+func probeLeaf(r engine.Rel) *engine.Plan {
+	switch r := r.(type) {
+	case *engine.Plan:
+		if r.Aggregate || r.Distinct || len(r.OrderBy) > 0 || r.Limit >= 0 || r.Offset > 0 || len(r.GroupingSets) > 0 {
+			return nil
+		}
+		if r.Input != nil {
+			return probeLeaf(r.Input)
+		}
+		if _, ok := r.Data.(*Table); ok {
+			return r
+		}
+	case *engine.Join:
+		var a, b *engine.Plan
+		switch r.Kind {
+		case engine.JoinInner:
+			a, b = probeLeaf(r.Left), probeLeaf(r.Right)
+		case engine.JoinLeft, engine.JoinSemi, engine.JoinAnti, engine.JoinAntiNull:
+			a = probeLeaf(r.Left)
+		case engine.JoinRight:
+			a = probeLeaf(r.Right)
+		}
+		if a == nil || b != nil && b.Data.Rows() > a.Data.Rows() {
+			return b
+		}
+		return a
+	}
+	return nil
+}
+
+// leafCount is how many leaves of r read d.
+func leafCount(r engine.Rel, d engine.TableData) int {
+	n := 0
+	engine.WalkRel(r, func(x engine.Rel) {
+		if p, ok := x.(*engine.Plan); ok && p.Input == nil && p.Data == d {
+			n++
+		}
+	})
+	return n
+}
+
+// bind is r for one part: the probe leaf reads seg, and every other
+// split table its copy gathered on the part.
+func bind(r engine.Rel, leaf *engine.Plan, seg segment) (engine.Rel, error) {
+	var err error
+	switch r := r.(type) {
+	case *engine.Plan:
+		q := *r
+		if r == leaf {
+			q.Data = seg.data
+		} else if t, ok := r.Data.(*Table); ok {
+			if q.Data, err = t.gatheredOn(seg.part); err != nil {
+				return nil, err
+			}
+		}
+		if r.Input != nil {
+			if q.Input, err = bind(r.Input, leaf, seg); err != nil {
+				return nil, err
+			}
+		}
+		return &q, nil
+	case *engine.Join:
+		j := *r
+		if j.Left, err = bind(r.Left, leaf, seg); err != nil {
+			return nil, err
+		}
+		if j.Right, err = bind(r.Right, leaf, seg); err != nil {
+			return nil, err
+		}
+		return &j, nil
+	case *engine.SetOp:
+		x := *r
+		if x.Left, err = bind(r.Left, leaf, seg); err != nil {
+			return nil, err
+		}
+		if x.Right, err = bind(r.Right, leaf, seg); err != nil {
+			return nil, err
+		}
+		return &x, nil
+	case *engine.Window:
+		w := *r
+		if w.Input, err = bind(r.Input, leaf, seg); err != nil {
+			return nil, err
+		}
+		return &w, nil
+	}
+	return nil, engine.Errorf(engine.CodeInternalError, "multi: unknown plan node %T", r)
+}
+
+// splittable reports whether p's aggregates can be computed per part and
+// combined exactly: count, min and max, and sum over integers and
+// numerics. (A float sum is exact over all the values, not over rounded
+// partial sums; DISTINCT needs every value in one place.)
+func splittable(p *engine.Plan) bool {
+	for _, g := range p.GroupBy {
+		if g.Type().Kind == engine.KindInterval {
+			return false
+		}
+	}
+	for _, a := range p.Aggs {
+		if a.Sep != nil || a.Arg2 != nil || len(a.Order) > 0 {
+			return false
+		}
+		switch a.Func {
+		case engine.AggCountStar, engine.AggCount:
+			if a.Distinct {
+				return false
+			}
+		case engine.AggMin, engine.AggMax:
+			if a.Arg.Type().Kind == engine.KindInterval {
+				return false
+			}
+		case engine.AggSum:
+			k := a.Arg.Type().Kind
+			if a.Distinct || !(k == engine.KindInt16 || k == engine.KindInt32 || k == engine.KindInt64 || k == engine.KindNumeric) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Execute runs p: on every part at once where the plan splits, else on
+// the first part over gathered data.
+func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.BatchSink) error {
+	sp := b.routeOf(p)
+	switch sp.route {
+	case routeOne:
+		q := *p
+		q.Data = sp.probe.segs[0].data
+		return b.parts[sp.probe.segs[0].part].Execute(ctx, &q, sink)
+	case routeAggregate:
+		return b.aggregate(ctx, p, sp, sink)
+	case routeScan:
+		return b.scan(ctx, p, sp, sink)
+	case routeStream:
+		return b.stream(ctx, p, sp, sink)
+	}
+	return b.parts[0].Execute(ctx, p, sink) // the part reads gathered data (engine.LocalData)
+}
+
+// Explain says how p runs over its parts, then the first part's own
+// account of the plan.
+func (b *Backend) Explain(p *engine.Plan) []string {
+	var lines []string
+	sp := b.routeOf(p)
+	if sp.probe != nil || readsPartitioned(p) {
+		n := len(b.parts)
+		if sp.probe != nil {
+			n = len(sp.probe.segs)
+		}
+		how := [...]string{
+			"the tables' parts are gathered on " + b.names[0] + " (once per table version), where the plan runs",
+			"one part holds every row; the plan runs there",
+			fmt.Sprintf("%d parts aggregate their rows at once; the partial aggregates are merged on the host", n),
+			fmt.Sprintf("%d parts filter and sort their rows at once; the rows are merged on the host", n),
+			fmt.Sprintf("%d parts scan their rows at once; the rows are passed on in the table's order", n),
+		}[sp.route]
+		if sp.route >= routeAggregate && p.Input != nil {
+			how += "; each part reads the other tables whole, gathered on its device"
+		}
+		lines = append(lines, "Partitioned: "+how)
+	}
+	if x, ok := b.parts[0].(engine.Explainer); ok {
+		q := *p
+		if t, ok := p.Data.(*Table); ok {
+			q.Data = t.segs[0].data // the part's own data, for its column layout
+		}
+		lines = append(lines, x.Explain(&q)...)
+	}
+	return lines
+}
+
+func readsPartitioned(r engine.Rel) bool {
+	found := false
+	engine.WalkRel(r, func(n engine.Rel) {
+		if p, ok := n.(*engine.Plan); ok {
+			if _, ok := p.Data.(*Table); ok {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+// partPlan is p for the part holding seg: over seg itself, or over its
+// tree bound to the part (bind).
+func partPlan(p *engine.Plan, sp split, seg segment) (*engine.Plan, error) {
+	if p.Input == nil {
+		q := *p
+		q.Data = seg.data
+		return &q, nil
+	}
+	in, err := bind(p.Input, sp.leaf, seg)
+	if err != nil {
+		return nil, err
+	}
+	q := *p
+	q.Input = in
+	return &q, nil
+}
+
+// onParts runs p over every segment of sp's probe table, the segments of each part
+// one after another and the parts at once, and returns each segment's
+// result batches (copies) in the table's order. The first error in that
+// order wins.
+func (b *Backend) onParts(ctx context.Context, p *engine.Plan, sp split) ([][]*engine.Batch, error) {
+	t := sp.probe
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := make([][]*engine.Batch, len(t.segs))
+	errs := make([]error, len(t.segs))
+	byPart := map[int][]int{}
+	for i, s := range t.segs {
+		byPart[s.part] = append(byPart[s.part], i)
+	}
+	var wg sync.WaitGroup
+	for part, segs := range byPart {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, i := range segs {
+				var q *engine.Plan
+				q, errs[i] = partPlan(p, sp, t.segs[i])
+				if errs[i] != nil {
+					cancel()
+					return
+				}
+				errs[i] = b.parts[part].Execute(ctx, q, func(bt *engine.Batch) error {
+					out[i] = append(out[i], cloneBatch(bt))
+					return nil
+				})
+				if errs[i] != nil {
+					cancel()
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil && !isCancel(err) {
+			return nil, err
+		}
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// isCancel reports whether err is the cancellation onParts caused itself
+// after another part's error.
+func isCancel(err error) bool {
+	e, ok := err.(*engine.Error)
+	return ok && e.Code == engine.CodeQueryCanceled
+}
+
+// aggregate runs p's aggregation on every part, then merges the groups'
+// partial results on the host and finishes p there (HAVING, the
+// projection, DISTINCT, ORDER BY, LIMIT).
+func (b *Backend) aggregate(ctx context.Context, p *engine.Plan, sp split, sink engine.BatchSink) error {
+	nk := len(p.GroupBy)
+	n := nk + len(p.Aggs)
+	types := make([]engine.Type, n)
+	refs := make([]engine.Expr, n)
+	names := make([]string, n)
+	schema := make([]engine.ColumnDef, n)
+	for i := range n {
+		if i < nk {
+			types[i] = p.GroupBy[i].Type()
+			names[i] = fmt.Sprintf("key%d", i)
+		} else {
+			types[i] = p.Aggs[i-nk].T
+			names[i] = fmt.Sprintf("agg%d", i-nk)
+		}
+		refs[i] = &engine.ColRef{Idx: i, Name: names[i], T: types[i]}
+		schema[i] = engine.ColumnDef{Name: names[i], Type: types[i]}
+	}
+	partial := *p
+	partial.Having, partial.Distinct, partial.DistinctOn, partial.OrderBy = nil, false, nil, nil
+	partial.Offset, partial.Limit = 0, -1
+	partial.Project, partial.Names, partial.Visible = refs, names, n
+	parts, err := b.onParts(ctx, &partial, sp)
+	if err != nil {
+		return err
+	}
+	h, err := engine.HostFromBatchesExact(types, flatten(parts))
+	if err != nil {
+		return err
+	}
+	// The merge: the same groups over the partial results, counts and
+	// integer sums added as numerics and cast back.
+	merge := &engine.Plan{Table: p.Table, Schema: schema, Data: h, Aggregate: true,
+		Limit: -1, Visible: n, Names: names, Project: make([]engine.Expr, n)}
+	for i := range nk {
+		merge.GroupBy = append(merge.GroupBy, refs[i])
+		merge.Project[i] = refs[i]
+	}
+	for j, a := range p.Aggs {
+		in, out := refs[nk+j], engine.Expr(&engine.ColRef{Idx: nk + j, Name: names[nk+j], T: a.T})
+		c := engine.AggCall{Func: a.Func, Arg: in, T: a.T}
+		if a.Func == engine.AggCountStar || a.Func == engine.AggCount || a.Func == engine.AggSum {
+			c.Func = engine.AggSum
+			if a.T.Kind != engine.KindNumeric {
+				c.T = engine.Numeric
+				out = &engine.Call{Op: engine.OpCast, Args: []engine.Expr{&engine.ColRef{Idx: nk + j, Name: names[nk+j], T: engine.Numeric}}, T: a.T}
+			}
+		}
+		merge.Aggs = append(merge.Aggs, c)
+		merge.Project[nk+j] = out
+	}
+	final := &engine.Plan{Input: merge, Filter: p.Having, Project: p.Project, Distinct: p.Distinct, DistinctOn: p.DistinctOn,
+		OrderBy: p.OrderBy, Offset: p.Offset, Limit: p.Limit, Visible: p.Visible, Names: p.Names}
+	return b.host.Execute(ctx, final, sink)
+}
+
+// scan runs p's filter and projection on every part, each part sorting
+// and cutting its rows to the first Offset+Limit where p does, then
+// finishes p over all the parts' rows on the host.
+func (b *Backend) scan(ctx context.Context, p *engine.Plan, sp split, sink engine.BatchSink) error {
+	n := len(p.Project)
+	partial := *p
+	partial.Offset, partial.Visible = 0, n
+	if p.Limit >= 0 {
+		partial.Limit = p.Offset + p.Limit
+	}
+	partial.Names = append(append([]string(nil), p.Names...), make([]string, n-len(p.Names))...)
+	parts, err := b.onParts(ctx, &partial, sp)
+	if err != nil {
+		return err
+	}
+	types := make([]engine.Type, n)
+	refs := make([]engine.Expr, n)
+	schema := make([]engine.ColumnDef, n)
+	for i, e := range p.Project {
+		types[i] = e.Type()
+		name := fmt.Sprintf("col%d", i)
+		refs[i] = &engine.ColRef{Idx: i, Name: name, T: types[i]}
+		schema[i] = engine.ColumnDef{Name: name, Type: types[i]}
+	}
+	h, err := engine.HostFromBatchesExact(types, flatten(parts))
+	if err != nil {
+		return err
+	}
+	final := &engine.Plan{Table: p.Table, Schema: schema, Data: h, Project: refs, Distinct: p.Distinct, DistinctOn: p.DistinctOn,
+		OrderBy: p.OrderBy, Offset: p.Offset, Limit: p.Limit, Visible: p.Visible, Names: p.Names}
+	return b.host.Execute(ctx, final, sink)
+}
+
+// stream runs p on every part at once and passes the rows on in the
+// table's order.
+func (b *Backend) stream(ctx context.Context, p *engine.Plan, sp split, sink engine.BatchSink) error {
+	parts, err := b.onParts(ctx, p, sp)
+	if err != nil {
+		return err
+	}
+	for _, bt := range flatten(parts) {
+		if err := sink(bt); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func flatten(parts [][]*engine.Batch) []*engine.Batch {
+	var out []*engine.Batch
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// cloneBatch copies a batch a sink was lent, strings included.
+func cloneBatch(b *engine.Batch) *engine.Batch {
+	out := &engine.Batch{N: b.N, Cols: make([]*engine.Vec, len(b.Cols))}
+	for k, v := range b.Cols {
+		c := &engine.Vec{T: v.T, N: v.N}
+		c.Null, c.I, c.F, c.D, c.V = clone(v.Null), clone(v.I), clone(v.F), clone(v.D), clone(v.V)
+		if v.S != nil {
+			size := 0
+			for _, s := range v.S {
+				size += len(s)
+			}
+			arena := make([]byte, 0, size)
+			c.S = make([][]byte, len(v.S))
+			for i, s := range v.S {
+				start := len(arena)
+				arena = append(arena, s...)
+				c.S[i] = arena[start:len(arena):len(arena)]
+			}
+		}
+		out.Cols[k] = c
+	}
+	return out
+}
+
+// clone copies s, nil staying nil (a vector's nil slices say which kind
+// of values it holds).
+func clone[T any](s []T) []T {
+	if s == nil {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
+}

@@ -1,0 +1,1 @@
+SELECT count(*) FROM lineitem WHERE l_comment ILIKE '%PACKAGES%' OR l_shipinstruct LIKE 'DELIVER%';
