@@ -78,28 +78,38 @@ func (hw *hostWindow) host() (*engine.HostTable, error) {
 		return hw.h, nil
 	}
 	in := hw.in
-	n := int(in.N)
-	h := &engine.HostTable{N: in.N, Cols: make([]*engine.Column, 0, len(in.Cols)+1)}
+	cols := make([]*engine.Column, len(in.Cols))
 	for k, c := range in.Cols {
 		if !hw.need[k] {
-			stub := engine.NewColumn(engine.Bool, n, 0, true)
-			clear(stub.Valid)
-			h.Cols = append(h.Cols, stub)
 			continue
 		}
 		one, err := (&Table{N: in.N, Dev: in.Dev, Cols: []*Column{c}}).Download()
 		if err != nil {
 			return nil, err
 		}
-		h.Cols = append(h.Cols, one.Cols[0])
+		cols[k] = one.Cols[0]
 	}
-	ids := engine.NewColumn(engine.Int32, n, 0, false)
+	hw.h = hostInput(cols, in.N)
+	return hw.h, nil
+}
+
+// hostInput is cols (nil where not needed) as cpuWindow's input: an
+// all-NULL boolean column in place of each nil one, then the row numbers.
+func hostInput(cols []*engine.Column, n int64) *engine.HostTable {
+	h := &engine.HostTable{N: n, Cols: make([]*engine.Column, 0, len(cols)+1)}
+	for _, c := range cols {
+		if c == nil {
+			c = engine.NewColumn(engine.Bool, int(n), 0, true)
+			clear(c.Valid)
+		}
+		h.Cols = append(h.Cols, c)
+	}
+	ids := engine.NewColumn(engine.Int32, int(n), 0, false)
 	for i := range ids.I32 {
 		ids.I32[i] = int32(i)
 	}
 	h.Cols = append(h.Cols, ids)
-	hw.h = h
-	return h, nil
+	return h
 }
 
 // hostWindowCalls computes calls (one window's) on the host and returns
