@@ -19,6 +19,13 @@ import (
 // select list, ORDER BY and LIMIT, so results and errors are the CPU's.
 // Constant arguments (a percentile's fraction) stay constants.
 
+// hostAggregated reports whether aggregate a has no device pass: its
+// query's aggregation runs on the host.
+func hostAggregated(a engine.AggCall) bool {
+	return a.Func.IsOrderedSet() ||
+		a.Distinct && !isDistinctPass(a) && a.Func != engine.AggMin && a.Func != engine.AggMax && a.Func != engine.AggStringAgg
+}
+
 // hostAggregate runs aggregate plan p (after its host steps) as above
 // and writes its rows to sink.
 func (r *run) hostAggregate(ctx context.Context, p *engine.Plan, sink engine.BatchSink) error {

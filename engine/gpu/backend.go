@@ -311,10 +311,7 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 	}
 	hostAgg := false // agg_host.go
 	for _, a := range p.Aggs {
-		if a.Distinct && !isDistinctPass(a) && a.Func != engine.AggMin && a.Func != engine.AggMax && a.Func != engine.AggStringAgg ||
-			a.Func.IsOrderedSet() {
-			hostAgg = true
-		}
+		hostAgg = hostAgg || hostAggregated(a)
 	}
 	if err := b.kernels(); err != nil {
 		return err

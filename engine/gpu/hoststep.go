@@ -287,11 +287,19 @@ func (b *Backend) Explain(p *engine.Plan) []string {
 	if _, err := s.rewrite(p); err != nil {
 		return nil
 	}
-	// window calls the kernels refuse run on the host (window_host.go)
+	// window calls and aggregations the kernels refuse run on the host
+	// (window_host.go, agg_host.go)
 	var walk func(r engine.Rel)
 	walk = func(r engine.Rel) {
 		if r == nil {
 			return
+		}
+		if q, ok := r.(*engine.Plan); ok {
+			for _, a := range q.Aggs {
+				if hostAggregated(a) {
+					lines = append(lines, "Host Step: aggregate "+a.String())
+				}
+			}
 		}
 		if w, ok := r.(*engine.Window); ok {
 			for k := range w.Calls {
@@ -304,7 +312,7 @@ func (b *Backend) Explain(p *engine.Plan) []string {
 			walk(in)
 		}
 	}
-	walk(p.Input)
+	walk(p)
 	return lines
 }
 

@@ -31,6 +31,7 @@ func TestWindowHostExplain(t *testing.T) {
 		`SELECT id, rank() OVER (ORDER BY o), sum(o) OVER (PARTITION BY s ORDER BY id) FROM wh`:                               nil,
 		`SELECT id, sum(f) OVER (ORDER BY id), rank() OVER (ORDER BY id) FROM wh`:                                             {"sum"},
 		`SELECT id, max(s) OVER (PARTITION BY o), sum(o) OVER (ORDER BY o RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wh`: {"max", "sum"},
+		`SELECT o, percentile_cont(0.5) WITHIN GROUP (ORDER BY f), count(*) FROM wh GROUP BY o`: {"aggregate"},
 	} {
 		rec.plan = nil
 		if err := exec(q); err != nil {
@@ -38,6 +39,10 @@ func TestWindowHostExplain(t *testing.T) {
 		}
 		var steps []string
 		for _, l := range (&Backend{}).Explain(rec.plan) {
+			if strings.HasPrefix(l, "Host Step: aggregate percentile_cont(") {
+				steps = append(steps, "aggregate")
+				continue
+			}
 			if !strings.HasPrefix(l, "Host Step: window ") {
 				t.Errorf("%s: %s", q, l)
 			}
@@ -66,7 +71,10 @@ func TestWindowHostExplain(t *testing.T) {
 			r = ins[0]
 		}
 		if w == nil {
-			t.Fatalf("%s: no window node", q)
+			if strings.Contains(q, "OVER") {
+				t.Errorf("%s: no window node", q)
+			}
+			continue
 		}
 		need := map[int]bool{}
 		for k := range w.Calls {
