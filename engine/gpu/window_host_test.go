@@ -31,7 +31,7 @@ func TestWindowHostExplain(t *testing.T) {
 		`SELECT id, rank() OVER (ORDER BY o), sum(o) OVER (PARTITION BY s ORDER BY id) FROM wh`:                               nil,
 		`SELECT id, sum(f) OVER (ORDER BY id), rank() OVER (ORDER BY id) FROM wh`:                                             {"sum"},
 		`SELECT id, max(s) OVER (PARTITION BY o), sum(o) OVER (ORDER BY o RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM wh`: {"max", "sum"},
-		`SELECT o, percentile_cont(0.5) WITHIN GROUP (ORDER BY f), count(*) FROM wh GROUP BY o`: {"aggregate"},
+		`SELECT o, percentile_cont(0.5) WITHIN GROUP (ORDER BY f), count(*) FROM wh GROUP BY o`:                               {"aggregate"},
 	} {
 		rec.plan = nil
 		if err := exec(q); err != nil {
