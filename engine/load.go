@@ -29,6 +29,9 @@ type CopyFormat uint8
 const (
 	FormatCSV  CopyFormat = iota // RFC 4180-like CSV with quotes
 	FormatText                   // PostgreSQL's text format: backslash escapes, no quotes
+	// FormatBinary is PostgreSQL's binary COPY format. The query layer
+	// turns it into FormatText (engine/copybin) before a loader sees it.
+	FormatBinary
 )
 
 // CSVOptions are the validated options of one CSV load. The query layer
@@ -92,6 +95,7 @@ type LoadError struct {
 	Code   string // SQLSTATE
 	Reason string
 	Raw    string // a prefix of the row's text
+	File   string // the server-side file, as named in the statement; "" for STDIN
 }
 
 // LoadResult is a successful load.

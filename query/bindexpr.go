@@ -227,6 +227,9 @@ func (b *binder) localColumn(c *ast.ColumnName) (engine.Expr, error) {
 			if found >= 0 {
 				return &engine.ColRef{Idx: found, Name: name, T: b.src.cols[found].Type}, nil
 			}
+			if name == "tableoid" && r.oid != 0 {
+				return tableOID(r), nil
+			}
 			return nil, engine.Errorf(engine.CodeUndefinedColumn, "column %s.%s does not exist", q, name)
 		}
 		return nil, engine.Errorf(engine.CodeUndefinedTable, "missing FROM-clause entry for table %q", q)
@@ -243,10 +246,32 @@ func (b *binder) localColumn(c *ast.ColumnName) (engine.Expr, error) {
 			found = i
 		}
 	}
+	if found < 0 && name == "tableoid" {
+		var with []rel
+		for _, r := range rels {
+			if r.oid != 0 {
+				with = append(with, r)
+			}
+		}
+		switch len(with) {
+		case 1:
+			return tableOID(with[0]), nil
+		case 0:
+		default:
+			return nil, engine.Errorf(engine.CodeAmbiguousColumn, "column reference %q is ambiguous", name)
+		}
+	}
 	if found < 0 {
 		return nil, engine.Errorf(engine.CodeUndefinedColumn, "column %q does not exist", name)
 	}
 	return &engine.ColRef{Idx: found, Name: name, T: b.src.cols[found].Type}, nil
+}
+
+// tableOID is the system column tableoid of a FROM item that is a table
+// (a catalog relation or a user table): the relation's OID, the same in
+// every row. Other system columns (ctid, xmin, ...) do not exist.
+func tableOID(r rel) engine.Expr {
+	return &engine.Const{T: engine.Int64, I: int64(r.oid)}
 }
 
 func (b *binder) asBool(x engine.Expr, what string) (engine.Expr, error) {
@@ -1367,6 +1392,36 @@ func (b *binder) arrayFunc(name string, args []engine.Expr) (engine.Expr, bool, 
 				parts = strings.Split(c[0].S, c[1].S)
 			}
 			return &engine.Const{T: ret, S: textArray(parts)}, nil
+		}
+	case "array_remove":
+		// array_remove(a, e): a without the elements equal to e (NULL
+		// removes the NULLs), as pg_dump applies it to reloptions.
+		ins, ret = []engine.Type{engine.Text, engine.Text}, engine.Text
+		fn = func(c []*engine.Const) (*engine.Const, error) {
+			if c[0].Null {
+				return null()
+			}
+			els, err := parseTextArray(c[0].S)
+			if err != nil {
+				return nil, err
+			}
+			out := []byte{'{'}
+			n := 0
+			for _, e := range els {
+				if e == nil && c[1].Null || e != nil && !c[1].Null && *e == c[1].S {
+					continue
+				}
+				if n > 0 {
+					out = append(out, ',')
+				}
+				n++
+				if e == nil {
+					out = append(out, "NULL"...)
+				} else {
+					out = appendArrayElem(out, []byte(*e))
+				}
+			}
+			return &engine.Const{T: ret, S: string(append(out, '}'))}, nil
 		}
 	case "array_upper", "array_lower", "array_length":
 		ins, ret = []engine.Type{engine.Text, engine.Int32}, engine.Int32

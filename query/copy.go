@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/copybin"
 	"github.com/gpusql/gpusql/query/parse"
 )
 
@@ -53,10 +54,18 @@ func (s *Session) copyFrom(ctx context.Context, st *parse.Copy, w engine.ResultW
 			return engine.Errorf(engine.CodeFeatureNotSupported, "COPY FROM STDIN is not supported here: run it as a simple query or as an Execute without a row limit")
 		}
 		var r io.Reader
-		if r, err = cs.CopyIn(ctx, 0, len(fileCols)); err != nil {
+		format := int8(0)
+		if st.Options.Format == engine.FormatBinary {
+			format = 1
+		}
+		if r, err = cs.CopyIn(ctx, format, len(fileCols)); err != nil {
 			return err
 		}
-		res, err = s.runLoad(ctx, st.Table, "STDIN", newEndMarkerReader(r, st.Options), -1, fileCols, st.Options, w)
+		if format == 0 {
+			// The binary format has its own end of data, and no lines.
+			r = newEndMarkerReader(r, st.Options)
+		}
+		res, err = s.runLoad(ctx, st.Table, "STDIN", r, -1, fileCols, st.Options, w)
 	} else {
 		res, err = s.loadFile(ctx, st.Table, st.Path, fileCols, st.Options, w)
 	}
@@ -176,6 +185,9 @@ func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWri
 	if !ok {
 		return engine.Errorf(engine.CodeFeatureNotSupported, "COPY TO STDOUT is not supported here: run it as a simple query or as an Execute without a row limit")
 	}
+	if st.Options.Format == engine.FormatBinary {
+		return s.copyToBinary(ctx, plan, cols, cs, w)
+	}
 	out, err := cs.CopyOut(0, len(cols))
 	if err != nil {
 		return err
@@ -216,6 +228,43 @@ func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWri
 		return nil
 	}
 	if err := s.srv.run(ctx, plan, sink); err != nil {
+		return err
+	}
+	return w.Complete(fmt.Sprintf("COPY %d", rows))
+}
+
+// copyToBinary sends a COPY TO's rows in the binary format, one tuple per
+// CopyData message as PostgreSQL sends them: the file header goes with
+// the first tuple, and the trailer alone (with the header when there are
+// no rows), which is what psycopg's binary row reader expects.
+func (s *Session) copyToBinary(ctx context.Context, plan *engine.Plan, cols []engine.ResultColumn, cs engine.CopyStream, w engine.ResultWriter) error {
+	for _, c := range plan.Columns() {
+		if err := copybin.CanWrite(c.Type); err != nil {
+			return err
+		}
+	}
+	out, err := cs.CopyOut(1, len(cols))
+	if err != nil {
+		return err
+	}
+	buf := copybin.AppendHeader(make([]byte, 0, 256))
+	var enc copybin.Writer
+	var rows int64
+	sink := func(b *engine.Batch) error {
+		for i := 0; i < b.N; i++ {
+			buf = enc.AppendRow(buf, b.Cols, i)
+			if _, err := out.Write(buf); err != nil {
+				return err
+			}
+			buf = buf[:0]
+		}
+		rows += int64(b.N)
+		return nil
+	}
+	if err := s.srv.run(ctx, plan, sink); err != nil {
+		return err
+	}
+	if _, err := out.Write(copybin.AppendTrailer(buf)); err != nil {
 		return err
 	}
 	return w.Complete(fmt.Sprintf("COPY %d", rows))

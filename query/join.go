@@ -196,7 +196,13 @@ func (b *binder) fromItem(n ast.ResultSetNode) (source, error) {
 			return src, nil
 		case *ast.SelectStmt, *ast.SetOprStmt:
 			if fc := srfCall(s); fc != nil {
-				return b.srf(fc, n.AsName.O)
+				src, err := b.srf(fc, n.AsName.O)
+				if col := s.(*ast.SelectStmt).Fields.Fields[0].AsName.O; err == nil && col != "" {
+					// f(...) AS t(col): the column's own name
+					src.cols = append([]engine.ColumnDef(nil), src.cols...)
+					src.cols[0].Name = col
+				}
+				return src, err
 			}
 			if n.AsName.O == "" {
 				return source{}, engine.Errorf(engine.CodeSyntaxError, "subquery in FROM must have an alias").

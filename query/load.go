@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,6 +14,7 @@ import (
 	"github.com/dustin/go-humanize"
 
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/copybin"
 	"github.com/gpusql/gpusql/query/parse"
 )
 
@@ -54,38 +54,19 @@ func within(root, p string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-// loadFile runs the backend's CSV reader over a server-side file.
-func (s *Session) loadFile(ctx context.Context, table, path string, cols []engine.ColumnDef, opts engine.CSVOptions, w engine.ResultWriter) (*engine.LoadResult, error) {
-	real, err := s.resolvePath(path)
-	if err != nil {
-		return nil, err
-	}
-	f, err := os.Open(real)
-	if err != nil {
-		return nil, engine.Errorf(engine.CodeIOError, "could not open file %q for reading: %v", path, err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, engine.Errorf(engine.CodeIOError, "could not stat file %q: %v", path, err)
-	}
-	if st.IsDir() {
-		return nil, engine.Errorf(engine.CodeWrongObjectType, "%q is a directory", path)
-	}
-	if !st.Mode().IsRegular() {
-		// A named pipe or a device streams: its size is unknown, and
-		// the loaders must read it as a stream, never map it.
-		return s.runLoad(ctx, table, path, struct{ io.Reader }{f}, -1, cols, opts, w)
-	}
-	return s.runLoad(ctx, table, path, f, st.Size(), cols, opts, w)
-}
-
 // runLoad runs the backend's loader over src (size bytes, -1 if unknown;
 // from names it in the log), sending progress and skipped-row notices.
 func (s *Session) runLoad(ctx context.Context, table, from string, src io.Reader, size int64, cols []engine.ColumnDef, opts engine.CSVOptions, w engine.ResultWriter) (*engine.LoadResult, error) {
 	opts.MaxTextWidth = s.srv.opts.MaxTextWidth
 	if opts.Zone == nil {
 		opts.Zone = clockOf(ctx).zone // timestamptz values without an offset
+	}
+	binaryIn := opts.Format == engine.FormatBinary
+	if binaryIn {
+		// The loaders read binary COPY as the text format it is turned
+		// into, one line per row (engine/copybin).
+		src, size = copybin.NewTextReader(src, table, cols), -1
+		opts.Format = engine.FormatText
 	}
 	req := &engine.LoadRequest{Table: table, Columns: cols, Options: opts, Source: src, Size: size}
 	start := time.Now()
@@ -109,9 +90,15 @@ func (s *Session) runLoad(ctx context.Context, table, from string, src io.Reader
 	}
 	res, err := s.srv.backend.Load(ctx, req)
 	if err != nil {
+		if binaryIn {
+			binaryWhere(err, table, cols)
+		}
 		return nil, err
 	}
 	for _, n := range res.Notes {
+		if binaryIn {
+			n = strings.Replace(n, "FORMAT text is parsed on the CPU", "FORMAT binary is read on the CPU", 1)
+		}
 		_ = w.Notice(engine.Notice{Severity: "NOTICE", Code: engine.CodeSuccessfulCompletion, Message: n})
 	}
 	if res.SkippedCount > 0 {
@@ -126,6 +113,36 @@ func (s *Session) runLoad(ctx context.Context, table, from string, src io.Reader
 	s.srv.log.Info("load", "table", table, "from", from, "rows", res.Rows, "bytes", res.Bytes, "seconds", el.Seconds(),
 		"rate", humanize.Bytes(uint64(float64(res.Bytes)/max(el.Seconds(), 1e-9)))+"/s", "skipped", res.SkippedCount)
 	return res, nil
+}
+
+// binaryWhere drops the row's or value's text that a loader's CONTEXT
+// line shows ("COPY t, line 3, column b: \"abc\""): for binary input
+// that text is the transcoder's, not the client's, and PostgreSQL shows
+// none.
+func binaryWhere(err error, table string, cols []engine.ColumnDef) {
+	var e *engine.Error
+	if !errors.As(err, &e) {
+		return
+	}
+	prefix := "COPY " + table + ", line "
+	if !strings.HasPrefix(e.Where, prefix) {
+		return
+	}
+	end := len(prefix)
+	for end < len(e.Where) && e.Where[end] >= '0' && e.Where[end] <= '9' {
+		end++
+	}
+	rest := e.Where[end:]
+	if strings.HasPrefix(rest, ", column ") {
+		for _, c := range cols {
+			at := len(", column ") + len(c.Name)
+			if strings.HasPrefix(rest[len(", column "):], c.Name) && (len(rest) == at || strings.HasPrefix(rest[at:], ": ")) {
+				end += at
+				break
+			}
+		}
+	}
+	e.Where = e.Where[:end]
 }
 
 func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engine.ResultWriter) error {

@@ -81,6 +81,13 @@ type pgProcRow struct {
 	argtypes                string
 	allargs, modes, argname *string
 	src                     string
+	parallel                byte
+	descr                   string  // PostgreSQL's comment, shown by \df+
+	lang                    int64   // pg_language OID: 12 internal, 14 sql
+	sqlbody                 *string // a SQL-standard body, as pg_get_function_sqlbody shows it
+	// PostgreSQL's pg_get_function_arguments, _identity_arguments and
+	// _result texts (defaults, OUT arguments and ORDER BY included).
+	args, identArgs, result string
 }
 
 func sp(s string) *string { return &s }
@@ -338,6 +345,8 @@ func (s *Session) rowsOf(rel *pgRel) []row {
 		return s.pgStatTablesRows(rel.name)
 	case "pg_views":
 		return s.pgViewsRows()
+	case "pg_description":
+		return procDescriptionRows()
 	}
 	// Everything else (pg_index, pg_constraint, pg_description, ...):
 	// gpusql has no such objects.
@@ -605,9 +614,9 @@ func pgProcRows() []row {
 		p := &pgProcs[i]
 		r := row{
 			"oid": p.oid, "proname": p.name, "pronamespace": oidPgCatalog, "proowner": oidSuperuser,
-			"prolang": 12, "procost": float32(1), "prorows": float32(0), "provariadic": p.variadic, "prosupport": "-",
+			"prolang": p.lang, "procost": float32(1), "prorows": float32(0), "provariadic": p.variadic, "prosupport": "-",
 			"prokind": string(p.kind), "prosecdef": false, "proleakproof": false, "proisstrict": p.strict,
-			"proretset": p.retset, "provolatile": string(p.volatile), "proparallel": "s", "pronargs": p.nargs,
+			"proretset": p.retset, "provolatile": string(p.volatile), "proparallel": string(p.parallel), "pronargs": p.nargs,
 			"pronargdefaults": p.ndefaults, "prorettype": p.rettype, "proargtypes": p.argtypes, "prosrc": p.src,
 		}
 		if p.allargs != nil {
@@ -620,6 +629,26 @@ func pgProcRows() []row {
 			r["proargnames"] = *p.argname
 		}
 		out = append(out, r)
+	}
+	return out
+}
+
+// procDescription is a built-in function's comment, "" if none.
+func procDescription(oid int64) string {
+	if p := pgData().procs[oid]; p != nil {
+		return p.descr
+	}
+	return ""
+}
+
+// procDescriptionRows are the pg_description rows of the built-in
+// functions' comments.
+func procDescriptionRows() []row {
+	var out []row
+	for i := range pgProcs {
+		if p := &pgProcs[i]; p.descr != "" {
+			out = append(out, row{"objoid": p.oid, "classoid": int64(oidPgProc), "objsubid": int32(0), "description": p.descr})
+		}
 	}
 	return out
 }

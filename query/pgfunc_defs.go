@@ -121,8 +121,8 @@ var pgFuncs = map[string]pgFunc{
 	"has_schema_privilege":     privFunc(privSchema),
 	"has_database_privilege":   privFunc(privDatabase),
 	// gpusql has no defaults, indexes, constraints, triggers,
-	// partitions, statistics objects, sequences or comments: the
-	// functions that describe them have nothing to describe.
+	// partitions, statistics objects, sequences or comments of its own: the functions that describe them have nothing
+	// to describe.
 	"pg_get_expr":                     nothing([]argKind{argText, argInt, argBool}, 2),
 	"pg_get_indexdef":                 nothing([]argKind{argInt, argInt, argBool}, 1),
 	"pg_get_constraintdef":            nothing([]argKind{argInt, argBool}, 1),
@@ -130,9 +130,24 @@ var pgFuncs = map[string]pgFunc{
 	"pg_get_partkeydef":               nothing(kInt, 1),
 	"pg_get_statisticsobjdef_columns": nothing(kInt, 1),
 	"pg_get_serial_sequence":          nothing([]argKind{argText, argText}, 2),
-	"obj_description":                 nothing([]argKind{argInt, argText}, 1),
-	"col_description":                 nothing([]argKind{argInt, argInt}, 2),
-	"shobj_description":               nothing([]argKind{argInt, argText}, 2),
+	"pg_get_function_sqlbody": {args: kInt, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		if p := pgData().procs[a[0].i]; p != nil && p.sqlbody != nil {
+			return ftext(*p.sqlbody), nil
+		}
+		return fnull(), nil
+	}},
+	// Built-in functions keep PostgreSQL's comments (pg_description).
+	"obj_description": {args: []argKind{argInt, argText}, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		if len(a) > 1 && a[1].s != "pg_proc" {
+			return fnull(), nil
+		}
+		if d := procDescription(a[0].i); d != "" {
+			return ftext(d), nil
+		}
+		return fnull(), nil
+	}},
+	"col_description":   nothing([]argKind{argInt, argInt}, 2),
+	"shobj_description": nothing([]argKind{argInt, argText}, 2),
 	// A view's definition is its query as written (pgcatalog_user.go).
 	"pg_get_viewdef": {args: []argKind{argObj, argAny}, min: 1, ret: engine.Text, strict: true, fn: func(s *Session, a []fval) (fval, error) {
 		oid, ok, err := s.objOID(a[0])
@@ -243,19 +258,37 @@ var pgFuncs = map[string]pgFunc{
 	"to_regnamespace": toReg("regnamespace"),
 	"to_regrole":      toReg("regrole"),
 	"to_regproc":      toReg("regproc"),
-	"pg_get_function_result": {args: kInt, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
-		p, ok := pgData().procs[a[0].i]
+	// acldefault(objtype, owner): the privileges an object of the kind
+	// has before any GRANT (pg_dump compares ACLs with it).
+	"acldefault": {args: []argKind{argText, argInt}, min: 2, ret: engine.Text, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		owner := ""
+		for _, r := range s.roles() {
+			if r.oid == a[1].i {
+				owner = pgQuoteIdent(r.name)
+			}
+		}
+		if owner == "" {
+			owner = strconv.FormatInt(a[1].i, 10)
+		}
+		priv, public := map[string]string{"c": "", "r": "arwdDxt", "s": "rwU", "d": "CTc", "f": "X", "l": "U", "L": "rw",
+			"n": "UC", "p": "sA", "t": "C", "F": "U", "S": "U", "T": "U"}, map[string]string{"d": "Tc", "f": "X", "l": "U", "T": "U"}
+		p, ok := priv[a[0].s]
 		if !ok {
-			return fnull(), nil
+			return fval{}, engine.Errorf(engine.CodeInvalidParameterValue, "unrecognized objtype abbreviation: %s", a[0].s)
 		}
-		r := formatType(p.rettype, -1, false)
-		if p.retset {
-			r = "SETOF " + r
+		var items []string
+		if pub, ok := public[a[0].s]; ok {
+			items = append(items, "="+pub+"/"+owner)
 		}
-		return ftext(r), nil
+		if p != "" {
+			items = append(items, owner+"="+p+"/"+owner)
+		}
+		return ftext("{" + strings.Join(items, ",") + "}"), nil
 	}},
-	"pg_get_function_arguments":          funcArgs(),
-	"pg_get_function_identity_arguments": funcArgs(),
+	// The built-in functions' texts are PostgreSQL's own (gen.py).
+	"pg_get_function_result":             procText(func(p *pgProcRow) string { return p.result }),
+	"pg_get_function_arguments":          procText(func(p *pgProcRow) string { return p.args }),
+	"pg_get_function_identity_arguments": procText(func(p *pgProcRow) string { return p.identArgs }),
 	"pg_is_in_recovery": {args: k0, ret: engine.Bool, fn: func(*Session, []fval) (fval, error) {
 		return fbool(false), nil
 	}},
@@ -274,31 +307,15 @@ var pgFuncs = map[string]pgFunc{
 	}},
 }
 
-// funcArgs is pg_get_function_arguments: each argument's name (if it
-// has one) and type, VARIADIC marked.
-func funcArgs() pgFunc {
+// procText is a pg_get_function_* function: a text of the built-in
+// function with the given OID, NULL for other OIDs.
+func procText(text func(*pgProcRow) string) pgFunc {
 	return pgFunc{args: kInt, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
 		p, ok := pgData().procs[a[0].i]
 		if !ok {
 			return fnull(), nil
 		}
-		var names []*string
-		if p.argname != nil {
-			names, _ = parseTextArray(*p.argname)
-		}
-		var out []string
-		for i, t := range strings.Fields(p.argtypes) {
-			oid, _ := strconv.ParseInt(t, 10, 64)
-			arg := formatType(oid, -1, false)
-			if i < len(names) && names[i] != nil && *names[i] != "" {
-				arg = pgQuoteIdent(*names[i]) + " " + arg
-			}
-			if p.variadic != 0 && i == int(p.nargs)-1 {
-				arg = "VARIADIC " + arg
-			}
-			out = append(out, arg)
-		}
-		return ftext(strings.Join(out, ", ")), nil
+		return ftext(text(p)), nil
 	}}
 }
 

@@ -338,6 +338,8 @@ func (s *Session) execParams(ctx context.Context, st parse.Stmt, w engine.Result
 			return s.deallocate(st, w)
 		case *parse.Discard:
 			return s.discard(st, w)
+		case *parse.Lock:
+			return s.lock(st, w)
 		case *parse.Declare:
 			return s.declare(ctx, st, w, env)
 		case *parse.Fetch:
@@ -488,6 +490,33 @@ func (s *Session) deallocate(st *parse.Deallocate, w engine.ResultWriter) error 
 // discard runs DISCARD: ALL resets the session's settings and drops its
 // prepared statements and cursors; PLANS, SEQUENCES and TEMP have nothing
 // to drop in gpusql.
+// lock runs LOCK TABLE, which pg_dump sends for each table it dumps. A
+// gpusql statement reads a published table version and never waits for a
+// writer, so there is nothing to lock: LOCK checks that it runs in a
+// transaction block and that the relations exist, as PostgreSQL does.
+func (s *Session) lock(st *parse.Lock, w engine.ResultWriter) error {
+	if !s.inTx {
+		return engine.Errorf(engine.CodeNoActiveSQLTransaction, "LOCK TABLE can only be used in transaction blocks")
+	}
+	for i, name := range st.Names {
+		if t, v := s.userRelation(st.Schemas[i], name); t != nil || v != nil {
+			continue
+		}
+		if _, ok, err := s.catalogSource(st.Schemas[i], name); err != nil || ok {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		full := name
+		if st.Schemas[i] != "" {
+			full = st.Schemas[i] + "." + name
+		}
+		return engine.Errorf(engine.CodeUndefinedTable, "relation %q does not exist", full)
+	}
+	return w.Complete("LOCK TABLE")
+}
+
 func (s *Session) discard(st *parse.Discard, w engine.ResultWriter) error {
 	if st.What == "ALL" {
 		if s.inTx {

@@ -31,6 +31,16 @@ var defaultSettings = map[string]string{
 	"lc_ctype":                            "C",
 	"max_identifier_length":               "63",
 	"bytea_output":                        "hex",
+	// Set by pg_dump; accepted and shown, with no effect on gpusql.
+	"synchronize_seqscans":          "on",
+	"lock_timeout":                  "0",
+	"row_security":                  "on",
+	"default_transaction_read_only": "off",
+	"transaction_read_only":         "off",
+	"quote_all_identifiers":         "off",
+	"default_table_access_method":   "heap",
+	"check_function_bodies":         "on",
+	"xmloption":                     "content",
 }
 
 // settingNames maps lower-case names to PostgreSQL's spelling for SHOW.

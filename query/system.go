@@ -105,10 +105,13 @@ func (h *hostBuilder) source(name string) source {
 
 func (s *Session) loadErrorsSource() source {
 	rows := s.srv.cat.LoadErrors()
-	var tables, cols, codes, reasons, raws []string
+	var tables, cols, codes, reasons, raws, files []string
 	var lines []int64
 	colNull := make([]bool, len(rows))
+	fileNull := make([]bool, len(rows))
 	for i, r := range rows {
+		files = append(files, r.File)
+		fileNull[i] = r.File == ""
 		tables = append(tables, r.Table)
 		lines = append(lines, r.Line)
 		cols = append(cols, r.Column)
@@ -124,6 +127,7 @@ func (s *Session) loadErrorsSource() source {
 	h.text("sqlstate", codes, nil)
 	h.text("reason", reasons, nil)
 	h.text("raw", raws, nil)
+	h.text("file_name", files, fileNull)
 	return h.source(sysLoadErrors)
 }
 

@@ -52,6 +52,15 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 		{"d_table", `\d lineitem`},
 		{"dplus_table", `\d+ lineitem`},
 		{"dn", `\dn`},
+		// Built-in functions: where gpusql has every overload that
+		// PostgreSQL has, the listing is the same, comments included.
+		{"df", `\df`},
+		{"dfw_plus", `\dfw+`},
+		{"df_plus_count", `\df+ count`},
+		{"df_plus_date_trunc", `\df+ date_trunc`},
+		{"df_plus_regexp_replace", `\df+ regexp_replace`},
+		{"df_plus_stddev", `\df+ stddev*`},
+		{"df_plus_now", `\df+ now`},
 	} {
 		subtest(t, c.name, func(t testing.TB) {
 			gp, pg := both(t, "-c", c.cmd)
@@ -59,6 +68,27 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 			t.Logf("%s against gpusql:\n%s", c.cmd, gp)
 		})
 	}
+	// Elsewhere gpusql lists a subset of PostgreSQL's overloads: every
+	// aggregate and function row it shows, PostgreSQL shows too.
+	subtest(t, "df_subset", func(t testing.TB) {
+		for _, cmd := range []string{`\dfaS+`, `\dfnS+`} {
+			gp, pg := both(t, "-A", "-t", "-c", cmd)
+			have := map[string]bool{}
+			for _, l := range strings.Split(pg, "\n") {
+				have[l] = true
+			}
+			n := 0
+			for _, l := range strings.Split(strings.TrimSpace(gp), "\n") {
+				n++
+				if !have[l] {
+					t.Errorf("%s: gpusql lists %q, which PostgreSQL does not", cmd, l)
+				}
+			}
+			if n < 50 {
+				t.Errorf("%s: gpusql lists only %d rows", cmd, n)
+			}
+		}
+	})
 	subtest(t, "l", func(t testing.TB) {
 		gp, pg := both(t, "-c", `\l`)
 		line := func(out string) string {

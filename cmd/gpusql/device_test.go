@@ -55,14 +55,7 @@ func loadTables(t *testing.T, c *diffClient) map[string]string {
 // run elsewhere), and those are listed.
 func TestDeviceCorpus(t *testing.T) {
 	requireGPU(t)
-	qs, err := loadDiffCorpus(diffCorpusDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := writeDiffData(dir); err != nil {
-		t.Fatal(err)
-	}
+	qs, dir := corpusAndData(t)
 	cpuC := &diffClient{name: "cpu", connect: startGpusqlOn(t, dir, "cpu").connect}
 	gpuC := &diffClient{name: "cuda", connect: startGpusqlOn(t, dir, "cuda").connect}
 	defer cpuC.close()
@@ -82,6 +75,21 @@ func TestDeviceCorpus(t *testing.T) {
 	for _, u := range unsupported {
 		t.Logf("  not on the GPU yet: %s", u)
 	}
+}
+
+// corpusAndData reads the differential corpus and writes its tables'
+// files into a new directory.
+func corpusAndData(t *testing.T) ([]*diffQuery, string) {
+	t.Helper()
+	qs, err := loadDiffCorpus(diffCorpusDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := writeDiffData(dir); err != nil {
+		t.Fatal(err)
+	}
+	return qs, dir
 }
 
 // compareCorpus runs every query on want's server and got's, and sorts

@@ -25,14 +25,7 @@ func TestSplitCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the corpus twice: not in -short")
 	}
-	qs, err := loadDiffCorpus(diffCorpusDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := writeDiffData(dir); err != nil {
-		t.Fatal(err)
-	}
+	qs, dir := corpusAndData(t)
 	one := &diffClient{name: "cpu", connect: startGpusqlOn(t, dir, "cpu").connect}
 	split := &diffClient{name: "cpu in 3 parts", connect: startSplit(t, dir, "cpu", nil, 3).connect}
 	defer one.close()
@@ -76,14 +69,7 @@ func checkSplit(t *testing.T, c *diffClient, n int) {
 // answers must be the CPU backend's; what the GPU refuses is listed.
 func TestDeviceSplitCorpus(t *testing.T) {
 	requireGPU(t)
-	qs, err := loadDiffCorpus(diffCorpusDir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := writeDiffData(dir); err != nil {
-		t.Fatal(err)
-	}
+	qs, dir := corpusAndData(t)
 	cpuSrv := startGpusqlOn(t, dir, "cpu")
 	loader := &diffClient{name: "cpu", connect: cpuSrv.connect}
 	loadTables(t, loader)

@@ -264,7 +264,7 @@ func optionList(c *cursor, from bool) (engine.CSVOptions, string, error) {
 // copyChoices are the checked options of one COPY.
 type copyChoices struct {
 	opts          engine.CSVOptions
-	format        string // "csv" or "text"
+	format        string // "csv", "text" or "binary"
 	forceQuote    []string
 	forceQuoteAll bool
 }
@@ -305,7 +305,7 @@ func copyOptions(src string, raw []copyOpt, from bool, dflt engine.CopyFormat) (
 			case "text":
 				opts.Format = engine.FormatText
 			case "binary":
-				return out, errAt(engine.CodeFeatureNotSupported, `COPY format "binary" is not supported by gpusql: use text or csv`)
+				opts.Format = engine.FormatBinary
 			default:
 				return out, errAt(engine.CodeInvalidParameterValue, `COPY format "`+o.val+`" not recognized`)
 			}
@@ -368,6 +368,26 @@ func copyOptions(src string, raw []copyOpt, from bool, dflt engine.CopyFormat) (
 	csv := opts.Format == engine.FormatCSV
 	invalid := func(msg string) *engine.Error { return engine.Errorf(engine.CodeInvalidParameterValue, "%s", msg) }
 	unsupported := func(msg string) *engine.Error { return engine.Errorf(engine.CodeFeatureNotSupported, "%s", msg) }
+	if opts.Format == engine.FormatBinary {
+		// PostgreSQL checks these two before filling in defaults.
+		syntax := func(msg string) *engine.Error { return engine.Errorf(engine.CodeSyntaxError, "%s", msg) }
+		switch {
+		case delim != nil:
+			return out, syntax("cannot specify DELIMITER in BINARY mode")
+		case null != nil:
+			return out, syntax("cannot specify NULL in BINARY mode")
+		case seen["header"]:
+			return out, unsupported("cannot specify HEADER in BINARY mode")
+		case quote != nil:
+			return out, unsupported("COPY quote available only in CSV mode")
+		case escape != nil:
+			return out, unsupported("COPY escape available only in CSV mode")
+		case forceSet:
+			return out, unsupported("COPY force quote available only in CSV mode")
+		case opts.OnError == engine.OnErrorIgnore:
+			return out, unsupported("only ON_ERROR STOP is allowed in BINARY mode")
+		}
+	}
 	d := ","
 	if !csv {
 		d = "\t"
@@ -430,9 +450,13 @@ func copyOptions(src string, raw []copyOpt, from bool, dflt engine.CopyFormat) (
 		return out, invalid("CSV quote character must not appear in the NULL specification")
 	}
 	out.opts = opts
-	out.format = "csv"
-	if !csv {
+	switch opts.Format {
+	case engine.FormatCSV:
+		out.format = "csv"
+	case engine.FormatText:
 		out.format = "text"
+	default:
+		out.format = "binary"
 	}
 	return out, nil
 }

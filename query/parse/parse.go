@@ -60,7 +60,7 @@ type Copy struct {
 	Stdin       bool // FROM STDIN
 	Stdout      bool // TO STDOUT
 	Options     engine.CSVOptions
-	Format      string // "csv" or "text"
+	Format      string // "csv", "text" or "binary"
 	// FORCE_QUOTE (COPY TO, csv): the columns whose non-NULL values are
 	// always quoted, or all of them.
 	ForceQuote    []string
@@ -191,7 +191,7 @@ func unsupportedKind(items []*node) string {
 	w := items[0].tok.text
 	switch w {
 	case "insert", "update", "delete", "merge", "truncate", "grant", "revoke", "explain", "analyze",
-		"vacuum", "prepare", "execute", "deallocate", "listen", "notify", "unlisten", "discard", "lock",
+		"vacuum", "prepare", "execute", "deallocate", "listen", "notify", "unlisten", "discard",
 		"declare", "fetch", "move", "close", "comment", "checkpoint", "cluster",
 		"reindex", "refresh", "call", "do", "load", "import", "security", "reassign", "values":
 		return strings.ToUpper(w)

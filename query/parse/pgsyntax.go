@@ -85,6 +85,19 @@ func (r *rewriter) pgSyntax(items []*node) ([]*node, error) {
 				args = append(args, next.kids...)
 			}
 			sel := append([]*node{{tok: synth(kIdent, "select", n.tok)}}, call(fnSRF, n.tok, args)...)
+			// A one-column alias list, f(...) [AS] t(c), names the
+			// function's column: (SELECT __gpusql_srf(...) AS c) AS t.
+			j := i + 2
+			if get(items, j) != nil && items[j].word("as") {
+				j++
+			}
+			if t, cols := get(items, j), get(items, j+1); isName(t) && cols != nil && cols.group && len(cols.kids) == 1 && isName(cols.kids[0]) {
+				sel = append(sel, &node{tok: synth(kIdent, "as", n.tok)}, cols.kids[0])
+				g := &node{tok: synth(kOp, "(", n.tok), group: true, kids: sel, close: synth(kOp, ")", n.tok)}
+				out = append(out, g, &node{tok: synth(kIdent, "as", n.tok)}, t)
+				i = j + 1
+				continue
+			}
 			out = append(out, &node{tok: synth(kOp, "(", n.tok), group: true, kids: sel, close: synth(kOp, ")", n.tok)})
 			i++
 			continue

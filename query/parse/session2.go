@@ -97,10 +97,66 @@ func parseSession2(c *cursor, text, first string) (st Stmt, ok bool, err error) 
 		st, err = parseClose(c, text)
 	case "explain":
 		st, err = parseExplain(c, text)
+	case "lock":
+		st, err = parseLock(c, text)
 	default:
 		return nil, false, nil
 	}
 	return st, true, err
+}
+
+// Lock is LOCK [TABLE] [ONLY] name [*] [, ...] [IN mode MODE] [NOWAIT].
+// Schemas and Names are the relations, as written.
+type Lock struct {
+	Text           string
+	Schemas, Names []string
+}
+
+func (s *Lock) SQL() string { return s.Text }
+
+// lockModes are the table lock modes, as words.
+var lockModes = [][]string{{"access", "share"}, {"row", "share"}, {"row", "exclusive"},
+	{"share", "update", "exclusive"}, {"share", "row", "exclusive"}, {"share"}, {"exclusive"}, {"access", "exclusive"}}
+
+func parseLock(c *cursor, text string) (Stmt, error) {
+	c.word("lock")
+	c.word("table")
+	st := &Lock{Text: text}
+	for {
+		c.word("only")
+		schema, name, err := c.qualName()
+		if err != nil {
+			return nil, err
+		}
+		c.op("*")
+		st.Schemas, st.Names = append(st.Schemas, schema), append(st.Names, name)
+		if !c.op(",") {
+			break
+		}
+	}
+	if c.word("in") {
+		matched := false
+		for _, m := range lockModes {
+			save := c.i
+			ok := true
+			for _, w := range m {
+				if !c.word(w) {
+					ok = false
+					break
+				}
+			}
+			if ok && c.word("mode") {
+				matched = true
+				break
+			}
+			c.i = save
+		}
+		if !matched {
+			return nil, c.fail()
+		}
+	}
+	c.word("nowait")
+	return st, c.finish()
 }
 
 func parseDiscard(c *cursor, text string) (Stmt, error) {

@@ -19,7 +19,8 @@ RELS = {
       pg_tables pg_indexes pg_enum pg_range pg_depend pg_shdepend pg_language pg_event_trigger
       pg_auth_members pg_init_privs pg_stat_user_tables pg_statio_user_tables pg_stat_activity pg_locks
       pg_opclass pg_operator pg_cast pg_aggregate pg_conversion pg_default_acl pg_stat_database pg_group
-      pg_shadow pg_seclabel pg_transform pg_ts_config pg_largeobject_metadata pg_subscription""",
+      pg_shadow pg_seclabel pg_transform pg_ts_config pg_largeobject_metadata pg_subscription
+      pg_ts_dict pg_ts_template pg_ts_parser pg_opfamily pg_amop pg_amproc pg_seclabels""",
     "information_schema": """tables columns schemata views table_constraints key_column_usage routines
       parameters referential_constraints constraint_column_usage check_constraints sequences triggers
       table_privileges column_privileges domains element_types character_sets enabled_roles
@@ -36,7 +37,15 @@ FUNCS = """current_schema current_schemas current_database current_setting set_c
   current_user session_user pg_get_function_result pg_get_function_arguments pg_get_triggerdef
   pg_postmaster_start_time pg_get_partkeydef array_to_string json_build_object to_regclass to_regtype
   to_regnamespace to_regrole to_regproc pg_is_in_recovery pg_tablespace_location quote_literal quote_nullable
-  pg_char_to_encoding pg_get_function_identity_arguments""".split()
+  pg_char_to_encoding pg_get_function_identity_arguments pg_get_function_sqlbody""".split()
+
+# The functions gpusql implements, by PostgreSQL 15 OID: functions.txt,
+# written by probe_functions.py. A function of FUNCS is listed from its
+# name only where it takes a type that the probe does not try (regclass,
+# "any", ...): the probe's verdict stands for the others.
+PROBED = "16,20,21,23,25,700,701,1700,1042,1043,1082,1083,1114,1184,1186,19,26,2276,2283,5077,2277,5078,1009,1007,1016"
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "functions.txt")) as f:
+    SQL_FUNCS = [line.split()[0] for line in f if line.strip()]
 
 
 def rows(sql):
@@ -45,7 +54,7 @@ def rows(sql):
 
 
 def q(s):
-    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
 
 
 def nul(s):
@@ -75,7 +84,7 @@ def main():
           select distinct a.atttypid t from pg_attribute a where a.attrelid in
             (select c.oid from pg_class c where relnamespace in (11, 'information_schema'::regnamespace))
           union select unnest(array[16,17,18,19,20,21,22,23,24,25,26,28,30,194,700,701,705,1042,1043,1082,1083,
-            1114,1184,1186,1700,2205,2206,4089,4096,2202,2249,2276,2277,2283,114,3802]::oid[])),
+            1114,1184,1186,1700,2205,2206,4089,4096,2202,2249,2276,2277,2283,114,3802,2279,3838]::oid[])),
         withbase as (select t from base union select typbasetype from pg_type where oid in (select t from base) and typbasetype <> 0),
         allt as (select t from withbase
           union select typarray from pg_type where oid in (select t from withbase) and typarray <> 0
@@ -94,16 +103,27 @@ def main():
           f"'{align}', '{stor}', {base}, {tmod}, {nd}, {coll}, {nul(df)}}},\n".replace("True", "true").replace("False", "false"))
     w("}\n\n")
 
-    w("// pgProcs are the pg_proc rows of the functions gpusql implements.\n")
+    w("// pgProcs are the pg_proc rows of the functions gpusql implements: the\n")
+    w("// catalog functions and the SQL functions, aggregates and window\n")
+    w("// functions that scripts/pgcatalog/probe_functions.py found gpusql binds.\n")
     w("var pgProcs = []pgProcRow{\n")
     names = ",".join("'" + f + "'" for f in FUNCS)
-    for r in rows(f"""select oid, proname, prokind, proisstrict, proretset, provolatile, provariadic, pronargs,
+    oids = ",".join(SQL_FUNCS) or "0"
+    for r in rows(f"""select p.oid, proname, prokind, proisstrict, proretset, provolatile, provariadic, pronargs,
           pronargdefaults, prorettype, proargtypes::text, coalesce(proallargtypes::text, '\\N'),
-          coalesce(proargmodes::text, '\\N'), coalesce(proargnames::text, '\\N'), prosrc
-        from pg_proc where proname in ({names}) order by oid"""):
-        (oid, name, kind, strict, retset, vol, variadic, nargs, ndef, ret, argt, allt, modes, argn, src) = r
+          coalesce(proargmodes::text, '\\N'), coalesce(proargnames::text, '\\N'), translate(prosrc, E'\\n', E'\\x01'), proparallel,
+          coalesce(d.description, ''), prolang, coalesce(translate(pg_get_function_sqlbody(p.oid), E'\\n', E'\\x01'), '\\N'),
+          pg_get_function_arguments(p.oid), pg_get_function_identity_arguments(p.oid), pg_get_function_result(p.oid)
+        from pg_proc p left join pg_description d on d.objoid = p.oid and d.classoid = 'pg_proc'::regclass
+        where p.oid in ({oids}) or proname in ({names}) and not proargtypes::oid[] <@ array[{PROBED}]::oid[]
+        order by p.oid"""):
+        (oid, name, kind, strict, retset, vol, variadic, nargs, ndef, ret, argt, allt, modes, argn, src, par, descr,
+         lang, body, fargs, fident, fres) = r
+        # newlines were sent as SOH: rows() splits lines
+        body, src = body.replace("\x01", "\n"), src.replace("\x01", "\n")
         w(f"\t{{{oid}, {q(name)}, '{kind}', {strict == 't'}, {retset == 't'}, '{vol}', {variadic}, {nargs}, {ndef}, {ret}, "
-          f"{q(argt)}, {nul(allt)}, {nul(modes)}, {nul(argn)}, {q(src)}}},\n".replace("True", "true").replace("False", "false"))
+          f"{q(argt)}, {nul(allt)}, {nul(modes)}, {nul(argn)}, {q(src)}, '{par}', {q(descr)}, {lang}, {nul(body)}, "
+          f"{q(fargs)}, {q(fident)}, {q(fres)}}},\n".replace("True", "true").replace("False", "false"))
     w("}\n")
 
 

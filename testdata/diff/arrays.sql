@@ -48,3 +48,6 @@ SELECT array_length(string_to_array(l_shipinstruct, ' '), 1) AS n, count(*) FROM
 SELECT id, (string_to_array(grp, NULL) || ARRAY(SELECT 'z w'::text))::text AS a,
        (ARRAY(SELECT 'q'::text) || string_to_array(note, ' '))::text AS b
 FROM obs ORDER BY id;
+
+-- name: arr_remove
+SELECT array_remove('{a,b,a,NULL}'::text[], 'a')::text AS r1, array_remove(array_remove('{check_option=local,x=1}'::text[], 'check_option=local'), 'check_option=cascaded')::text AS r2, array_remove(NULL::text[], 'a') IS NULL AS r3, array_remove('{a,NULL}'::text[], NULL)::text AS r4, array_remove('{"x y",z}'::text[], 'z')::text AS r5;

@@ -916,3 +916,12 @@ SELECT 1 FROM ja a JOIN jb b ON a.nope = b.k;
 -- name: e954_natural_with_using
 -- error 42601
 SELECT * FROM ja NATURAL JOIN jb USING (k);
+
+-- name: jn_srf_column_alias
+SELECT g.x, x * 2 AS y FROM generate_series(1, 4) AS g(x) ORDER BY x;
+
+-- name: jn_srf_column_alias_no_as
+SELECT a.id, s.k FROM ja a JOIN generate_series(1, 3) s(k) ON a.k = s.k ORDER BY 1, 2;
+
+-- name: jn_srf_column_alias_unnest
+SELECT u.v FROM unnest('{b,a,c}'::text[]) AS u(v) ORDER BY v;
