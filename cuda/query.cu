@@ -145,9 +145,11 @@ enum { OP_QUOTE = 700 };
 // (tail4 section below), numbered apart too
 enum { OP_INTVFIELD = 1100 };
 // math functions and date_trunc (math section below), numbered apart too
-enum { OP_MATHF = 1200, OP_DINTEGRAL, OP_DATETRUNC, OP_TZLOCAL, OP_TZUTC };
+enum { OP_MATHF = 1200, OP_DINTEGRAL, OP_DATETRUNC, OP_TZLOCAL, OP_TZUTC, OP_FMATH };
 // sqrt of a negative number (arg 1), an instant past a zone table's end
-// (arg 2), numbered apart from the errors above
+// (arg 2), the log of zero (3) or of a negative number (4), zero to a
+// negative power (5), a negative number to a non-integer power (6),
+// numbered apart from the errors above
 enum { ERR_MATH = 29 };
 
 enum { CLS_BOOL = 1, CLS_I16, CLS_I32, CLS_I64, CLS_F32, CLS_F64, CLS_DEC, CLS_STR, CLS_CHAR };
@@ -1122,6 +1124,334 @@ __device__ int putFloat(unsigned char *p, u64 bits, bool f32) {
     return o;
 }
 // ---- ftoa end ----
+
+// ---- fmath begin: exp, ln, log10, cbrt and pow of doubles (engine/fmath.go) ----
+// The same algorithms as engine.FExp, FLn, FLog10, FCbrt and FPow, step
+// by step: double-double arithmetic for exp, ln and pow (correctly
+// rounded, as glibc's), glibc's formulas for log10 and cbrt. Every
+// product, sum and quotient rounds on its own (the __d*_rn intrinsics:
+// nvcc would otherwise fuse a*b+c into an FMA), and ldexp and frexp are
+// Go's, so the bits are the CPU backend's on any GPU. engine/gpu's
+// fmath_test.go compiles this section with the host's C compiler and
+// compares it with the Go functions.
+
+#ifdef __CUDA_ARCH__
+#define FM_ADD(a, b) __dadd_rn((a), (b))
+#define FM_SUB(a, b) __dsub_rn((a), (b))
+#define FM_MUL(a, b) __dmul_rn((a), (b))
+#define FM_DIV(a, b) __ddiv_rn((a), (b))
+#define FM_BITS(x) ((u64)__double_as_longlong(x))
+#define FM_FROM(b) __longlong_as_double((i64)(b))
+#else
+#define FM_ADD(a, b) ((a) + (b))
+#define FM_SUB(a, b) ((a) - (b))
+#define FM_MUL(a, b) ((a) * (b))
+#define FM_DIV(a, b) ((a) / (b))
+__device__ __forceinline__ u64 fmBitsH(double x) { union { double d; u64 b; } u; u.d = x; return u.b; }
+__device__ __forceinline__ double fmFromH(u64 b) { union { double d; u64 b; } u; u.b = b; return u.d; }
+#define FM_BITS(x) fmBitsH(x)
+#define FM_FROM(b) fmFromH(b)
+#endif
+
+typedef struct { double hi, lo; } fmDD;
+
+__device__ __forceinline__ fmDD fmDd(double hi, double lo) { fmDD r; r.hi = hi; r.lo = lo; return r; }
+
+__device__ __forceinline__ bool fmNaN(double x) { return (FM_BITS(x) & 0x7fffffffffffffffULL) > 0x7ff0000000000000ULL; }
+__device__ __forceinline__ bool fmInf(double x) { return (FM_BITS(x) & 0x7fffffffffffffffULL) == 0x7ff0000000000000ULL; }
+__device__ __forceinline__ double fmAbs(double x) { return FM_FROM(FM_BITS(x) & 0x7fffffffffffffffULL); }
+
+// Go's math.Ldexp: frac 2^exp, correctly rounded when it is subnormal.
+__device__ double fmLdexp(double frac, int exp) {
+    if (frac == 0 || fmInf(frac) || fmNaN(frac)) return frac;
+    if (fmAbs(frac) < 2.2250738585072014e-308) { // normalize
+        frac = FM_MUL(frac, 4503599627370496.0);
+        exp -= 52;
+    }
+    u64 x = FM_BITS(frac);
+    exp += (int)((x >> 52) & 0x7ff) - 1023;
+    if (exp < -1075) return FM_FROM(x & 0x8000000000000000ULL); // ±0
+    if (exp > 1023) return FM_FROM((x & 0x8000000000000000ULL) | 0x7ff0000000000000ULL);
+    double m = 1;
+    if (exp < -1022) {
+        exp += 53;
+        m = 1.0 / 9007199254740992.0;
+    }
+    x &= ~(0x7ffULL << 52);
+    x |= (u64)(exp + 1023) << 52;
+    return FM_MUL(m, FM_FROM(x));
+}
+
+// Go's math.Frexp: f = frac 2^exp, frac in [0.5, 1).
+__device__ double fmFrexp(double f, int *exp) {
+    *exp = 0;
+    if (f == 0 || fmInf(f) || fmNaN(f)) return f;
+    if (fmAbs(f) < 2.2250738585072014e-308) {
+        f = FM_MUL(f, 4503599627370496.0);
+        *exp = -52;
+    }
+    u64 x = FM_BITS(f);
+    *exp += (int)((x >> 52) & 0x7ff) - 1023 + 1;
+    x &= ~(0x7ffULL << 52);
+    x |= (u64)(-1 + 1023) << 52;
+    return FM_FROM(x);
+}
+
+__device__ __forceinline__ fmDD fmTwoSum(double a, double b) {
+    double s = FM_ADD(a, b);
+    double bb = FM_SUB(s, a);
+    return fmDd(s, FM_ADD(FM_SUB(a, FM_SUB(s, bb)), FM_SUB(b, bb)));
+}
+
+__device__ __forceinline__ fmDD fmQuickTwoSum(double a, double b) {
+    double s = FM_ADD(a, b);
+    return fmDd(s, FM_SUB(b, FM_SUB(s, a)));
+}
+
+__device__ __forceinline__ void fmSplit(double a, double *hi, double *lo) {
+    double t = FM_MUL(134217729.0, a);
+    *hi = FM_SUB(t, FM_SUB(t, a));
+    *lo = FM_SUB(a, *hi);
+}
+
+__device__ __forceinline__ fmDD fmTwoProd(double a, double b) {
+    double p = FM_MUL(a, b), ah, al, bh, bl;
+    fmSplit(a, &ah, &al);
+    fmSplit(b, &bh, &bl);
+    double e = FM_ADD(FM_ADD(FM_ADD(FM_SUB(FM_MUL(ah, bh), p), FM_MUL(ah, bl)), FM_MUL(al, bh)), FM_MUL(al, bl));
+    return fmDd(p, e);
+}
+
+__device__ fmDD fmAddDD(fmDD a, fmDD b) {
+    fmDD s = fmTwoSum(a.hi, b.hi);
+    fmDD t = fmTwoSum(a.lo, b.lo);
+    s.lo = FM_ADD(s.lo, t.hi);
+    s = fmQuickTwoSum(s.hi, s.lo);
+    s.lo = FM_ADD(s.lo, t.lo);
+    return fmQuickTwoSum(s.hi, s.lo);
+}
+
+__device__ fmDD fmMulDD(fmDD a, fmDD b) {
+    fmDD p = fmTwoProd(a.hi, b.hi);
+    p.lo = FM_ADD(p.lo, FM_ADD(FM_MUL(a.hi, b.lo), FM_MUL(a.lo, b.hi)));
+    return fmQuickTwoSum(p.hi, p.lo);
+}
+
+__device__ fmDD fmMulF(fmDD a, double b) {
+    fmDD p = fmTwoProd(a.hi, b);
+    p.lo = FM_ADD(p.lo, FM_MUL(a.lo, b));
+    return fmQuickTwoSum(p.hi, p.lo);
+}
+
+__device__ fmDD fmDivDD(fmDD a, fmDD b) {
+    double q1 = FM_DIV(a.hi, b.hi);
+    fmDD r = fmAddDD(a, fmMulF(b, -q1));
+    double q2 = FM_DIV(r.hi, b.hi);
+    r = fmAddDD(r, fmMulF(b, -q2));
+    double q3 = FM_DIV(r.hi, b.hi);
+    fmDD q = fmQuickTwoSum(q1, q2);
+    return fmAddDD(q, fmDd(q3, 0));
+}
+
+#define FM_LN2_HI 6.93147180559945286227e-01
+#define FM_LN2_LO 2.31904681384629955842e-17
+
+// e^x for a double-double x below 710 in magnitude, and the power of two
+// to scale it by (engine's expDD)
+__device__ fmDD fmExpDD(fmDD x, int *k2) {
+    double k = floor(FM_ADD(FM_MUL(x.hi, 1.44269504088896338700), 0.5));
+    fmDD r = fmAddDD(x, fmMulF(fmDd(FM_LN2_HI, FM_LN2_LO), -k));
+    r.hi = fmLdexp(r.hi, -8);
+    r.lo = fmLdexp(r.lo, -8);
+    fmDD s = fmDd(0, 0), p = fmDd(1, 0);
+    double f = 1;
+    for (int i = 1; i < 14; i++) {
+        f = FM_MUL(f, (double)i); // i! (exact)
+        fmDD inv = fmDivDD(fmDd(1, 0), fmDd(f, 0));
+        p = fmMulDD(p, r);
+        s = fmAddDD(s, fmMulDD(p, inv));
+    }
+    for (int i = 0; i < 8; i++) s = fmAddDD(fmMulF(s, 2), fmMulDD(s, s));
+    *k2 = (int)k;
+    return fmAddDD(s, fmDd(1, 0));
+}
+
+// ln x for a finite x > 0 (engine's lnDD)
+__device__ fmDD fmLnDD(double x) {
+    int e;
+    double m = fmFrexp(x, &e);
+    if (m < 0.70710678118654752440084436210484903928483593768847) {
+        m = FM_MUL(m, 2);
+        e--;
+    }
+    fmDD z = fmDivDD(fmDd(FM_SUB(m, 1), 0), fmTwoSum(m, 1));
+    fmDD z2 = fmMulDD(z, z);
+    fmDD sum = z, pw = z;
+    for (int k = 3; k < 80; k += 2) {
+        pw = fmMulDD(pw, z2);
+        fmDD t = fmDivDD(pw, fmDd((double)k, 0));
+        sum = fmAddDD(sum, t);
+        if (fmAbs(t.hi) < FM_MUL(fmAbs(sum.hi), 1e-34)) break;
+    }
+    fmDD r = fmMulF(sum, 2);
+    if (e != 0) r = fmAddDD(fmMulF(fmDd(FM_LN2_HI, FM_LN2_LO), (double)e), r);
+    return r;
+}
+
+__device__ double fmScale(fmDD h, int k) {
+    double v = FM_ADD(h.hi, h.lo);
+    if (k > 1000 || k < -1000) {
+        v = fmLdexp(v, k / 2);
+        return fmLdexp(v, k - k / 2);
+    }
+    return fmLdexp(v, k);
+}
+
+__device__ double fmExp(double x) {
+    if (fmNaN(x)) return x;
+    if (x > 709.8) return FM_FROM(0x7ff0000000000000ULL);
+    if (x < -745.2) return 0;
+    int k;
+    fmDD h = fmExpDD(fmDd(x, 0), &k);
+    return fmScale(h, k);
+}
+
+__device__ double fmLn(double x) {
+    if (fmNaN(x) || (fmInf(x) && x > 0)) return x;
+    if (x < 0) return FM_FROM(0x7ff8000000000001ULL);
+    if (x == 0) return FM_FROM(0xfff0000000000000ULL);
+    fmDD r = fmLnDD(x);
+    return FM_ADD(r.hi, r.lo);
+}
+
+// glibc's __ieee754_log10 over fmLn
+__device__ double fmLog10(double x) {
+    const double two54 = 1.80143985094819840000e+16, ivln10 = 4.34294481903251816668e-01,
+                 log102hi = 3.01029995663611771306e-01, log102lo = 3.69423907715893078616e-13;
+    u64 bits = FM_BITS(x);
+    int hx = (int)(unsigned)(bits >> 32);
+    unsigned lx = (unsigned)bits;
+    int k = 0;
+    if (hx < 0x00100000) {
+        if (((hx & 0x7fffffff) | (int)lx) == 0) return FM_FROM(0xfff0000000000000ULL);
+        if (hx < 0) return FM_FROM(0x7ff8000000000001ULL);
+        k -= 54;
+        x = FM_MUL(x, two54);
+        bits = FM_BITS(x);
+        hx = (int)(unsigned)(bits >> 32);
+    }
+    if (hx >= 0x7ff00000) return FM_ADD(x, x);
+    k += (hx >> 20) - 1023;
+    int i = (int)(((unsigned)k & 0x80000000u) >> 31);
+    hx = (hx & 0x000fffff) | ((0x3ff - i) << 20);
+    double y = (double)(k + i);
+    x = FM_FROM(((u64)(unsigned)hx << 32) | (bits & 0xffffffffULL));
+    double z = FM_ADD(FM_MUL(y, log102lo), FM_MUL(ivln10, fmLn(x)));
+    return FM_ADD(z, FM_MUL(y, log102hi));
+}
+
+// glibc's __cbrt
+__device__ double fmCbrt(double x) {
+    if (x == 0 || fmNaN(x) || fmInf(x)) return FM_ADD(x, x);
+    int xe;
+    double xm = fmFrexp(fmAbs(x), &xe);
+    double u = FM_ADD(0.354895765043919860,
+        FM_MUL(FM_ADD(1.50819193781584896,
+            FM_MUL(FM_ADD(-2.11499494167371287,
+                FM_MUL(FM_ADD(2.44693122563534430,
+                    FM_MUL(FM_ADD(-1.83469277483613086,
+                        FM_MUL(FM_SUB(0.784932344976639262, FM_MUL(0.145263899385486377, xm)), xm)), xm)), xm)), xm)), xm));
+    double t2 = FM_MUL(FM_MUL(u, u), u);
+    const double cbrt2 = 1.2599210498948731648, sqrCbrt2 = 1.5874010519681994748;
+    double fac;
+    switch (xe % 3) {
+    case -2: fac = FM_DIV(1.0, sqrCbrt2); break;
+    case -1: fac = FM_DIV(1.0, cbrt2); break;
+    case 1: fac = cbrt2; break;
+    case 2: fac = sqrCbrt2; break;
+    default: fac = 1.0; break;
+    }
+    double ym = FM_MUL(FM_DIV(FM_MUL(u, FM_ADD(t2, FM_MUL(2.0, xm))), FM_ADD(FM_MUL(2.0, t2), xm)), fac);
+    if (x <= 0) ym = -ym;
+    return fmLdexp(ym, xe / 3);
+}
+
+__device__ bool fmOddInt(double x) {
+    if (fmAbs(x) >= 9007199254740992.0) return false;
+    double xi = trunc(x);
+    return FM_SUB(x, xi) == 0 && ((i64)xi & 1) == 1;
+}
+
+// C99's pow, correctly rounded (engine.FPow); PostgreSQL's errors are
+// the caller's
+__device__ double fmPowRaw(double x, double y) {
+    if (y == 0 || x == 1) return 1;
+    if (fmNaN(x) || fmNaN(y)) return FM_FROM(0x7ff8000000000001ULL);
+    const double inf = FM_FROM(0x7ff0000000000000ULL);
+    if (fmInf(y)) {
+        double ax = fmAbs(x);
+        if (ax == 1) return 1;
+        if ((ax > 1) == (y > 0)) return inf;
+        return 0;
+    }
+    bool yOdd = fmOddInt(y);
+    if (fmInf(x) || x == 0) {
+        bool big = fmInf(x) == (y > 0);
+        bool neg = (FM_BITS(x) >> 63) && yOdd;
+        double r = big ? inf : 0;
+        return neg ? -r : r;
+    }
+    bool neg = false;
+    if (x < 0) {
+        if (floor(y) != y) return FM_FROM(0x7ff8000000000001ULL);
+        neg = yOdd;
+        x = -x;
+    }
+    fmDD l = fmMulF(fmLnDD(x), y);
+    double r;
+    if (l.hi > 709.8) r = inf;
+    else if (l.hi < -745.2) r = 0;
+    else {
+        int k;
+        fmDD h = fmExpDD(l, &k);
+        r = fmScale(h, k);
+    }
+    return neg ? -r : r;
+}
+
+// fmMath is OP_FMATH: op 0 exp, 1 ln, 2 log10, 3 cbrt, 4 pow(x, y), with
+// PostgreSQL's checks (eval.FloatMath); *err is 0, or 1 overflow,
+// 2 underflow, 3 log of zero, 4 log of a negative number, 5 zero to a
+// negative power, 6 a negative number to a non-integer power.
+__device__ double fmMath(int op, double x, double y, int *err) {
+    *err = 0;
+    switch (op) {
+    case 0: {
+        if (fmNaN(x)) return x;
+        if (fmInf(x)) return x < 0 ? 0 : x;
+        double r = fmExp(x);
+        if (fmInf(r)) { *err = 1; return 0; }
+        if (r == 0) { *err = 2; return 0; }
+        return r;
+    }
+    case 1: case 2:
+        if (x == 0) { *err = 3; return 0; }
+        if (x < 0) { *err = 4; return 0; }
+        return op == 1 ? fmLn(x) : fmLog10(x);
+    case 3:
+        return fmCbrt(x);
+    }
+    if (fmNaN(x)) return fmNaN(y) || y != 0 ? FM_FROM(0x7ff8000000000001ULL) : 1;
+    if (fmNaN(y)) return x != 1 ? FM_FROM(0x7ff8000000000001ULL) : 1;
+    if (x == 0 && y < 0) { *err = 5; return 0; }
+    if (x < 0 && floor(y) != y) { *err = 6; return 0; }
+    if (fmInf(x) || fmInf(y)) return fmPowRaw(x, y);
+    double r = fmPowRaw(x, y);
+    if (fmInf(r)) { *err = 1; return 0; }
+    if (r == 0 && x != 0) { *err = 2; return 0; }
+    return r;
+}
+// ---- fmath end ----
 
 // ---- f2d begin: float to numeric (engine.DecFromFloat on the device) ----
 // PostgreSQL's float8_numeric prints the float with %.15g (real: %.6g)
@@ -2657,6 +2987,24 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
                     else r = __dsqrt_rn(x);
                     break;
                 default: r = x > 0 ? 1.0 : (x < 0 ? -1.0 : 0.0); break;
+                }
+            }
+            rl[d] = __double_as_longlong(r);
+            break;
+        }
+        case OP_FMATH: {
+            // double a (and b, for pow): imm 0 exp, 1 ln, 2 log10, 3 cbrt,
+            // 4 pow (the fmath section), with PostgreSQL's errors
+            rn[d] = rn[a] || (in.imm == 4 && rn[b]);
+            rh[d] = 0;
+            double r = 0;
+            if (!rn[d]) {
+                int err;
+                r = fmMath((int)in.imm, __longlong_as_double(rl[a]), in.imm == 4 ? __longlong_as_double(rl[b]) : 0.0, &err);
+                if (err && on) {
+                    if (err == 1) raise(e, ERR_FLOAT_OVERFLOW, 0, row);
+                    else if (err == 2) raise(e, ERR_FLOAT_UNDERFLOW, 0, row);
+                    else raise(e, ERR_MATH, err, row);
                 }
             }
             rl[d] = __double_as_longlong(r);

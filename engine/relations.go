@@ -416,6 +416,20 @@ func (c *Catalog) DropRelation(r RelRef, cascade bool) ([]*View, error) {
 	return deps, nil
 }
 
+// RestoreView puts view v back in the catalog as it was: the undo of a
+// transaction block's DROP VIEW or CREATE OR REPLACE VIEW. It fails when
+// another relation has taken the name meanwhile.
+func (c *Catalog) RestoreView(v *View) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	tables, views := c.schemaMaps(v.Schema, true)
+	if cur := views[v.Name]; tables[v.Name] != nil || cur != nil && cur.OID != v.OID {
+		return Errorf(CodeDuplicateTable, "relation %q already exists", v.Name)
+	}
+	views[v.Name] = v
+	return nil
+}
+
 // DropSchema drops temporary schema temp with every table and view in
 // it (a session's end). Views of other schemas cannot depend on them.
 func (c *Catalog) DropSchema(temp string) {

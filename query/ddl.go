@@ -52,9 +52,22 @@ func (s *Session) createView(ctx context.Context, st *parse.CreateView, w engine
 		}
 	}
 	v := &engine.View{Name: st.Name, Schema: schema, Columns: cols, SQL: st.QueryText, Deps: deps}
+	_, old := s.srv.cat.LookupIn(schema, st.Name)
 	if err := s.srv.cat.CreateView(v, st.Replace); err != nil {
 		return err
 	}
+	s.logUndo(func() {
+		// the view, unless another session replaced it (a rename in
+		// the block, undone first, keeps its OID)
+		if _, cur := s.srv.cat.LookupIn(v.Schema, v.Name); cur == nil || cur.OID != v.OID {
+			return
+		}
+		if old != nil {
+			_ = s.srv.cat.RestoreView(old)
+		} else {
+			_, _ = s.srv.cat.DropRelation(v.Ref(), true)
+		}
+	})
 	return w.Complete("CREATE VIEW")
 }
 
@@ -116,10 +129,12 @@ func (s *Session) dropRelations(names, schemas []string, ifExists, cascade, view
 			}
 		}
 	}
-	var cascaded []*engine.View
+	var cascaded, dropped []*engine.View
 	for _, r := range refs {
 		if !views {
 			s.forgetTable(txKey(&engine.Table{Schema: r.Schema, Name: r.Name}))
+		} else if _, v := s.srv.cat.LookupIn(r.Schema, r.Name); v != nil {
+			dropped = append(dropped, v)
 		}
 		deps, err := s.srv.cat.DropRelation(r, true)
 		if err != nil {
@@ -147,6 +162,18 @@ func (s *Session) dropRelations(names, schemas []string, ifExists, cascade, view
 			}
 			dropping[d.Ref()] = true
 		}
+		if views {
+			dropped = append(dropped, deps...)
+		}
+	}
+	if views && len(dropped) > 0 {
+		// a rollback brings the views back (a dropped table's data
+		// cannot come back: DROP TABLE takes effect at once)
+		s.logUndo(func() {
+			for i := len(dropped) - 1; i >= 0; i-- {
+				_ = s.srv.cat.RestoreView(dropped[i])
+			}
+		})
 	}
 	cascadeNotice(w, cascaded)
 	return w.Complete(tag)
@@ -243,11 +270,23 @@ func (s *Session) alterRename(st *parse.AlterRename, w engine.ResultWriter) erro
 		if name != t.Name && t.Schema == "" && isSystemTable(name) {
 			return engine.Errorf(engine.CodeDuplicateTable, "relation %q already exists", name)
 		}
-		if _, err := s.srv.cat.Alter(t, name, cols); err != nil {
+		nt, err := s.srv.cat.Alter(t, name, cols)
+		if err != nil {
 			return err
 		}
-	} else if err := s.srv.cat.AlterView(v, name, cols); err != nil {
-		return err
+		s.renamedCreated(t, nt)
+		s.logUndo(func() {
+			if back, err := s.srv.cat.Alter(nt, t.Name, t.Columns); err == nil {
+				s.renamedCreated(nt, back)
+			}
+		})
+	} else {
+		if err := s.srv.cat.AlterView(v, name, cols); err != nil {
+			return err
+		}
+		if _, nv := s.srv.cat.LookupIn(v.Schema, name); nv != nil {
+			s.logUndo(func() { _ = s.srv.cat.AlterView(nv, v.Name, v.Columns) })
+		}
 	}
 	if public := t != nil && t.Schema == "" || v != nil && v.Schema == ""; public && name != st.Table {
 		if err := s.srv.opts.Roles.TableRenamed(st.Table, name); err != nil {
@@ -259,15 +298,14 @@ func (s *Session) alterRename(st *parse.AlterRename, w engine.ResultWriter) erro
 
 // noteWrite remembers that a statement of an open transaction block
 // changed what a rollback does not restore: a block keeps its writes to
-// table data (INSERT, COPY, TRUNCATE) and drops the tables it created
-// (tx.go), but DROP, CREATE VIEW and ALTER ... RENAME take effect as
-// they run; a ROLLBACK then says so.
+// table data (INSERT, COPY, TRUNCATE), drops the tables it created and
+// reverses its CREATE VIEW, DROP VIEW and ALTER ... RENAME (tx.go), but
+// DROP TABLE takes effect as it runs; a ROLLBACK then says so.
 func (s *Session) noteWrite(st parse.Stmt) {
 	if !s.inTx {
 		return
 	}
-	switch st.(type) {
-	case *parse.DropTable, *parse.CreateView, *parse.DropView, *parse.AlterRename:
+	if _, ok := st.(*parse.DropTable); ok {
 		s.txWrote = true
 	}
 }
@@ -277,6 +315,6 @@ func (s *Session) noteWrite(st parse.Stmt) {
 func (s *Session) warnWrites(w engine.ResultWriter) {
 	if s.txWrote {
 		_ = w.Notice(engine.Notice{Severity: "WARNING", Code: engine.CodeWarning,
-			Message: "DROP, CREATE VIEW and ALTER ... RENAME in this transaction block took effect as they ran: ROLLBACK did not undo them"})
+			Message: "DROP TABLE in this transaction block took effect as it ran: ROLLBACK did not undo it"})
 	}
 }

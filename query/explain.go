@@ -39,6 +39,9 @@ func (s *Session) explain(ctx context.Context, st *parse.Explain, w engine.Resul
 	}
 	planned := time.Since(start)
 	lines := strings.Split(strings.TrimRight(plan.String(), "\n"), "\n")
+	if !st.Analyze {
+		lines[0] += s.explainCost(plan) // explain_cost.go
+	}
 	if st.Verbose {
 		names := make([]string, len(cols))
 		for i, c := range cols {

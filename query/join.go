@@ -3,10 +3,12 @@ package query
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/query/parse"
 )
 
 // FROM items become nodes of the plan tree (engine.Rel): a table is a
@@ -787,6 +789,9 @@ func (b *binder) bindWith(w *ast.WithClause) error {
 		}
 		if len(cte.ColNameList) > 0 {
 			if len(cte.ColNameList) > len(src.cols) {
+				if t, ok := strings.CutPrefix(name, parse.FnDerived); ok { // (query) AS t (a, b, ...)
+					return engine.Errorf(engine.CodeInvalidColumnReference, "table %q has %d columns available but %d columns specified", t, len(src.cols), len(cte.ColNameList))
+				}
 				return engine.Errorf(engine.CodeInvalidColumnReference, "WITH query %q has %d columns available but %d columns specified", name, len(src.cols), len(cte.ColNameList))
 			}
 			src.cols = append([]engine.ColumnDef(nil), src.cols...)

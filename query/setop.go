@@ -15,6 +15,9 @@ import (
 type setRows struct {
 	names []string
 	types []engine.Type
+	// nulls marks the columns that are a bare NULL on every side so far:
+	// their type is the other side's, as an unknown literal's is
+	nulls []bool
 	rel   engine.Rel
 	host  bool
 }
@@ -97,8 +100,15 @@ func (b *binder) setSide(sel *ast.SelectStmt) (*setRows, error) {
 		return nil, err
 	}
 	r := &setRows{names: plan.Names[:plan.Visible], rel: plan, host: planIsHost(plan)}
-	for _, e := range plan.Project[:plan.Visible] {
+	bare := sel.Fields != nil && len(sel.Fields.Fields) == plan.Visible
+	for k, e := range plan.Project[:plan.Visible] {
 		r.types = append(r.types, e.Type())
+		null := false
+		if c, ok := e.(*engine.Const); ok && c.Null && bare {
+			v, ok := sel.Fields.Fields[k].Expr.(ast.ValueExpr)
+			null = ok && v.GetValue() == nil
+		}
+		r.nulls = append(r.nulls, null)
 	}
 	return r, nil
 }
@@ -120,9 +130,18 @@ func combine(l, r *setRows, op ast.SetOprType) (*setRows, error) {
 	if len(l.types) != len(r.types) {
 		return nil, engine.Errorf(engine.CodeSyntaxError, "each %s query must have the same number of columns", name)
 	}
-	out := &setRows{names: l.names, types: make([]engine.Type, len(l.types)), host: l.host && r.host}
+	out := &setRows{names: l.names, types: make([]engine.Type, len(l.types)), nulls: make([]bool, len(l.types)), host: l.host && r.host}
 	for k := range l.types {
-		t, ok := setType(l.types[k], r.types[k])
+		out.nulls[k] = l.nulls[k] && r.nulls[k]
+		lt, rt := l.types[k], r.types[k]
+		switch {
+		case out.nulls[k]:
+		case l.nulls[k]:
+			lt = rt
+		case r.nulls[k]:
+			rt = lt
+		}
+		t, ok := setType(lt, rt)
 		if !ok {
 			return nil, engine.Errorf(engine.CodeDatatypeMismatch, "%s types %s and %s cannot be matched", name, l.types[k], r.types[k])
 		}

@@ -50,13 +50,18 @@ type savepoint struct {
 	name    string
 	writes  map[string]txWrite
 	created int // len(txState.created) when the savepoint was set
+	undo    int // len(txState.undo) when the savepoint was set
 	cursors map[*cursor]bool
 }
 
 type txState struct {
-	writes     map[string]txWrite
-	bases      []*engine.Snapshot
-	created    []*engine.Table
+	writes  map[string]txWrite
+	bases   []*engine.Snapshot
+	created []*engine.Table
+	// undo reverses the block's changes to views and names (CREATE
+	// VIEW, DROP VIEW, ALTER ... RENAME), which the catalog makes as
+	// they run; a rollback runs them last first
+	undo       []func()
 	savepoints []*savepoint
 	// queried: a statement that reads or writes data ran in the block,
 	// after which its isolation level can no longer change.
@@ -145,6 +150,7 @@ func (s *Session) commitTx() error {
 			delete(s.tx.writes, name)
 		}
 		s.tx.created = nil
+		s.tx.undo = nil
 	}
 	s.endTx()
 	return err
@@ -163,6 +169,7 @@ func (s *Session) endTx() {
 			w.cur.drop()
 		}
 	}
+	s.undoTo(0)
 	for i := len(s.tx.created) - 1; i >= 0; i-- {
 		s.dropCreated(s.tx.created[i])
 	}
@@ -170,6 +177,35 @@ func (s *Session) endTx() {
 		b.Release()
 	}
 	s.tx = txState{}
+}
+
+// logUndo records how to reverse a change to the catalog that a block
+// (or the implicit block of a Query message) made.
+func (s *Session) logUndo(f func()) {
+	if s.inTx || s.tx.implicit {
+		s.tx.undo = append(s.tx.undo, f)
+	}
+}
+
+// undoTo reverses the block's catalog changes after the first n, the
+// last first, so that each finds the catalog as its change left it.
+// Another session may have changed the relations meanwhile: an undo
+// that no longer applies does nothing.
+func (s *Session) undoTo(n int) {
+	for i := len(s.tx.undo) - 1; i >= n; i-- {
+		s.tx.undo[i]()
+	}
+	s.tx.undo = s.tx.undo[:n]
+}
+
+// renamedCreated follows a rename of a table the block created, which a
+// rollback must find to drop it.
+func (s *Session) renamedCreated(from, to *engine.Table) {
+	for i, t := range s.tx.created {
+		if t == from {
+			s.tx.created[i] = to
+		}
+	}
 }
 
 // dropCreated drops a table the block created, if it is still there,
@@ -218,7 +254,7 @@ func (s *Session) savepointStmt(t *parse.Transaction, w engine.ResultWriter) err
 	}
 	switch t.Kind {
 	case "SAVEPOINT":
-		sp := &savepoint{name: t.Name, writes: map[string]txWrite{}, created: len(s.tx.created), cursors: map[*cursor]bool{}}
+		sp := &savepoint{name: t.Name, writes: map[string]txWrite{}, created: len(s.tx.created), undo: len(s.tx.undo), cursors: map[*cursor]bool{}}
 		for name, wr := range s.tx.writes {
 			wr.cur.hold()
 			sp.writes[name] = wr
@@ -255,6 +291,7 @@ func (s *Session) savepointStmt(t *parse.Transaction, w engine.ResultWriter) err
 		}
 		s.tx.writes[name] = wr
 	}
+	s.undoTo(sp.undo)
 	for k := len(s.tx.created) - 1; k >= sp.created; k-- {
 		s.dropCreated(s.tx.created[k])
 	}

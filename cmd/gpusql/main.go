@@ -11,6 +11,7 @@
 //	       [--statement-timeout D] [--idle-session-timeout D]
 //	       [--idle-in-transaction-session-timeout D]
 //	       [--max-prepared-statements N] [--max-portals N]
+//	gpusql shard --by COL --nodes host:port,... --table T --columns 'DDL' FILE.csv
 //
 // main only parses and checks flags into an options struct and wires the
 // packages together (engine construction: engine.go; --demo: demo.go).
@@ -294,6 +295,9 @@ func (o *options) limitFlags(maxConns int, maxMem string, stmt, idle, idleTx tim
 }
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "shard" { // shard.go
+		os.Exit(runShard(os.Args[2:]))
+	}
 	o, err := parseFlags(os.Args[1:], os.Stderr)
 	if errors.Is(err, flag.ErrHelp) {
 		os.Exit(0)

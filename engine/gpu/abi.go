@@ -157,10 +157,13 @@ const (
 	opDateTrunc               // timestamp a truncated to unit imm (dateTruncUnits)
 	opTzLocal                 // the wall-clock time of timestamptz a in the zone whose table (tzTable) is string register b
 	opTzUTC                   // the timestamptz of wall-clock time a in that zone
+	opFMath                   // double a (b for pow): imm 0 exp, 1 ln, 2 log10, 3 cbrt, 4 pow (engine.FExp...)
 )
 
 // errMath is ERR_MATH: the square root of a negative number (arg 1), an
-// instant past the end of a zone's table (arg 2).
+// instant past the end of a zone's table (arg 2), the log of zero (3) or
+// of a negative number (4), zero to a negative power (5), a negative
+// number to a non-integer power (6).
 const errMath = 29
 
 // errNaNNumeric is ERR_NAN_NUMERIC: a float NaN (arg 1), Infinity (2) or

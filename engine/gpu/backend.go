@@ -243,8 +243,17 @@ func (r *run) check(p *program) error {
 	case errArrayMalformed: // arrays.go
 		return r.malformedArray(p, key)
 	case errMath: // mathexpr.go
-		if arg == 2 {
+		switch arg {
+		case 2:
 			return unsupported("time zones past the year 2199 on the GPU")
+		case 3:
+			return engine.Errorf(engine.CodeInvalidArgumentForLog, "cannot take logarithm of zero")
+		case 4:
+			return engine.Errorf(engine.CodeInvalidArgumentForLog, "cannot take logarithm of a negative number")
+		case 5:
+			return engine.Errorf(engine.CodeInvalidArgumentForPower, "zero raised to a negative power is undefined")
+		case 6:
+			return engine.Errorf(engine.CodeInvalidArgumentForPower, "a negative number raised to a non-integer power yields a complex result")
 		}
 		return engine.Errorf(engine.CodeInvalidArgumentForPower, "cannot take square root of a negative number")
 	case errNaNNumeric: // eval's float to numeric cast
@@ -300,10 +309,9 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 	if t == nil {
 		t = &Table{}
 	}
+	hostAgg := false // agg_host.go
 	for _, a := range p.Aggs {
-		if a.Distinct && !isDistinctPass(a) && a.Func != engine.AggMin && a.Func != engine.AggMax && a.Func != engine.AggStringAgg {
-			return unsupported("%s(DISTINCT ...)", a.Func)
-		}
+		hostAgg = hostAgg || hostAggregated(a)
 	}
 	if err := b.kernels(); err != nil {
 		return err
@@ -317,39 +325,62 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 	if p, err = r.hostSteps(ctx, p); err != nil { // hoststep.go
 		return err
 	}
-	var res *engine.Batch
+	if hostAgg {
+		return r.hostAggregate(ctx, p, sink)
+	}
 	if p.Aggregate {
-		var ok bool
-		if res, ok, err = r.fusedAggregate(p); err == nil && !ok {
-			var g *groups
-			if deviceGroupable(p) {
-				if g, err = r.groupRows(p); err != nil {
-					return err
-				}
-				if g.ng >= deviceGroupsMin {
-					// the groups stay on the device, and the rest of
-					// the query runs over them there (groups.go)
-					t, err := r.groupsTable(p, g)
-					if err == nil {
-						defer t.Release()
-						return b.Execute(ctx, groupsPlan(p, t), sink)
-					}
-					if err != errHostAggregate {
-						return err
-					}
-				}
-			} else if len(p.GroupBy) > 0 {
-				if g, err = r.groupRows(p); err != nil {
-					return err
-				}
-			}
-			res, err = r.aggregateGroups(p, g)
+		// an aggregation the kernels refuse runs on the host, unless
+		// rows went out already (they never do before the end)
+		sent := false
+		err := b.aggregate(ctx, r, p, func(bt *engine.Batch) error {
+			sent = true
+			return sink(bt)
+		})
+		if engine.Code(err) == engine.CodeFeatureNotSupported && !sent {
+			return r.hostAggregate(ctx, p, sink)
 		}
-	} else if deviceSorts(p) {
+		return err
+	}
+	var res *engine.Batch
+	if deviceSorts(p) {
 		res, err = r.sortProject(p)
 		p = sortedTail(p)
 	} else {
 		res, err = r.project(p)
+	}
+	if err != nil {
+		return err
+	}
+	return finish(ctx, p, res, sink)
+}
+
+// aggregate runs aggregate plan p (after its host steps) on the device.
+func (b *Backend) aggregate(ctx context.Context, r *run, p *engine.Plan, sink engine.BatchSink) error {
+	res, ok, err := r.fusedAggregate(p)
+	if err == nil && !ok {
+		var g *groups
+		if deviceGroupable(p) {
+			if g, err = r.groupRows(p); err != nil {
+				return err
+			}
+			if g.ng >= deviceGroupsMin {
+				// the groups stay on the device, and the rest of
+				// the query runs over them there (groups.go)
+				t, err := r.groupsTable(p, g)
+				if err == nil {
+					defer t.Release()
+					return b.Execute(ctx, groupsPlan(p, t), sink)
+				}
+				if err != errHostAggregate {
+					return err
+				}
+			}
+		} else if len(p.GroupBy) > 0 {
+			if g, err = r.groupRows(p); err != nil {
+				return err
+			}
+		}
+		res, err = r.aggregateGroups(p, g)
 	}
 	if err != nil {
 		return err

@@ -647,25 +647,39 @@ func (c *compiler) extract(e *engine.Call, src val, mask int32) (val, error) {
 	if !ok || k.Null {
 		return val{}, unsupported("extract() with a non-constant field")
 	}
-	f, ok := extractFields[k.S]
+	field := k.S
+	if u, ok := eval.Units[field]; ok {
+		field = u // 'mon', 'years', 'h', ...
+	}
+	f, ok := extractFields[field]
 	isDate := src.t.Kind == engine.KindDate
 	if !ok || !isDate && src.t.Kind != engine.KindTimestamp {
 		return val{}, unsupported("extract(%s from %s)", k.S, src.t)
 	}
-	if e.T.Kind != engine.KindNumeric || len(e.Args) != 2 {
-		return val{}, unsupported("date_part(%s, %s)", k.S, src.t) // a double, or wall-clock time in a zone
+	asFloat := e.T.Kind == engine.KindFloat64 // date_part
+	if !asFloat && e.T.Kind != engine.KindNumeric || len(e.Args) != 2 {
+		return val{}, unsupported("date_part(%s, %s)", k.S, src.t) // wall-clock time in a zone
 	}
 	scale := f.scale
 	if !isDate {
 		scale = f.tsScale
 	}
-	if scale < 0 {
-		return val{}, unsupported("extract(%s from %s)", k.S, src.t)
+	if scale < 0 || asFloat && (scale != 0 || isDate || field == "epoch") {
+		// date_part's doubles of second, milliseconds, epoch and julian
+		// are not the numeric's closest double (eval's extractTimestamp)
+		return val{}, unsupported("date_part(%s, %s)", k.S, src.t)
 	}
 	out := val{cls: clsDec, scale: scale, t: e.T}
+	if asFloat {
+		out.t = engine.Numeric
+	}
 	var err error
 	out.reg, err = c.p.emit(opExtract, src.reg, 0, int32(boolInt(isDate)), mask, int64(f.code))
-	return out, err
+	if err != nil || !asFloat {
+		return out, err
+	}
+	// an integer field: its double is exact
+	return c.cast(out, engine.Float64, mask)
 }
 
 func likeEndsInEscape(s string, esc int32) bool {

@@ -54,6 +54,9 @@ type stepper struct {
 	// step runs h over the rows where guard is true (nil: all of them)
 	// and returns its replacement
 	step func(h *engine.HostFunc, guard engine.Expr) (engine.Expr, error)
+	// calls: the plan's expressions do not all compile, so a call the
+	// kernels refuse becomes a host step too (hostCall)
+	calls bool
 }
 
 // hasTwin reports whether the kernels compute h themselves.
@@ -122,6 +125,11 @@ func (s *stepper) walk(e engine.Expr, guard engine.Expr) (engine.Expr, error) {
 		}
 		out := *e
 		out.Args = args
+		if s.calls && s.refused(&out) {
+			if h, ok := s.hostCall(&out); ok {
+				return s.step(h, guard)
+			}
+		}
 		return &out, nil
 	case *engine.Case:
 		out := &engine.Case{T: e.T, Conds: make([]engine.Expr, len(e.Conds)), Results: make([]engine.Expr, len(e.Results))}
@@ -201,7 +209,14 @@ func deviceExprs(p *engine.Plan) []engine.Expr {
 // or the select list, over the rows passing it (the first LIMIT+OFFSET of
 // them where run.project stops there).
 func (s *stepper) rewrite(p *engine.Plan) (*engine.Plan, error) {
-	if !hasHostFunc(deviceExprs(p)...) {
+	s.calls = false
+	for _, e := range deviceExprs(p) {
+		if s.refused(e) {
+			s.calls = true
+			break
+		}
+	}
+	if !s.calls && !hasHostFunc(deviceExprs(p)...) {
 		return p, nil
 	}
 	q := *p
@@ -272,6 +287,32 @@ func (b *Backend) Explain(p *engine.Plan) []string {
 	if _, err := s.rewrite(p); err != nil {
 		return nil
 	}
+	// window calls and aggregations the kernels refuse run on the host
+	// (window_host.go, agg_host.go)
+	var walk func(r engine.Rel)
+	walk = func(r engine.Rel) {
+		if r == nil {
+			return
+		}
+		if q, ok := r.(*engine.Plan); ok {
+			for _, a := range q.Aggs {
+				if hostAggregated(a) {
+					lines = append(lines, "Host Step: aggregate "+a.String())
+				}
+			}
+		}
+		if w, ok := r.(*engine.Window); ok {
+			for k := range w.Calls {
+				if deviceWindowCall(&w.Calls[k]) != nil {
+					lines = append(lines, "Host Step: window "+w.Calls[k].String())
+				}
+			}
+		}
+		for _, in := range r.Inputs() {
+			walk(in)
+		}
+	}
+	walk(p)
 	return lines
 }
 
@@ -322,7 +363,7 @@ func qCols(cols []*Column) []qCol {
 // (NULL where it did not run).
 func (r *run) hostStep(ctx context.Context, h *engine.HostFunc, filter engine.Expr, limit int64, guard engine.Expr) (*Column, engine.HostStep, error) {
 	st := engine.HostStep{Func: h.String()}
-	if _, err := clsOf(h.T); err != nil || h.T.Kind == engine.KindNumeric || h.T.Kind == engine.KindUnknown {
+	if _, err := clsOf(h.T); err != nil || h.T.Kind == engine.KindUnknown {
 		return nil, st, unsupported("the function %s (a host step returning %s)", h.Name, h.T)
 	}
 	exprs := h.Args
@@ -428,6 +469,9 @@ func (r *run) stepColumn(ctx context.Context, h *engine.HostFunc, args *engine.B
 		return nil, st, err
 	}
 	st.Rows, st.Distinct = int64(args.N), int64(res.N)
+	if h.T.Kind == engine.KindNumeric {
+		return r.numericStep(h, res, which, ids, st)
+	}
 	width := 0
 	if res.S != nil {
 		for _, s := range res.S {
@@ -444,6 +488,58 @@ func (r *run) stepColumn(ctx context.Context, h *engine.HostFunc, args *engine.B
 		}
 	}
 	col := &Column{Type: h.T, Width: hc.Width}
+	if b := hostBytes(hc); len(b) > 0 {
+		if col.Data, err = r.s.alloc(int64(len(b))); err != nil {
+			return nil, st, err
+		}
+		if err := r.b.dev.CopyHtoD(col.Data.Ptr(), b, nil); err != nil {
+			return nil, st, err
+		}
+	}
+	if b := u64Bytes(hc.Valid); len(b) > 0 {
+		if col.Valid, err = r.s.alloc(int64(len(b))); err != nil {
+			return nil, st, err
+		}
+		if err := r.b.dev.CopyHtoD(col.Valid.Ptr(), b, nil); err != nil {
+			return nil, st, err
+		}
+	}
+	return col, st, nil
+}
+
+// numericStep is stepColumn's numeric results: a device column holds
+// scaled int64s at one scale, so every result must have the same scale
+// (a numeric shows its own) and at most 18 digits.
+func (r *run) numericStep(h *engine.HostFunc, res *engine.Vec, which []int32, ids []int32, st engine.HostStep) (*Column, engine.HostStep, error) {
+	scale := int32(-1)
+	vals := make([]int64, res.N)
+	for d := 0; d < res.N; d++ {
+		if res.IsNull(d) {
+			continue
+		}
+		x := res.D[d]
+		if scale >= 0 && x.Scale != scale {
+			return nil, st, unsupported("the function %s (a host step) with results of several numeric scales", h.Name)
+		}
+		scale = x.Scale
+		v, ok := x.Int64()
+		if !ok || v >= engine.Pow10(18) || v <= -engine.Pow10(18) {
+			return nil, st, unsupported("the function %s (a host step) with a result of more than 18 digits", h.Name)
+		}
+		vals[d] = v
+	}
+	t := engine.NumericType(18, int(max(scale, 0)))
+	hc := engine.NewColumn(t, int(r.n), 0, true)
+	clear(hc.Valid) // NULL where the function did not run
+	for k, d := range which {
+		if !res.IsNull(int(d)) {
+			i := int(ids[k])
+			hc.Valid[i>>6] |= 1 << (uint(i) & 63)
+			hc.I64[i] = vals[d]
+		}
+	}
+	col := &Column{Type: t}
+	var err error
 	if b := hostBytes(hc); len(b) > 0 {
 		if col.Data, err = r.s.alloc(int64(len(b))); err != nil {
 			return nil, st, err
@@ -675,4 +771,82 @@ func putValue(c *engine.Column, i int, v *engine.Vec, j int) {
 	case engine.KindChar, engine.KindVarchar, engine.KindText:
 		copy(c.Str[i*c.Width:(i+1)*c.Width], v.S[j])
 	}
+}
+
+// Calls as host steps. A call the kernels refuse (0A000) whose result a
+// step can bring back (hostStep's types: not an interval or unknown; a
+// numeric only when every result has one scale, numericStep) runs as a
+// host step when the plan's expressions do not
+// compile otherwise: the functions whose device results could differ
+// from the CPU backend's (exp, ln, power, ...), and the long ones
+// (to_char, age, date_bin, ...). The step's arguments are the largest
+// parts of the call the device computes; the host evaluates the call
+// over them with engine/eval, the CPU backend's code. Refused calls
+// whose own results a step cannot hold (age, an interval; ln of a
+// numeric) join the step of a call over them (age(a, b)::text).
+
+// refused reports whether the kernels refuse e (0A000).
+func (s *stepper) refused(e engine.Expr) bool {
+	c := &compiler{p: newProgram(), cols: s.cols, intvOK: true}
+	_, err := c.compile(e, 0)
+	return engine.Code(err) == engine.CodeFeatureNotSupported
+}
+
+// steppable reports whether a host step can return values of type t.
+func steppable(t engine.Type) bool {
+	if _, err := clsOf(t); err != nil {
+		return false
+	}
+	return t.Kind != engine.KindInterval && t.Kind != engine.KindUnknown
+}
+
+// hostCall makes the refused call e a host function over the parts of it
+// the device computes; ok is false when e cannot run as a step (its
+// type, a volatile function, or a refused part that is evaluated lazily).
+func (s *stepper) hostCall(e *engine.Call) (*engine.HostFunc, bool) {
+	if !steppable(e.T) {
+		return nil, false
+	}
+	var leaves []engine.Expr
+	var lift func(x engine.Expr) (engine.Expr, bool)
+	lift = func(x engine.Expr) (engine.Expr, bool) {
+		switch x := x.(type) {
+		case *engine.Const:
+			return x, true
+		case *engine.Call:
+			if x.Op == engine.OpRandom {
+				return nil, false // a value per row, not per argument tuple
+			}
+		}
+		if x != engine.Expr(e) && !s.refused(x) {
+			leaves = append(leaves, x)
+			return &engine.ColRef{Idx: len(leaves) - 1, T: x.Type()}, true
+		}
+		c, ok := x.(*engine.Call)
+		if !ok || c.Op == engine.OpAnd || c.Op == engine.OpOr {
+			// a Case, AND or OR evaluates its parts on some rows only
+			return nil, false
+		}
+		out := *c
+		out.Args = make([]engine.Expr, len(c.Args))
+		for k, a := range c.Args {
+			if out.Args[k], ok = lift(a); !ok {
+				return nil, false
+			}
+		}
+		return &out, true
+	}
+	body, ok := lift(e)
+	if !ok {
+		return nil, false
+	}
+	return &engine.HostFunc{
+		Name: e.Op.String(),
+		Args: leaves,
+		T:    e.T,
+		Fn: func(args []*engine.Vec, n int) (*engine.Vec, error) {
+			return eval.Eval(context.Background(), body, &engine.Batch{N: n, Cols: args})
+		},
+		Parallel: true,
+	}, true
 }

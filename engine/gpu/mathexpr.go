@@ -14,9 +14,11 @@ import (
 // and sign of a double, floor, ceil and trunc of a numeric and
 // date_trunc have kernels (OP_MATHF, OP_DINTEGRAL, OP_DATETRUNC in
 // query.cu); time zones are a constant shift or a search in the zone's
-// transition table (OP_TZLOCAL, OP_TZUTC). exp, ln, log, power,
-// width_bucket, zones given per row and dynamic abbreviations (MSK) are
-// refused with 0A000.
+// transition table (OP_TZLOCAL, OP_TZUTC). The kernels refuse exp, ln,
+// log, power, width_bucket, to_char and the other long time functions,
+// zones given per row and dynamic abbreviations (MSK); hoststep.go's
+// hostCall runs such calls as host steps where a column can hold their
+// results.
 
 // greatest is greatest/least: each argument replaces the running result
 // where that is NULL or the argument compares larger (smaller); a NULL
@@ -146,6 +148,12 @@ func (c *compiler) sign(e *engine.Call, x val, mask int32) (val, error) {
 func (c *compiler) mathTime(e *engine.Call, mask int32) (val, bool, error) {
 	switch e.Op {
 	case engine.OpFloor, engine.OpCeil, engine.OpTrunc, engine.OpSqrt:
+	case engine.OpExp, engine.OpLn, engine.OpLog10, engine.OpCbrt, engine.OpPower:
+		if e.T.Kind != engine.KindFloat64 {
+			return val{}, false, nil // numerics: a host step (hoststep.go)
+		}
+		v, err := c.fmath(e, mask)
+		return v, true, err
 	case engine.OpSign:
 		if e.T.Kind != engine.KindFloat64 {
 			return val{}, false, nil // sign(numeric): sign() below
@@ -411,4 +419,26 @@ func (c *compiler) shift(x val, off int32, t engine.Type, mask int32) (val, erro
 	}
 	x.reg, err = c.p.emit(opAddI, x.reg, k.reg, 0, mask, rangeClass(engine.KindInt64))
 	return x, err
+}
+
+// fmath compiles exp, ln, log10, cbrt and power of doubles (OP_FMATH,
+// the fmath section of query.cu: engine.FExp and the others, bit for
+// bit, with eval.FloatMath's errors).
+func (c *compiler) fmath(e *engine.Call, mask int32) (val, error) {
+	code := map[engine.Op]int64{engine.OpExp: 0, engine.OpLn: 1, engine.OpLog10: 2, engine.OpCbrt: 3, engine.OpPower: 4}[e.Op]
+	x, err := c.compile(e.Args[0], mask)
+	if err != nil {
+		return val{}, err
+	}
+	y := val{}
+	if e.Op == engine.OpPower {
+		if y, err = c.compile(e.Args[1], mask); err != nil {
+			return val{}, err
+		}
+	}
+	if x.cls != clsF64 || e.Op == engine.OpPower && y.cls != clsF64 {
+		return val{}, unsupported("%s over %s", e.Op, x.t)
+	}
+	r, err := c.p.emit(opFMath, x.reg, y.reg, 0, mask, code)
+	return val{reg: r, cls: clsF64, t: e.T}, err
 }

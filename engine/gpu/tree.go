@@ -159,9 +159,11 @@ func (b *Backend) materializePlan(ctx context.Context, p *engine.Plan) (*Table, 
 				return b.viaHost(ctx, q)
 			}
 			return out, err
-		case err != errHostAggregate:
+		case err != errHostAggregate && engine.Code(err) != engine.CodeFeatureNotSupported:
 			return nil, err
 		}
+		// aggregates the kernels refuse: as a query, whose aggregation
+		// then runs on the host (agg_host.go)
 	}
 	if !plainPipeline(p) {
 		q := *p

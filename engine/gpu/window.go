@@ -33,11 +33,11 @@ import (
 //     table over the blocks, rangeTable); avg over integers and numerics
 //     arrives as sum and count (query/window.go).
 //
-// The rest is refused with 0A000 (docs/gpu.md lists it): RANGE frames
-// with offsets, float sums and avg, min/max over floats and strings and
-// the other aggregates, arguments that are columns where the function
-// takes a constant (ntile's count, lag's offset, nth_value's n), and a
-// sum past 64 bits.
+// The kernels refuse the rest (docs/gpu.md lists it): RANGE frames with
+// offsets, float sums and avg, min/max over floats and strings and the
+// other aggregates, arguments that are columns where the function takes
+// a constant (ntile's count, lag's offset, nth_value's n), and a sum past
+// 64 bits; those windows run on the host (window_host.go).
 
 // wFrame mirrors WFrame of cuda/sort.cu.
 type wFrame struct {
@@ -58,9 +58,13 @@ type winGroup struct {
 
 // window runs a Window node.
 func (b *Backend) window(ctx context.Context, w *engine.Window) (*Table, error) {
+	onHost := make([]bool, len(w.Calls))
 	for k := range w.Calls {
 		if err := deviceWindowCall(&w.Calls[k]); err != nil {
-			return nil, err
+			if engine.Code(err) != engine.CodeFeatureNotSupported {
+				return nil, err
+			}
+			onHost[k] = true // window_host.go
 		}
 	}
 	in, err := b.materialize(ctx, w.Input)
@@ -81,6 +85,7 @@ func (b *Backend) window(ctx context.Context, w *engine.Window) (*Table, error) 
 		return nil, err
 	}
 	var last *winGroup
+	var hw *hostWindow
 	done := make([]bool, len(w.Calls))
 	for k := range w.Calls {
 		if done[k] {
@@ -96,20 +101,59 @@ func (b *Backend) window(ctx context.Context, w *engine.Window) (*Table, error) 
 		if n == 0 {
 			continue
 		}
-		g, err := b.sortWindow(s, in, &w.Calls[k])
+		host := false
+		for _, c := range group {
+			host = host || onHost[c]
+		}
+		if !host {
+			g, err := b.sortWindow(s, in, &w.Calls[k])
+			for _, c := range group {
+				if err == nil {
+					outs[c], err = b.windowCall(ctx, s, in, g, &w.Calls[c])
+				}
+			}
+			if err == nil {
+				last = g
+				continue
+			}
+			if engine.Code(err) != engine.CodeFeatureNotSupported {
+				return fail(err)
+			}
+			// refused at run time (a sum past 64 bits, a default of
+			// another type): the window's calls run on the host
+			for _, c := range group {
+				if outs[c] != nil {
+					outs[c].free()
+					outs[c] = nil
+				}
+			}
+		}
+		if hw == nil {
+			hw = &hostWindow{in: in, need: map[int]bool{}}
+			for j := range w.Calls {
+				windowNeeds(&w.Calls[j], hw.need)
+			}
+		}
+		calls := make([]engine.WindowCall, len(group))
+		for i, c := range group {
+			calls[i] = w.Calls[c]
+		}
+		cols, perm, err := b.hostWindowCalls(ctx, s, hw, calls)
 		if err != nil {
 			return fail(err)
 		}
-		last = g
-		for _, c := range group {
-			if outs[c], err = b.windowCall(ctx, s, in, g, &w.Calls[c]); err != nil {
-				return fail(err)
-			}
+		for i, c := range group {
+			outs[c] = cols[i]
 		}
+		last = &winGroup{perm: perm}
 	}
 	for k := range w.Calls {
 		if outs[k] == nil { // no rows
-			outs[k] = &Column{Type: deviceWindowType(in, &w.Calls[k])}
+			if onHost[k] {
+				outs[k] = &Column{Type: w.Calls[k].T}
+			} else {
+				outs[k] = &Column{Type: deviceWindowType(in, &w.Calls[k])}
+			}
 		}
 	}
 	// the rows in the last window's order, as the CPU backend gives them

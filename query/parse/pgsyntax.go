@@ -191,7 +191,14 @@ func inFrom(out []*node) bool {
 	for k := len(out) - 1; k >= 0; k-- {
 		switch n := out[k]; {
 		case n.word("from"):
-			return true
+			// a query's FROM, not extract(field FROM x) or
+			// substring(s FROM p), whose level has no SELECT
+			for _, m := range out[:k] {
+				if m.word("select") || m.word("delete") {
+					return true
+				}
+			}
+			return false
 		case n.word("where"), n.word("group"), n.word("having"), n.word("order"), n.word("limit"),
 			n.word("union"), n.word("intersect"), n.word("except"), n.word("select"), n.word("on"), n.word("using"):
 			return false

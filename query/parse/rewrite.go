@@ -58,7 +58,7 @@ func (r *rewriter) level(items []*node, end token) ([]*node, error) {
 		}
 	}
 	r.end = end
-	passes := []func([]*node) ([]*node, error){r.catalogNames, r.namedArgs, r.pgSyntax, r.aggSyntax, r.fullJoin, r.joinCondition, r.specials, r.casts, r.atTimeZone, r.arrays, r.regex, r.distinct, r.nulls, r.windowSyntax, r.limit}
+	passes := []func([]*node) ([]*node, error){r.derivedTables, r.catalogNames, r.namedArgs, r.pgSyntax, r.aggSyntax, r.fullJoin, r.joinCondition, r.specials, r.casts, r.atTimeZone, r.arrays, r.regex, r.distinct, r.nulls, r.windowSyntax, r.limit}
 	for _, pass := range passes {
 		var err error
 		if items, err = pass(items); err != nil {
@@ -288,6 +288,14 @@ func (r *rewriter) casts(items []*node) ([]*node, error) {
 			return nil, syntaxErr(r.src, tokOr(get(items, i+1), n.tok))
 		}
 		expr := append([]*node(nil), out[s:]...)
+		if len(expr) >= 3 && expr[len(expr)-2].word("over") || len(expr) >= 4 && expr[len(expr)-3].word("over") {
+			// the window's own rewrites, which run after casts on this
+			// level, would not see inside the cast's group
+			var err error
+			if expr, err = r.windowSyntax(expr); err != nil {
+				return nil, err
+			}
+		}
 		if k := regKind(items[i+1 : end]); k != "" {
 			out = append(out[:s], call(fnRegCast, n.tok, expr, str(k, n.tok))...)
 			i = end - 1
@@ -316,6 +324,11 @@ func primaryStart(xs []*node) int {
 		return -1
 	}
 	last := xs[n-1]
+	if n >= 4 && xs[n-2].word("over") && xs[n-3].group && isFuncName(xs[n-4]) &&
+		(last.group || last.tok.kind == kIdent && !keyword(last.tok.text) || last.tok.kind == kQIdent) {
+		// a window function call: f(...) OVER (...) or f(...) OVER w
+		return nameStart(xs, n-4)
+	}
 	switch {
 	case last.group:
 		if n >= 2 && isFuncName(xs[n-2]) {
@@ -727,4 +740,67 @@ func tokAt(items []*node, i, stop int, end token) token {
 		return items[i].tok
 	}
 	return end
+}
+
+// FnDerived, and the table's name, names the WITH query that gives a
+// derived table its column aliases (derivedTables).
+const FnDerived = "__gpusql_derived_"
+
+// derivedTables rewrites what tidb cannot read of PostgreSQL's derived
+// tables:
+//
+//   - (VALUES (row), ...) → (SELECT ... AS column1, ... UNION ALL SELECT
+//     ...), the columns named as PostgreSQL names them;
+//   - (query) [AS] name (a, b, ...) → (WITH __gpusql_derived_name (a, b,
+//     ...) AS (query) SELECT * FROM __gpusql_derived_name) AS name: column aliases
+//     as a common table expression's column list, which tidb reads.
+func (r *rewriter) derivedTables(items []*node) ([]*node, error) {
+	for i, g := range items {
+		if !g.group || len(g.kids) == 0 || !g.kids[0].word("values") || i > 0 && isFuncName(items[i-1]) {
+			continue
+		}
+		u, _, err := valuesUnion(r.src, g.kids, g.close, true)
+		if err != nil {
+			return nil, err
+		}
+		g.kids = u
+	}
+	out := make([]*node, 0, len(items))
+	for i := 0; i < len(items); i++ {
+		g := items[i]
+		out = append(out, g)
+		if !g.group || !startsQuery(g.kids) || i > 0 && isFuncName(items[i-1]) {
+			continue
+		}
+		j := i + 1
+		if j < len(items) && items[j].word("as") {
+			j++
+		}
+		if j+1 >= len(items) || !items[j+1].group || items[j].group ||
+			!(items[j].tok.kind == kIdent && !keyword(items[j].tok.text) || items[j].tok.kind == kQIdent) {
+			continue
+		}
+		cols := items[j+1]
+		for k, c := range cols.kids {
+			if k%2 == 1 && !c.op(",") || k%2 == 0 && (c.group || c.tok.kind != kIdent && c.tok.kind != kQIdent) {
+				return nil, syntaxErr(r.src, c.tok)
+			}
+		}
+		if len(cols.kids) == 0 {
+			return nil, syntaxErr(r.src, cols.close)
+		}
+		name, at := items[j], g.tok
+		cte := synth(kQIdent, FnDerived+name.tok.text, at)
+		spacedCols := *cols
+		spacedCols.tok.space = true // a column list, not a call's arguments
+		cols = &spacedCols
+		w := &node{tok: synth(kOp, "(", at), group: true, close: synth(kOp, ")", at)}
+		w.kids = []*node{{tok: synth(kIdent, "with", at)}, {tok: cte}, cols,
+			{tok: synth(kIdent, "as", at)}, g, {tok: synth(kIdent, "select", at)}, {tok: synth(kOp, "*", at)},
+			{tok: synth(kIdent, "from", at)}, {tok: cte}}
+		out[len(out)-1] = w
+		out = append(out, &node{tok: synth(kIdent, "as", at)}, name)
+		i = j + 1
+	}
+	return out, nil
 }

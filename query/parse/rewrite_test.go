@@ -38,6 +38,13 @@ func TestRewrite(t *testing.T) {
 		{"cast binds tighter than unary minus", `select -1::int`, `select - __gpusql_cast(1, 'integer')`},
 		{"cast group", `select (a + b)::numeric(10,2) from t`, `select __gpusql_cast((a + b), 'numeric(10,2)') from t`},
 		{"cast function call", `select sum(a)::float8, lower(s)::varchar(3) from t`, `select __gpusql_cast(sum(a), 'double precision'), __gpusql_cast(lower(s), 'character varying(3)') from t`},
+		{"cast window call", `select rank() over (order by a)::text, sum(a) over w::int from t window w as (order by a)`,
+			`select __gpusql_cast(rank() over (order by a), 'text'), __gpusql_cast(sum(a) over w, 'integer') from t window w as (order by a)`},
+
+		// derived tables
+		{"values in from", `select * from (values (1, 'a'), (2, 'b')) v`, `select * from (select 1 as "column1", 'a' as "column2" union all select 2, 'b') v`},
+		{"derived column aliases", `select * from (select a, b from t) as s (x, "Y")`,
+			`select * from(with "__gpusql_derived_s" (x, "Y") as (select a, b from t) select * from "__gpusql_derived_s") as "s"`},
 		{"cast inside function args", `select coalesce(a::text, 'x') from t`, `select coalesce(__gpusql_cast(a, 'text'), 'x') from t`},
 		{"cast in IN list", `select a from t where a in (1::int, '2'::int)`, `select a from t where a in (__gpusql_cast(1, 'integer'), __gpusql_cast('2', 'integer'))`},
 		{"cast in ORDER BY", `select a from t order by a::text`, `select a from t order by __gpusql_cast(a, 'text')`},

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/gpusql/gpusql/engine"
@@ -293,20 +294,20 @@ func startsQuery(items []*node) bool {
 		items[0].word("table") || items[0].group && startsQuery(items[0].kids))
 }
 
-// valuesRows parses VALUES (row), ... as one-row SELECTs joined by UNION
-// ALL, a DEFAULT item read as NULL. Every row must have as many items as
-// the first.
-func valuesRows(c *cursor, items []*node) (*Select, int, error) {
+// valuesUnion is the items of VALUES (row), ... as one-row SELECTs
+// joined by UNION ALL, and the number of rows; named: the first row's
+// items are named column1, column2, ..., as PostgreSQL names them.
+func valuesUnion(src string, items []*node, end token, named bool) ([]*node, int, error) {
 	var out []*node
 	width := -1
 	rows := 0
 	for k := 1; k < len(items); k++ {
 		g := items[k]
 		if !g.group {
-			return nil, 0, syntaxErr(c.src, g.tok)
+			return nil, 0, syntaxErr(src, g.tok)
 		}
 		if len(g.kids) == 0 {
-			return nil, 0, syntaxErr(c.src, g.close)
+			return nil, 0, syntaxErr(src, g.close)
 		}
 		var row []*node
 		n, start := 0, 0
@@ -315,7 +316,7 @@ func valuesRows(c *cursor, items []*node) (*Select, int, error) {
 				continue
 			}
 			if i == start {
-				return nil, 0, syntaxErr(c.src, tokOr(nodeAt(g.kids, i), g.close))
+				return nil, 0, syntaxErr(src, tokOr(nodeAt(g.kids, i), g.close))
 			}
 			item := g.kids[start:i]
 			if len(item) == 1 && item[0].word("default") {
@@ -326,10 +327,14 @@ func valuesRows(c *cursor, items []*node) (*Select, int, error) {
 			}
 			row = append(row, item...)
 			n++
+			if named && rows == 0 {
+				row = append(row, &node{tok: synth(kIdent, "as", item[0].tok)},
+					&node{tok: synth(kQIdent, fmt.Sprintf("column%d", n), item[0].tok)})
+			}
 			start = i + 1
 		}
 		if width >= 0 && n != width {
-			return nil, 0, errAt(c.src, g.tok, engine.CodeSyntaxError, "VALUES lists must all be the same length")
+			return nil, 0, errAt(src, g.tok, engine.CodeSyntaxError, "VALUES lists must all be the same length")
 		}
 		width = n
 		if rows > 0 {
@@ -340,16 +345,27 @@ func valuesRows(c *cursor, items []*node) (*Select, int, error) {
 		rows++
 		if k+1 < len(items) {
 			if !items[k+1].op(",") {
-				return nil, 0, syntaxErr(c.src, items[k+1].tok)
+				return nil, 0, syntaxErr(src, items[k+1].tok)
 			}
 			k++
 			if k+1 == len(items) {
-				return nil, 0, syntaxErr(c.src, c.end)
+				return nil, 0, syntaxErr(src, end)
 			}
 		}
 	}
 	if rows == 0 {
-		return nil, 0, syntaxErr(c.src, c.end)
+		return nil, 0, syntaxErr(src, end)
+	}
+	return out, rows, nil
+}
+
+// valuesRows parses VALUES (row), ... as one-row SELECTs joined by UNION
+// ALL, a DEFAULT item read as NULL. Every row must have as many items as
+// the first.
+func valuesRows(c *cursor, items []*node) (*Select, int, error) {
+	out, rows, err := valuesUnion(c.src, items, c.end, false)
+	if err != nil {
+		return nil, 0, err
 	}
 	st, err := parseSelect(c.src, c.src[items[0].tok.pos:endOf(items[len(items)-1])], out, c.end)
 	if err != nil {

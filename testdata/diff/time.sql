@@ -457,3 +457,15 @@ SELECT to_timestamp('13:00 PM', 'HH:MI AM');
 -- name: t086_metabase_month_label
 -- ordered
 SELECT to_char(date_trunc('month', ts), 'YYYY-MM') AS month, count(*) FROM tz WHERE ts IS NOT NULL GROUP BY 1 ORDER BY 1;
+
+-- name: t087_extract_of_a_call_in_from_position
+-- ordered
+SELECT id, extract(epoch FROM age(ts, d::timestamp)), extract(day FROM justify_hours(ts - d::timestamp)), extract(julian FROM d),
+  extract(hour FROM ts::time), substring(grp FROM lower('A'))
+FROM tz WHERE ts IS NOT NULL AND d IS NOT NULL ORDER BY id;
+
+-- name: t088_date_part_integer_fields_and_aliases
+-- ordered
+SELECT id, date_part('year', ts), date_part('mon', ts), date_part('hours', ts), date_part('dow', d), date_part('isoyear', ts),
+  date_part('microseconds', ts), date_part('week', tz), date_part('doy', tz)
+FROM tz ORDER BY id;

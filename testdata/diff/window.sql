@@ -588,3 +588,15 @@ FROM obs WINDOW w AS (PARTITION BY grp ORDER BY id);
 -- name: wf134_avg_over_grouped_and_in_order_by
 -- ordered
 SELECT grp, avg(sum(i)) OVER (ORDER BY grp) AS a, avg(count(*)) OVER () FROM obs GROUP BY grp ORDER BY a NULLS FIRST, grp NULLS FIRST;
+
+-- name: wf135_window_call_cast
+-- ordered
+SELECT id, sum(n) OVER (PARTITION BY grp ORDER BY id)::numeric(18,1), rank() OVER (ORDER BY s NULLS LAST, id)::text,
+       lag(n, 1, 0) OVER (ORDER BY id)::text, count(*) FILTER (WHERE flag) OVER w::float8, avg(i) OVER w::int
+FROM obs WINDOW w AS (PARTITION BY grp ORDER BY id ROWS 2 PRECEDING) ORDER BY id;
+
+-- name: wf136_window_call_cast_in_expression
+-- ordered
+SELECT id, 1 + row_number() OVER (ORDER BY id DESC)::int * 2,
+       sum(s) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE CURRENT ROW)::bigint
+FROM obs ORDER BY id;
