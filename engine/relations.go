@@ -420,13 +420,22 @@ func (c *Catalog) DropRelation(r RelRef, cascade bool) ([]*View, error) {
 // transaction block's DROP VIEW or CREATE OR REPLACE VIEW. It fails when
 // another relation has taken the name meanwhile.
 func (c *Catalog) RestoreView(v *View) error {
+	c.commitMu.Lock()
+	defer c.commitMu.Unlock()
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	undo := c.snapshotLocked()
 	tables, views := c.schemaMaps(v.Schema, true)
 	if cur := views[v.Name]; tables[v.Name] != nil || cur != nil && cur.OID != v.OID {
 		return Errorf(CodeDuplicateTable, "relation %q already exists", v.Name)
 	}
 	views[v.Name] = v
+	if v.Schema == "" {
+		if err := c.commitLocked(nil); err != nil {
+			undo()
+			return err
+		}
+	}
 	return nil
 }
 

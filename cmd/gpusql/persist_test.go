@@ -158,6 +158,8 @@ var persistSetup = []string{
 	`CREATE VIEW v_all AS SELECT i8, tx FROM all_types WHERE i4 IS NOT NULL`,
 	`CREATE VIEW v_on_v AS SELECT tx, count(*) AS n FROM v_all GROUP BY tx`,
 	`CREATE TEMP TABLE temp_gone AS SELECT 1 AS a`,
+	// a block's view DDL, rolled back
+	`BEGIN; DROP VIEW v_on_v; CREATE VIEW v_rolled_back AS SELECT 1 AS x; ALTER TABLE never_loaded RENAME TO nl; ROLLBACK`,
 }
 
 // TestPersistRestart: tables of every column type with NULLs, made by a
