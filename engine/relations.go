@@ -140,6 +140,10 @@ func (c *Catalog) CreateIn(schema, name string, cols []ColumnDef, data TableData
 	undo := c.snapshotLocked()
 	c.nextOID++
 	tables[name] = t
+	if file != "" && c.dur != d { // detached meanwhile
+		d.Discard(file)
+		file = ""
+	}
 	if schema == "" && c.dur == d {
 		var rows int64
 		if data != nil {
