@@ -52,6 +52,9 @@ func TestReloadCUDA(t *testing.T) {
 	if err := d.Commit(&engine.DurableState{NextOID: 16385, Tables: []engine.DurableTable{{Name: "big", OID: 16384, Columns: cols, File: f, Rows: n}}}); err != nil {
 		t.Fatal(err)
 	}
+	if err := d.Close(); err != nil { // the next Opens take the directory
+		t.Fatal(err)
+	}
 	path := filepath.Join(dir, SubDir, f)
 	if _, err := os.ReadFile(path); err != nil { // into the page cache
 		t.Fatal(err)
@@ -78,5 +81,8 @@ func TestReloadCUDA(t *testing.T) {
 			sameTable(t, back, h)
 		}
 		tables[0].Data.Release()
+		if err := d2.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -306,7 +306,9 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 		}
 		t, n = gt, gt.N
 	}
-	if t == nil {
+	if t == nil && p.Table != "" {
+		t = b.emptyTable(p.Schema) // a table never loaded: its columns, no rows
+	} else if t == nil {
 		t = &Table{}
 	}
 	hostAgg := false // agg_host.go

@@ -49,13 +49,19 @@ func (b *Backend) leafTable(p *engine.Plan) (*Table, error) {
 	case *engine.HostTable:
 		return Upload(b.dev, d, "")
 	case nil:
-		t := &Table{Dev: b.dev, Cols: make([]*Column, len(p.Schema))}
-		for i, c := range p.Schema {
-			t.Cols[i] = &Column{Type: c.Type}
-		}
-		return t, nil
+		return b.emptyTable(p.Schema), nil
 	}
 	return nil, engine.Errorf(engine.CodeInternalError, "cuda backend cannot read %T table data", p.Data)
+}
+
+// emptyTable is a table of no rows with schema's columns (a table never
+// loaded).
+func (b *Backend) emptyTable(schema []engine.ColumnDef) *Table {
+	t := &Table{Dev: b.dev, Cols: make([]*Column, len(schema))}
+	for i, c := range schema {
+		t.Cols[i] = &Column{Type: c.Type}
+	}
+	return t
 }
 
 // view is a table sharing t's columns: releasing it frees nothing of t's.
