@@ -68,6 +68,13 @@ func open(c *config, device string) (*gpusql.DB, error) {
 	if device != "cpu" {
 		o.Devices = c.gpus
 	}
+	if c.persistDir != "" {
+		dir := filepath.Join(c.persistDir, device)
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, err
+		}
+		o.DataDir, o.Persist = dir, true
+	}
 	db, err := gpusql.Open(o)
 	if err != nil {
 		return nil, err
