@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -24,7 +25,18 @@ import (
 // Under `go test -race` (make test) it checks the CPU backend; with
 // GPUSQL_TEST_DEVICE=cuda (make gpu-test) the GPU backend.
 func TestReadersSeeCommittedStates(t *testing.T) {
-	db := openDB(t, gpusql.Options{})
+	readersSeeCommittedStates(t, gpusql.Options{}, 6, 40)
+}
+
+// TestManyReadersWithPersistence is the same with 64 readers and every
+// write kept in the data directory (the server's default), and checks
+// that the Go heap returns near where it started too.
+func TestManyReadersWithPersistence(t *testing.T) {
+	readersSeeCommittedStates(t, gpusql.Options{DataDir: t.TempDir(), Persist: true}, 64, 8)
+}
+
+func readersSeeCommittedStates(t *testing.T, opts gpusql.Options, readers, perReader int) {
+	db := openDB(t, opts)
 	ctx := context.Background()
 	root := db.FileRoot()
 
@@ -90,8 +102,8 @@ func TestReadersSeeCommittedStates(t *testing.T) {
 		t.Fatal(err)
 	}
 	baseMem, baseVersions := db.DeviceMemoryInUse(), db.Catalog().LiveVersions()
+	baseHeap := heapInUse()
 
-	const readers, perReader = 6, 40
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	seen := map[string]int{}
@@ -135,6 +147,19 @@ func TestReadersSeeCommittedStates(t *testing.T) {
 	if m := db.DeviceMemoryInUse(); m != baseMem {
 		t.Errorf("device memory in use %d bytes after every statement ended, want the baseline %d", m, baseMem)
 	}
+	// The tables' rows are a few hundred kB; a leak of every version or
+	// of the readers' results would be tens of MB.
+	if h := heapInUse(); h > baseHeap+32<<20 {
+		t.Errorf("Go heap %d MB after every statement ended, %d MB before", h>>20, baseHeap>>20)
+	}
+}
+
+// heapInUse is the Go heap's live bytes after a collection.
+func heapInUse() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapInuse
 }
 
 // readState runs a query answering (count, sum) in one row.
