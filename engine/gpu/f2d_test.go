@@ -21,20 +21,7 @@ import (
 // with the host's C compiler and compares it with engine.DecFromFloat,
 // so CI checks it without a GPU; TestFloatToNumericMatchesCPU
 // (cmd/gpusql... engine/gpu's device tests) runs it on the device.
-func f2dSection(t *testing.T) string {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "..", "cuda", "query.cu"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(src)
-	i := strings.Index(s, "// ---- f2d begin")
-	j := strings.Index(s, "// ---- f2d end")
-	if i < 0 || j < i {
-		t.Fatal("query.cu has no f2d section")
-	}
-	return s[i:j]
-}
+func f2dSection(t *testing.T) string { return querySection(t, "f2d begin", "f2d end") }
 
 // wantF2D is what the C harness prints for one pattern, from the CPU
 // backend's conversion: "nan", "inf", "-inf", "overflow", or the

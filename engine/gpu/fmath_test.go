@@ -22,20 +22,7 @@ import (
 // errors, with eval.FloatMath (engine.FExp and the others), so CI checks
 // it without a GPU; TestCallStepsMatchCPU runs it on the device.
 
-func fmathSection(t *testing.T) string {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "..", "cuda", "query.cu"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(src)
-	i := strings.Index(s, "// ---- fmath begin")
-	j := strings.Index(s, "// ---- fmath end")
-	if i < 0 || j < i {
-		t.Fatal("query.cu has no fmath section")
-	}
-	return s[i:j]
-}
+func fmathSection(t *testing.T) string { return querySection(t, "fmath begin", "fmath end") }
 
 var fmathOps = []engine.Op{engine.OpExp, engine.OpLn, engine.OpLog10, engine.OpCbrt, engine.OpPower}
 

@@ -26,20 +26,7 @@ import (
 // query's formatText; engine.AppendInterval), so CI checks it without a
 // GPU; TestFormatMatchesCPU runs it on the device.
 
-func tail3Section(t *testing.T) string {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "..", "cuda", "query.cu"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(src)
-	i := strings.Index(s, "// ---- tail begin")
-	j := strings.Index(s, "// ---- tail3 end")
-	if i < 0 || j < i {
-		t.Fatal("query.cu has no tail and tail3 sections")
-	}
-	return s[i:j]
-}
+func tail3Section(t *testing.T) string { return querySection(t, "tail begin", "tail3 end") }
 
 // tail3Harness compiles the sections with a main that reads one case a
 // line: "F nargs fmt-hex (null arg-hex)..." formats, "I months days

@@ -24,20 +24,7 @@ import (
 // it without a GPU; TestFloatTextMatchesCPU runs the same code on the
 // device.
 
-func ftoaSection(t *testing.T) string {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "..", "cuda", "query.cu"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(src)
-	i := strings.Index(s, "// ---- ftoa begin")
-	j := strings.Index(s, "// ---- ftoa end")
-	if i < 0 || j < i {
-		t.Fatal("query.cu has no ftoa section")
-	}
-	return s[i:j]
-}
+func ftoaSection(t *testing.T) string { return querySection(t, "ftoa begin", "ftoa end") }
 
 // TestFloatTextTable recomputes the table of 126-bit powers of ten.
 func TestFloatTextTable(t *testing.T) {
