@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/internal/atomicfile"
 )
 
 // Bootstrap is the superuser that every store has, as PostgreSQL's
@@ -461,54 +462,12 @@ func (s *Store) commit(next file) error {
 		if err != nil {
 			return engine.Errorf(engine.CodeInternalError, "encoding roles: %v", err)
 		}
-		if err := WriteFileAtomic(filepath.Join(s.dir, FileName), append(b, '\n'), 0o600); err != nil {
+		if err := atomicfile.WriteBytes(filepath.Join(s.dir, FileName), append(b, '\n')); err != nil {
 			return engine.Errorf(engine.CodeIOError, "could not write the role store: %v", err)
 		}
 	}
 	s.data = next
 	return nil
-}
-
-// WriteFileAtomic replaces path with data so that a crash at any moment
-// leaves either the old file or the new one: it writes a temporary file
-// in the same directory, syncs it, renames it over path and syncs the
-// directory.
-func WriteFileAtomic(path string, data []byte, perm os.FileMode) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			os.Remove(tmp)
-		}
-	}()
-	if err = f.Chmod(perm); err != nil {
-		f.Close()
-		return err
-	}
-	if _, err = f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // KeepGrants drops the grants on tables for which keep is false: the

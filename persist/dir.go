@@ -36,6 +36,7 @@ import (
 	"time"
 
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/internal/atomicfile"
 )
 
 // SubDir is the directory of the data directory that Dir keeps.
@@ -142,7 +143,7 @@ func (d *Dir) Save(name string, data engine.TableData) (string, error) {
 		return "", err
 	}
 	file := fmt.Sprintf("%012d%s", d.seq.Add(1), tableExt)
-	err = writeAtomic(filepath.Join(d.path, file), func(f *os.File) error { return writeTable(f, h) })
+	err = atomicfile.Write(filepath.Join(d.path, file), func(f *os.File) error { return writeTable(f, h) })
 	if err != nil {
 		return "", err
 	}
@@ -167,11 +168,8 @@ func (d *Dir) Commit(s *engine.DurableState) error {
 	body = append(body, '\n')
 	body = fmt.Appendf(body, "crc32c %08x\n", crc32.Checksum(body, castagnoli))
 	path := filepath.Join(d.path, ManifestName)
-	if err := writeAtomic(path, func(f *os.File) error {
-		_, err := f.Write(body)
-		return err
-	}); err != nil {
-		var late *syncError
+	if err := atomicfile.WriteBytes(path, body); err != nil {
+		var late *atomicfile.SyncError
 		if !errors.As(err, &late) {
 			return err
 		}
@@ -194,58 +192,6 @@ func (d *Dir) Commit(s *engine.DurableState) error {
 	}
 	d.committed = next
 	return nil
-}
-
-// writeAtomic makes path hold what write writes, so that a crash at any
-// moment leaves the old file (or none) or the new one whole: it writes a
-// temporary file in the same directory, syncs it, renames it over path
-// and syncs the directory.
-func writeAtomic(path string, write func(*os.File) error) (err error) {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			os.Remove(tmp)
-		}
-	}()
-	if err = write(f); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return err
-	}
-	if err := syncDir(dir); err != nil {
-		return &syncError{err}
-	}
-	return nil
-}
-
-// syncError is a failure to sync a directory after the rename that
-// replaced the file.
-type syncError struct{ err error }
-
-func (e *syncError) Error() string { return "syncing the directory: " + e.err.Error() }
-func (e *syncError) Unwrap() error { return e.err }
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // Load reads the committed state and brings its tables back through
@@ -458,7 +404,7 @@ func (d *Dir) removeUnnamed(m *manifest) {
 	}
 	for _, e := range ents {
 		n := e.Name()
-		if strings.HasPrefix(n, ".tmp-") || strings.HasSuffix(n, tableExt) && !named[n] {
+		if strings.HasPrefix(n, atomicfile.TempPrefix) || strings.HasSuffix(n, tableExt) && !named[n] {
 			d.Discard(n)
 		}
 	}

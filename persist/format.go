@@ -49,23 +49,6 @@ const (
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// kindWidth is the byte width of one value of a fixed-width kind (0 for
-// strings, whose width is the column's, and for kinds a table cannot
-// hold).
-func kindWidth(k engine.Kind) int {
-	switch k {
-	case engine.KindBool:
-		return 1
-	case engine.KindInt16:
-		return 2
-	case engine.KindInt32, engine.KindDate, engine.KindFloat32:
-		return 4
-	case engine.KindInt64, engine.KindNumeric, engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime, engine.KindFloat64:
-		return 8
-	}
-	return 0
-}
-
 func pad8(n int64) int64 { return (n + 7) &^ 7 }
 
 // valuesBytes is the size of a column's values section.
@@ -82,7 +65,7 @@ func valuesBytes(kind engine.Kind, flags uint8, width int, rows int64) (int64, e
 		}
 		return int64(width) * rows, nil
 	}
-	w := kindWidth(kind)
+	w := engine.Type{Kind: kind}.StorageWidth()
 	if w == 0 {
 		return 0, fmt.Errorf("a column of kind %d cannot be stored", kind)
 	}
