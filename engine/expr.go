@@ -300,6 +300,22 @@ const (
 	AggMode
 )
 
+// Mirrored is the comparison that gives the same answer with its
+// operands swapped: "x < y" is "y > x". Other operators are their own.
+func (o Op) Mirrored() Op {
+	switch o {
+	case OpLt:
+		return OpGt
+	case OpLe:
+		return OpGe
+	case OpGt:
+		return OpLt
+	case OpGe:
+		return OpLe
+	}
+	return o
+}
+
 func (a AggFunc) String() string {
 	return [...]string{"count(*)", "count", "sum", "avg", "min", "max", "string_agg",
 		"var_pop", "var_samp", "stddev_pop", "stddev_samp", "covar_pop", "covar_samp", "corr",

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"cmp"
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/eval"
 )
@@ -78,7 +79,7 @@ func zoneTests(e engine.Expr, h *engine.HostTable, strict bool) zoneTest {
 			// constant op column: flip
 			ref, okRef = c.Args[1].(*engine.ColRef)
 			k, okConst = c.Args[0].(*engine.Const)
-			op = flipCmp(op)
+			op = op.Mirrored()
 		}
 		if !okRef || !okConst {
 			return nil
@@ -149,20 +150,6 @@ func cmpZoneTest(z *engine.ZoneMap, op engine.Op, cmp func(int64) int, strict bo
 	}
 }
 
-func flipCmp(op engine.Op) engine.Op {
-	switch op {
-	case engine.OpLt:
-		return engine.OpGt
-	case engine.OpLe:
-		return engine.OpGe
-	case engine.OpGt:
-		return engine.OpLt
-	case engine.OpGe:
-		return engine.OpLe
-	}
-	return op
-}
-
 // zoneBound returns the zone map of the column ref reads and a function
 // that orders a stored value of it against constant k exactly as the
 // comparison does, or nil when they do not compare in the stored domain.
@@ -174,26 +161,26 @@ func zoneBound(h *engine.HostTable, ref *engine.ColRef, k *engine.Const) (*engin
 	if col.Type.Kind != ref.T.Kind {
 		return nil, nil
 	}
-	var cmp func(int64) int
+	var order func(int64) int
 	switch col.Type.Kind {
 	case engine.KindInt16, engine.KindInt32, engine.KindInt64:
 		if !k.T.IsInteger() {
 			return nil, nil
 		}
 		c := k.I
-		cmp = func(x int64) int { return cmpInt64(x, c) }
+		order = func(x int64) int { return cmp.Compare(x, c) }
 	case engine.KindBool, engine.KindDate, engine.KindTime, engine.KindTimestamp, engine.KindTimestampTZ:
 		if k.T.Kind != col.Type.Kind {
 			return nil, nil
 		}
 		c := k.I
-		cmp = func(x int64) int { return cmpInt64(x, c) }
+		order = func(x int64) int { return cmp.Compare(x, c) }
 	case engine.KindNumeric:
 		if k.T.Kind != engine.KindNumeric {
 			return nil, nil
 		}
 		c, scale := k.D, col.Type.Scale
-		cmp = func(x int64) int { return engine.DecCmp(engine.DecFromScaled(x, scale), c) }
+		order = func(x int64) int { return engine.DecCmp(engine.DecFromScaled(x, scale), c) }
 	default:
 		return nil, nil
 	}
@@ -201,17 +188,7 @@ func zoneBound(h *engine.HostTable, ref *engine.ColRef, k *engine.Const) (*engin
 	if z == nil {
 		return nil, nil
 	}
-	return z, cmp
-}
-
-func cmpInt64(x, y int64) int {
-	switch {
-	case x < y:
-		return -1
-	case x > y:
-		return 1
-	}
-	return 0
+	return z, order
 }
 
 // liveMorsels returns the morsels of a scan of rows rows that the zone

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"cmp"
 	"context"
 
 	"github.com/gpusql/gpusql/engine"
@@ -112,7 +113,7 @@ func (t *topN) beats(b *engine.Batch) []int32 {
 	case engine.PhysInt:
 		bound := w.I[j]
 		for i, x := range v.I[:b.N] {
-			c := cmpInt64(x, bound) * sign
+			c := cmp.Compare(x, bound) * sign
 			if c < 0 {
 				sel = append(sel, int32(i))
 			} else if c == 0 {
@@ -127,7 +128,7 @@ func (t *topN) beats(b *engine.Batch) []int32 {
 			if x.Scale == bound.Scale { // one column: the usual case
 				switch {
 				case x.Hi != bound.Hi:
-					c = cmpInt64(x.Hi, bound.Hi)
+					c = cmp.Compare(x.Hi, bound.Hi)
 				case x.Lo < bound.Lo:
 					c = -1
 				case x.Lo > bound.Lo:

@@ -157,18 +157,3 @@ func cmp128(a, b engine.Dec) int {
 	}
 	return 0
 }
-
-// mirror turns "c op x" into "x op' c".
-func mirror(op engine.Op) engine.Op {
-	switch op {
-	case engine.OpLt:
-		return engine.OpGt
-	case engine.OpLe:
-		return engine.OpGe
-	case engine.OpGt:
-		return engine.OpLt
-	case engine.OpGe:
-		return engine.OpLe
-	}
-	return op
-}

@@ -121,7 +121,7 @@ func evalCall(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.Ve
 			if err != nil {
 				return nil, err
 			}
-			return compareConst(mirror(e.Op), b, c, in.N), nil
+			return compareConst(e.Op.Mirrored(), b, c, in.N), nil
 		}
 	}
 	args, err := evalArgs(ctx, e.Args, in)
