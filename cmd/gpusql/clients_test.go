@@ -268,6 +268,11 @@ func testClientJDBC(t *testing.T, e *clientEnv) {
 		pg = runClient(t, nil, "java", append([]string{"-cp", debianJDBCJar, src, url(e.pg.port)}, args...)...)
 		return gp, pg
 	}
+	subtest(t, "DatabaseMetaData_keys", func(t testing.TB) {
+		gp, pg := run(t, "MetadataTest", "keys")
+		compareSections(t, gp, pg, jdbcSubsetSections)
+		t.Logf("against gpusql:\n%s", firstLines(gp, 40))
+	})
 	for _, c := range []struct{ name, class, mode string }{
 		{"PreparedStatement", "PreparedTest", "basic"},
 		{"PreparedStatement_dates", "PreparedTest", "dates"},
@@ -278,6 +283,91 @@ func testClientJDBC(t *testing.T, e *clientEnv) {
 			sameOutput(t, c.name, gp, pg)
 			t.Logf("against gpusql:\n%s", firstLines(gp, 40))
 		})
+	}
+}
+
+// jdbcSubsetSections are the results of MetadataTest's keys mode where
+// gpusql may list fewer rows than PostgreSQL, each with the reason; the
+// rows it lists must be PostgreSQL's, and the engine's types must all be
+// there.
+var jdbcSubsetSections = map[string]string{
+	// pg_type holds the types gpusql has (the engine's, the catalogs'
+	// and their arrays), not PostgreSQL's geometric, network, range,
+	// text-search or bit-string types.
+	"getTypeInfo": "gpusql's pg_type lists only the types gpusql has",
+	// PostgreSQL also has upper(anyrange) and upper(anymultirange).
+	"getFunctions upper": "gpusql has no range types",
+}
+
+// engineTypeNames are the types every type listing must show.
+var engineTypeNames = []string{"bool", "int2", "int4", "int8", "float4", "float8", "numeric", "date", "time",
+	"timestamp", "timestamptz", "interval", "bpchar", "varchar", "text"}
+
+// compareSections compares client output made of "== name" sections
+// (a header line, then one line per row): the same sections in the same
+// order, each with the same lines, except that in the sections of subset
+// gpusql's rows need only be a subset of PostgreSQL's. A section whose
+// name line reports an ERROR fails (PostgreSQL gave none).
+func compareSections(t testing.TB, gp, pg string, subset map[string]string) {
+	t.Helper()
+	type section struct {
+		name string
+		rows []string
+	}
+	split := func(s string) []section {
+		var out []section
+		for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+			if name, ok := strings.CutPrefix(l, "== "); ok {
+				out = append(out, section{name: name})
+				continue
+			}
+			if len(out) == 0 {
+				out = append(out, section{})
+			}
+			out[len(out)-1].rows = append(out[len(out)-1].rows, l)
+		}
+		return out
+	}
+	g, p := split(gp), split(pg)
+	if len(g) != len(p) {
+		t.Fatalf("gpusql printed %d sections, PostgreSQL %d\n%s", len(g), len(p), lineDiff(gp, pg))
+	}
+	for i := range g {
+		if g[i].name != p[i].name {
+			t.Errorf("section %d: gpusql %q, PostgreSQL %q", i, g[i].name, p[i].name)
+			continue
+		}
+		why, sub := subset[g[i].name]
+		if !sub {
+			sameOutput(t, g[i].name, strings.Join(g[i].rows, "\n"), strings.Join(p[i].rows, "\n"))
+			continue
+		}
+		if len(g[i].rows) == 0 || len(p[i].rows) == 0 || g[i].rows[0] != p[i].rows[0] {
+			t.Errorf("%s: column labels differ\n%s", g[i].name, lineDiff(strings.Join(g[i].rows, "\n"), strings.Join(p[i].rows, "\n")))
+			continue
+		}
+		pgRows := map[string]bool{}
+		for _, r := range p[i].rows[1:] {
+			pgRows[r] = true
+		}
+		names := map[string]bool{}
+		for _, r := range g[i].rows[1:] {
+			if !pgRows[r] {
+				t.Errorf("%s: gpusql's row is not among PostgreSQL's (%s):\n  %s", g[i].name, why, r)
+			}
+			name, _, _ := strings.Cut(r, " | ")
+			names[name] = true
+		}
+		if len(g[i].rows) < 2 {
+			t.Errorf("%s: gpusql gave no rows", g[i].name)
+		}
+		if g[i].name == "getTypeInfo" {
+			for _, n := range engineTypeNames {
+				if !names[n] {
+					t.Errorf("getTypeInfo: no row for the engine's type %s", n)
+				}
+			}
+		}
 	}
 }
 
