@@ -33,6 +33,8 @@ const (
 	clientTimeout = 3 * time.Minute
 	debianPython  = "/usr/bin/python3"
 	debianJDBCJar = "/usr/share/java/postgresql.jar"
+	// debianODBCDriver is psqlODBC's Unicode driver (odbc-postgresql).
+	debianODBCDriver = "/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so"
 )
 
 // clientEnv is one gpusql server and one PostgreSQL 15, both holding the
@@ -235,6 +237,7 @@ func TestClients(t *testing.T) {
 	t.Run("psycopg3", func(t *testing.T) { testClientPsycopg(t, e, "psycopg3", "psycopg", "python3-psycopg") })
 	t.Run("jdbc", func(t *testing.T) { testClientJDBC(t, e) })
 	t.Run("node", func(t *testing.T) { testClientNode(t, e) })
+	t.Run("odbc", func(t *testing.T) { testClientODBC(t, e) })
 	// Before postgres_fdw, whose foreign tables and schemas would show
 	// in PostgreSQL's catalog only.
 	t.Run("introspection", func(t *testing.T) { testIntrospection(t, e) })
@@ -252,6 +255,22 @@ func testClientPsycopg(t *testing.T, e *clientEnv, driver, module, pkg string) {
 			pg := runClient(t, nil, debianPython, script, driver, e.pgDSN(), part)
 			sameOutput(t, driver+" "+part, gp, pg)
 			t.Logf("%s %s against gpusql:\n%s", driver, part, firstLines(gp, 30))
+		})
+	}
+}
+
+// testClientODBC runs psqlODBC through pyodbc (odbc_client.py) against
+// both servers.
+func testClientODBC(t *testing.T, e *clientEnv) {
+	requirePython(t, "pyodbc", "python3-pyodbc")
+	requireClient(t, debianODBCDriver, "odbc-postgresql and unixodbc")
+	script := filepath.Join(e.repo, "testdata", "clients", "python", "odbc_client.py")
+	for _, part := range []string{"catalog", "escapes", "fetch"} {
+		subtest(t, part, func(t testing.TB) {
+			gp := runClient(t, nil, debianPython, script, debianODBCDriver, strconv.Itoa(e.gp.port), part)
+			pg := runClient(t, nil, debianPython, script, debianODBCDriver, strconv.Itoa(e.pg.port), part)
+			sameOutput(t, "psqlODBC "+part, gp, pg)
+			t.Logf("psqlODBC %s against gpusql:\n%s", part, firstLines(gp, 30))
 		})
 	}
 }
