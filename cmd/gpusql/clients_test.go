@@ -237,6 +237,7 @@ func TestClients(t *testing.T) {
 	t.Run("psycopg3", func(t *testing.T) { testClientPsycopg(t, e, "psycopg3", "psycopg", "python3-psycopg") })
 	t.Run("jdbc", func(t *testing.T) { testClientJDBC(t, e) })
 	t.Run("node", func(t *testing.T) { testClientNode(t, e) })
+	t.Run("postgres.js", func(t *testing.T) { testClientPostgresJS(t, e) })
 	t.Run("odbc", func(t *testing.T) { testClientODBC(t, e) })
 	// Before postgres_fdw, whose foreign tables and schemas would show
 	// in PostgreSQL's catalog only.
@@ -401,6 +402,23 @@ func testClientNode(t *testing.T, e *clientEnv) {
 	h, p = e.pgHostPort()
 	pg := runClient(t, nil, "node", script, h, p)
 	sameOutput(t, "node-postgres", gp, pg)
+	t.Logf("against gpusql:\n%s", firstLines(gp, 30))
+}
+
+// testClientPostgresJS runs postgres.js (postgres_js.js) against both
+// servers. The program gives every call a deadline and exits non-zero
+// when one passes, so a hang fails the test instead of stalling it.
+func testClientPostgresJS(t *testing.T, e *clientEnv) {
+	requireClient(t, "node", "nodejs")
+	dir := filepath.Join(e.repo, "testdata", "clients", "node")
+	requireClient(t, filepath.Join(dir, "node_modules", "postgres", "package.json"),
+		"postgres.js with `npm ci` in testdata/clients/node (scripts/clients/npm-install.sh)")
+	script := filepath.Join(dir, "postgres_js.js")
+	h, p := e.gpHostPort()
+	gp := runClient(t, nil, "node", script, h, p)
+	h, p = e.pgHostPort()
+	pg := runClient(t, nil, "node", script, h, p)
+	sameOutput(t, "postgres.js", gp, pg)
 	t.Logf("against gpusql:\n%s", firstLines(gp, 30))
 }
 
