@@ -239,6 +239,7 @@ func TestClients(t *testing.T) {
 	t.Run("node", func(t *testing.T) { testClientNode(t, e) })
 	t.Run("postgres.js", func(t *testing.T) { testClientPostgresJS(t, e) })
 	t.Run("odbc", func(t *testing.T) { testClientODBC(t, e) })
+	t.Run("pgbench", func(t *testing.T) { testClientPgbench(t, e) })
 	// Before postgres_fdw, whose foreign tables and schemas would show
 	// in PostgreSQL's catalog only.
 	t.Run("introspection", func(t *testing.T) { testIntrospection(t, e) })
@@ -420,6 +421,40 @@ func testClientPostgresJS(t *testing.T, e *clientEnv) {
 	pg := runClient(t, nil, "node", script, h, p)
 	sameOutput(t, "postgres.js", gp, pg)
 	t.Logf("against gpusql:\n%s", firstLines(gp, 30))
+}
+
+// pgbenchClients and pgbenchTransactions size TestClients/pgbench: 64
+// connections at once, each running the script this many times.
+const (
+	pgbenchClients      = 64
+	pgbenchTransactions = 8
+)
+
+// testClientPgbench runs pgbench with 64 clients in each query mode
+// against gpusql over a read-only script: every transaction must be
+// processed and none may fail. Only counts are checked, never timings.
+func testClientPgbench(t *testing.T, e *clientEnv) {
+	pgbench := filepath.Join(requirePG(t), "pgbench")
+	requireClient(t, pgbench, "postgresql-15")
+	script := filepath.Join(e.repo, "testdata", "clients", "pgbench", "readonly.sql")
+	h, p := e.gpHostPort()
+	for _, mode := range []string{"simple", "extended", "prepared"} {
+		subtest(t, mode, func(t testing.TB) {
+			out := runClient(t, []string{"PGUSER=postgres", "PGDATABASE=postgres"}, pgbench, "-h", h, "-p", p, "-n",
+				"-f", script, "-M", mode, "-c", strconv.Itoa(pgbenchClients), "-j", "4",
+				"-t", strconv.Itoa(pgbenchTransactions))
+			want := pgbenchClients * pgbenchTransactions
+			if !strings.Contains(out, fmt.Sprintf("number of transactions actually processed: %d/%d\n", want, want)) {
+				t.Errorf("pgbench -M %s: not every transaction was processed:\n%s", mode, out)
+			}
+			if !strings.Contains(out, "number of failed transactions: 0 (0.000%)") {
+				t.Errorf("pgbench -M %s: failed transactions:\n%s", mode, out)
+			}
+			if !strings.Contains(out, "query mode: "+mode) || !strings.Contains(out, fmt.Sprintf("number of clients: %d\n", pgbenchClients)) {
+				t.Errorf("pgbench -M %s: unexpected report:\n%s", mode, out)
+			}
+		})
+	}
 }
 
 func firstLines(s string, n int) string {
