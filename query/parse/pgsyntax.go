@@ -545,3 +545,36 @@ func joinEnd(items []*node, k int) bool {
 	}
 	return false
 }
+
+// bitwiseMix refuses a chain of the integer operators that tidb would
+// group differently from PostgreSQL. PostgreSQL binds &, |, << and >>
+// alike, left to right; tidb binds << and >> before & before |. Where a
+// later operator of a chain binds tighter in tidb than an earlier one
+// (4 | 1 & 2), the two disagree, and the query must say which it means.
+func (r *rewriter) bitwiseMix(items []*node) ([]*node, error) {
+	rank := func(n *node) int {
+		switch {
+		case n.op("<<"), n.op(">>"):
+			return 1
+		case n.op("&"):
+			return 2
+		case n.op("|"):
+			return 3
+		}
+		return 0
+	}
+	loosest := 0 // the loosest-binding operator of the chain so far
+	for _, n := range items {
+		if k := rank(n); k > 0 {
+			if k < loosest {
+				return nil, notSupported(r.src, n.tok, "mixing the operators &, |, << and >> without parentheses is not supported by gpusql: PostgreSQL applies them left to right; write parentheses")
+			}
+			loosest = max(loosest, k)
+			continue
+		}
+		if n.op(",") || comparison(n) || !n.group && n.tok.kind == kIdent && keyword(n.tok.text) {
+			loosest = 0
+		}
+	}
+	return items, nil
+}

@@ -59,7 +59,7 @@ func (r *rewriter) level(items []*node, end token) ([]*node, error) {
 		}
 	}
 	r.end = end
-	passes := []func([]*node) ([]*node, error){r.derivedTables, r.catalogNames, r.namedArgs, r.pgSyntax, r.aggSyntax, r.fullJoin, r.joinCondition, r.specials, r.casts, r.atTimeZone, r.arrays, r.regex, r.distinct, r.nulls, r.windowSyntax, r.limit}
+	passes := []func([]*node) ([]*node, error){r.derivedTables, r.catalogNames, r.namedArgs, r.pgSyntax, r.aggSyntax, r.fullJoin, r.joinCondition, r.specials, r.casts, r.atTimeZone, r.arrays, r.regex, r.bitwiseMix, r.distinct, r.nulls, r.windowSyntax, r.limit}
 	for _, pass := range passes {
 		var err error
 		if items, err = pass(items); err != nil {

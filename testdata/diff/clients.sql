@@ -69,3 +69,10 @@ SELECT count(*) FROM pg_type WHERE typinput = 'pg_catalog.array_in'::regproc AND
 
 -- name: cl019_max_index_keys
 SELECT setting, context FROM pg_settings WHERE name = 'max_index_keys';
+
+-- name: cl020_bitwise_left_to_right
+SELECT 1 & 2 | 4 AS a, 4 | (1 & 2) AS b, 1 << 2 & 7 AS c, 2 | 1 = 3 AS d;
+
+-- name: cl021_bitwise_mixed_refused
+-- gpusql-error 0A000
+SELECT 4 | 1 & 2;
