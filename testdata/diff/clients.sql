@@ -32,7 +32,6 @@ SELECT count(*) FROM obs WHERE id = ANY ('{1,x}');
 -- other expressions those catalog queries use.
 
 -- name: cl009_srf_select_constant
--- ordered
 SELECT generate_series(1, 3) AS i, 'a' AS b;
 
 -- name: cl010_srf_select_per_row
