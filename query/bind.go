@@ -135,6 +135,11 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 	if err := b.bindWith(sel.With); err != nil {
 		return nil, nil, err
 	}
+	if hasSelectSRF(sel) {
+		s := *sel
+		s.With = nil
+		return b.projectSet(&s) // projectset.go
+	}
 	b.params.mapMarkers(sel.Limit)
 	if err := b.bindFrom(sel.From); err != nil {
 		return nil, nil, err
@@ -881,6 +886,14 @@ func figureName(n ast.ExprNode) (string, int) {
 			return "?column?", 0
 		case "__gpusql_concat":
 			return "concat", 2
+		case "__gpusql_field":
+			// (x).f is named f
+			if len(n.Args) == 2 {
+				if f, err := stringArg(n.Args[1]); err == nil {
+					return f, 2
+				}
+			}
+			return "?column?", 0
 		case "__gpusql_at_zone":
 			return "timezone", 2 // PostgreSQL's name for AT TIME ZONE
 		case "__gpusql_div":
@@ -888,6 +901,11 @@ func figureName(n ast.ExprNode) (string, int) {
 		case "__gpusql_mod":
 			return "mod", 2
 		case "trim":
+			if d, ok := trimDirection(n); ok && d == ast.TrimLeading {
+				return "ltrim", 2
+			} else if ok && d == ast.TrimTrailing {
+				return "rtrim", 2
+			}
 			return "btrim", 2 // PostgreSQL's name for trim(x [, chars])
 		case "__gpusql_is_distinct", "__gpusql_regex", "concat":
 			return "?column?", 0

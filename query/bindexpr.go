@@ -335,6 +335,9 @@ func (b *binder) negate(x engine.Expr) (engine.Expr, error) {
 }
 
 func (b *binder) binary(n *ast.BinaryOperationExpr) (engine.Expr, error) {
+	if e, ok, err := b.regprocCompare(n); ok || err != nil {
+		return e, err
+	}
 	l, err := b.expr(n.L)
 	if err != nil {
 		return nil, err
@@ -366,8 +369,85 @@ func (b *binder) binary(n *ast.BinaryOperationExpr) (engine.Expr, error) {
 			op = engine.OpOr
 		}
 		return fold(&engine.Call{Op: op, Args: []engine.Expr{l, r}, T: engine.Bool})
+	case opcode.And, opcode.Or, opcode.LeftShift, opcode.RightShift:
+		return bitwise(n.Op, l, r)
 	}
 	return nil, unsupported("operator %s is not supported", opName(n.Op))
+}
+
+// bitwise binds the integer operators &, |, << and >> (pgJDBC's
+// getIndexInfo reads indoption[i] & 1) as a host function: catalog
+// queries use them, over few rows. An untyped operand takes the other's
+// type; the result is the wider operand type (the shifts: the left's).
+func bitwise(op opcode.Op, l, r engine.Expr) (engine.Expr, error) {
+	sym := map[opcode.Op]string{opcode.And: "&", opcode.Or: "|", opcode.LeftShift: "<<", opcode.RightShift: ">>"}[op]
+	shift := op == opcode.LeftShift || op == opcode.RightShift
+	lt, rt := l.Type(), r.Type()
+	switch {
+	case isUnknown(l) && isUnknown(r):
+		lt, rt = engine.Int32, engine.Int32
+	case isUnknown(l):
+		lt = rt
+	case isUnknown(r):
+		rt = lt
+		if shift {
+			rt = engine.Int32
+		}
+	}
+	if !lt.IsInteger() || !rt.IsInteger() {
+		return nil, engine.Errorf(engine.CodeUndefinedFunction, "operator does not exist: %s %s %s", pgTypeName(lt), sym, pgTypeName(rt)).
+			WithHint("No operator matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	t := lt
+	if !shift && rt.StorageWidth() > lt.StorageWidth() {
+		t = rt
+	}
+	var err error
+	if l, err = castTo(l, t); err != nil {
+		return nil, err
+	}
+	if r, err = castTo(r, engine.Type{Kind: rt.Kind}); err != nil {
+		return nil, err
+	}
+	apply := func(a, b int64) int64 {
+		switch op {
+		case opcode.And:
+			return a & b
+		case opcode.Or:
+			return a | b
+		case opcode.LeftShift:
+			return a << uint64(b&63)
+		}
+		return a >> uint64(b&63)
+	}
+	wrap := func(x int64) int64 { // to the result type's width, as PostgreSQL's shifts do
+		switch t.Kind {
+		case engine.KindInt16:
+			return int64(int16(x))
+		case engine.KindInt32:
+			return int64(int32(x))
+		}
+		return x
+	}
+	lc, lok := l.(*engine.Const)
+	rc, rok := r.(*engine.Const)
+	if lok && rok {
+		if lc.Null || rc.Null {
+			return &engine.Const{T: t, Null: true}, nil
+		}
+		return &engine.Const{T: t, I: wrap(apply(lc.I, rc.I))}, nil
+	}
+	return &engine.HostFunc{Name: sym, Args: []engine.Expr{l, r}, T: t, Parallel: true, Fn: func(vs []*engine.Vec, n int) (*engine.Vec, error) {
+		out := engine.NewVec(t, n)
+		for i := 0; i < n; i++ {
+			if vs[0].IsNull(i) || vs[1].IsNull(i) {
+				out.SetNull(i)
+				continue
+			}
+			out.I[i] = wrap(apply(vs[0].I[i], vs[1].I[i]))
+		}
+		return out, nil
+	}}, nil
 }
 
 func opName(op opcode.Op) string {
@@ -671,6 +751,18 @@ func (b *binder) caseExpr(n *ast.CaseExpr) (engine.Expr, error) {
 }
 
 func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
+	if d, ok := trimDirection(n); ok {
+		// trim(BOTH|LEADING|TRAILING [chars] FROM s): btrim, ltrim, rtrim
+		fn := map[ast.TrimDirectionType]string{ast.TrimLeading: "ltrim", ast.TrimTrailing: "rtrim"}[d]
+		if fn == "" {
+			fn = "btrim"
+		}
+		args := []ast.ExprNode{n.Args[0]}
+		if n.Args[1] != nil {
+			args = append(args, n.Args[1])
+		}
+		n = &ast.FuncCallExpr{FnName: ast.NewCIStr(fn), Args: args}
+	}
 	name := n.FnName.L
 	args := make([]engine.Expr, 0, len(n.Args))
 	bindArgs := func(from int) error {
@@ -752,6 +844,11 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 			return nil, err
 		}
 		return b.arrayOp(name, args[0], args[1])
+	case "__gpusql_field":
+		if err := want(2, 2); err != nil {
+			return nil, err
+		}
+		return b.fieldSelect(n.Args[0], n.Args[1])
 	case "__gpusql_array_sub":
 		if err := want(1, 1); err != nil {
 			return nil, err
@@ -1659,4 +1756,73 @@ func parseIdent(s string) ([]string, error) {
 		}
 		i++
 	}
+}
+
+// trimDirection reads tidb's trim(direction [chars] FROM s): the
+// arguments s, chars (nil when omitted) and the direction.
+func trimDirection(n *ast.FuncCallExpr) (ast.TrimDirectionType, bool) {
+	if n.FnName.L != "trim" || len(n.Args) != 3 || n.Args[0] == nil {
+		return 0, false
+	}
+	d, ok := n.Args[2].(*ast.TrimDirectionExpr)
+	if !ok {
+		return 0, false
+	}
+	return d.Direction, true
+}
+
+// regprocCompare binds col = 'name'::regproc (and <>) where col is one of
+// the catalogs' regproc columns, which gpusql holds as the function's
+// name (pg_type.typinput and the like): the literal becomes the name it
+// resolves to, a function of pg_proc or a type's I/O function. pgJDBC
+// asks typinput = 'pg_catalog.array_in'::regproc to find array types.
+// ok is false for other comparisons.
+func (b *binder) regprocCompare(n *ast.BinaryOperationExpr) (engine.Expr, bool, error) {
+	if n.Op != opcode.EQ && n.Op != opcode.NE {
+		return nil, false, nil
+	}
+	lit := func(x ast.ExprNode) (string, bool) {
+		fc, ok := x.(*ast.FuncCallExpr)
+		if !ok || fc.FnName.L != "__gpusql_regcast" || len(fc.Args) != 2 {
+			return "", false
+		}
+		if kind, err := stringArg(fc.Args[1]); err != nil || kind != "regproc" {
+			return "", false
+		}
+		v, ok := fc.Args[0].(ast.ValueExpr)
+		if !ok {
+			return "", false
+		}
+		name, ok := v.GetValue().(string)
+		return name, ok
+	}
+	other, name := n.L, ""
+	if s, ok := lit(n.R); ok {
+		name = s
+	} else if s, ok := lit(n.L); ok {
+		other, name = n.R, s
+	} else {
+		return nil, false, nil
+	}
+	x, err := b.expr(other)
+	if err != nil || !x.Type().IsString() {
+		return nil, false, err // an OID compares with the OID the cast gives
+	}
+	parts, err := parseQualified(strings.TrimSpace(name))
+	fn := ""
+	if err == nil && (len(parts) == 1 || len(parts) == 2 && parts[0] == "pg_catalog") {
+		fn = parts[len(parts)-1]
+	}
+	known := false
+	for _, p := range pgProcs {
+		known = known || p.name == fn
+	}
+	for _, t := range pgTypes {
+		known = known || fn != "" && (t.input == fn || t.output == fn || t.receive == fn || t.send == fn)
+	}
+	if !known {
+		return nil, true, engine.Errorf(engine.CodeUndefinedFunction, "function %q does not exist", name)
+	}
+	e, err := b.compare(n.Op, x, &engine.Const{T: engine.Text, S: fn})
+	return e, true, err
 }

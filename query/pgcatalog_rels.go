@@ -552,9 +552,7 @@ func (s *Session) pgSettingsRows() []row {
 	for _, name := range s.settingNames() {
 		v := s.setting(name)
 		ctx := "user"
-		switch name {
-		case "server_version", "server_encoding", "integer_datetimes", "lc_collate", "lc_ctype",
-			"max_identifier_length", "gpusql.device", "gpusql.version", "gpusql.file_root":
+		if readOnlySettings[name] {
 			ctx = "internal"
 		}
 		vartype := "string"
@@ -694,8 +692,10 @@ func (s *Session) pgStatTablesRows(rel string) []row {
 }
 
 // settingNames lists the parameters SHOW ALL shows, sorted.
+// settingNames are the settings SHOW ALL and pg_settings list: every one
+// SHOW knows but is_superuser, which PostgreSQL lists in neither.
 func (s *Session) settingNames() []string {
-	names := []string{"server_version", "gpusql.device", "gpusql.version", "gpusql.file_root"}
+	names := []string{"server_version", "gpusql.device", "gpusql.version", "gpusql.file_root", "client_connection_check_interval"}
 	for k := range defaultSettings {
 		names = append(names, k)
 	}

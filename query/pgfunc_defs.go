@@ -480,9 +480,7 @@ func formatText(f string, args []fval) (string, error) {
 
 // checkSettable reports whether set_config may change a setting.
 func (s *Session) checkSettable(name string) error {
-	switch name {
-	case "server_version", "server_encoding", "integer_datetimes", "lc_collate", "lc_ctype",
-		"max_identifier_length", "gpusql.device", "gpusql.version", "gpusql.file_root":
+	if readOnlySettings[name] {
 		return engine.Errorf(engine.CodeCantChangeRuntimeParam, "parameter %q cannot be changed", name)
 	}
 	if !s.known(name) && !strings.Contains(name, ".") {

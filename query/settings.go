@@ -1,7 +1,6 @@
 package query
 
 import (
-	"sort"
 	"strings"
 
 	"github.com/gpusql/gpusql/engine"
@@ -30,6 +29,7 @@ var defaultSettings = map[string]string{
 	"lc_collate":                          "C",
 	"lc_ctype":                            "C",
 	"max_identifier_length":               "63",
+	"max_index_keys":                      "32", // pgJDBC reads it (getImportedKeys)
 	"bytea_output":                        "hex",
 	// Set by pg_dump; accepted and shown, with no effect on gpusql.
 	"synchronize_seqscans":          "on",
@@ -41,6 +41,14 @@ var defaultSettings = map[string]string{
 	"default_table_access_method":   "heap",
 	"check_function_bodies":         "on",
 	"xmloption":                     "content",
+}
+
+// readOnlySettings are the settings SET and set_config refuse to change
+// (PostgreSQL's internal ones, and gpusql's).
+var readOnlySettings = map[string]bool{
+	"server_version": true, "server_encoding": true, "integer_datetimes": true, "lc_collate": true, "lc_ctype": true,
+	"max_identifier_length": true, "max_index_keys": true, "gpusql.device": true, "gpusql.version": true,
+	"gpusql.file_root": true, "is_superuser": true,
 }
 
 // settingNames maps lower-case names to PostgreSQL's spelling for SHOW.
@@ -97,8 +105,7 @@ func (s *Session) known(name string) bool {
 
 func (s *Session) set(st *parse.Set, w engine.ResultWriter) error {
 	name := strings.ToLower(st.Name)
-	switch name {
-	case "server_version", "server_encoding", "integer_datetimes", "lc_collate", "lc_ctype", "max_identifier_length", "gpusql.device", "gpusql.version", "gpusql.file_root", "is_superuser":
+	if readOnlySettings[name] {
 		return engine.Errorf(engine.CodeCantChangeRuntimeParam, "parameter %q cannot be changed", name)
 	}
 	if !s.known(name) && !strings.Contains(name, ".") {
@@ -163,12 +170,7 @@ func (s *Session) show(st *parse.Show, w engine.ResultWriter) error {
 		if err := w.Describe(s.showColumns("all")); err != nil {
 			return err
 		}
-		names := []string{"server_version", "gpusql.device", "gpusql.version", "gpusql.file_root", "client_connection_check_interval"}
-		for k := range defaultSettings {
-			names = append(names, k)
-		}
-		sort.Strings(names)
-		for _, n := range names {
+		for _, n := range s.settingNames() {
 			if err := w.Row([][]byte{[]byte(n), []byte(s.setting(n)), nil}); err != nil {
 				return err
 			}

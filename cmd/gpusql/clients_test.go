@@ -33,6 +33,8 @@ const (
 	clientTimeout = 3 * time.Minute
 	debianPython  = "/usr/bin/python3"
 	debianJDBCJar = "/usr/share/java/postgresql.jar"
+	// debianODBCDriver is psqlODBC's Unicode driver (odbc-postgresql).
+	debianODBCDriver = "/usr/lib/x86_64-linux-gnu/odbc/psqlodbcw.so"
 )
 
 // clientEnv is one gpusql server and one PostgreSQL 15, both holding the
@@ -235,6 +237,9 @@ func TestClients(t *testing.T) {
 	t.Run("psycopg3", func(t *testing.T) { testClientPsycopg(t, e, "psycopg3", "psycopg", "python3-psycopg") })
 	t.Run("jdbc", func(t *testing.T) { testClientJDBC(t, e) })
 	t.Run("node", func(t *testing.T) { testClientNode(t, e) })
+	t.Run("postgres.js", func(t *testing.T) { testClientPostgresJS(t, e) })
+	t.Run("odbc", func(t *testing.T) { testClientODBC(t, e) })
+	t.Run("pgbench", func(t *testing.T) { testClientPgbench(t, e) })
 	// Before postgres_fdw, whose foreign tables and schemas would show
 	// in PostgreSQL's catalog only.
 	t.Run("introspection", func(t *testing.T) { testIntrospection(t, e) })
@@ -256,6 +261,22 @@ func testClientPsycopg(t *testing.T, e *clientEnv, driver, module, pkg string) {
 	}
 }
 
+// testClientODBC runs psqlODBC through pyodbc (odbc_client.py) against
+// both servers.
+func testClientODBC(t *testing.T, e *clientEnv) {
+	requirePython(t, "pyodbc", "python3-pyodbc")
+	requireClient(t, debianODBCDriver, "odbc-postgresql and unixodbc")
+	script := filepath.Join(e.repo, "testdata", "clients", "python", "odbc_client.py")
+	for _, part := range []string{"catalog", "escapes", "fetch"} {
+		subtest(t, part, func(t testing.TB) {
+			gp := runClient(t, nil, debianPython, script, debianODBCDriver, strconv.Itoa(e.gp.port), part)
+			pg := runClient(t, nil, debianPython, script, debianODBCDriver, strconv.Itoa(e.pg.port), part)
+			sameOutput(t, "psqlODBC "+part, gp, pg)
+			t.Logf("psqlODBC %s against gpusql:\n%s", part, firstLines(gp, 30))
+		})
+	}
+}
+
 func testClientJDBC(t *testing.T, e *clientEnv) {
 	requireClient(t, "java", "default-jdk-headless")
 	requireClient(t, debianJDBCJar, "libpostgresql-jdbc-java")
@@ -268,6 +289,11 @@ func testClientJDBC(t *testing.T, e *clientEnv) {
 		pg = runClient(t, nil, "java", append([]string{"-cp", debianJDBCJar, src, url(e.pg.port)}, args...)...)
 		return gp, pg
 	}
+	subtest(t, "DatabaseMetaData_keys", func(t testing.TB) {
+		gp, pg := run(t, "MetadataTest", "keys")
+		compareSections(t, gp, pg, jdbcSubsetSections)
+		t.Logf("against gpusql:\n%s", firstLines(gp, 40))
+	})
 	for _, c := range []struct{ name, class, mode string }{
 		{"PreparedStatement", "PreparedTest", "basic"},
 		{"PreparedStatement_dates", "PreparedTest", "dates"},
@@ -278,6 +304,91 @@ func testClientJDBC(t *testing.T, e *clientEnv) {
 			sameOutput(t, c.name, gp, pg)
 			t.Logf("against gpusql:\n%s", firstLines(gp, 40))
 		})
+	}
+}
+
+// jdbcSubsetSections are the results of MetadataTest's keys mode where
+// gpusql may list fewer rows than PostgreSQL, each with the reason; the
+// rows it lists must be PostgreSQL's, and the engine's types must all be
+// there.
+var jdbcSubsetSections = map[string]string{
+	// pg_type holds the types gpusql has (the engine's, the catalogs'
+	// and their arrays), not PostgreSQL's geometric, network, range,
+	// text-search or bit-string types.
+	"getTypeInfo": "gpusql's pg_type lists only the types gpusql has",
+	// PostgreSQL also has upper(anyrange) and upper(anymultirange).
+	"getFunctions upper": "gpusql has no range types",
+}
+
+// engineTypeNames are the types every type listing must show.
+var engineTypeNames = []string{"bool", "int2", "int4", "int8", "float4", "float8", "numeric", "date", "time",
+	"timestamp", "timestamptz", "interval", "bpchar", "varchar", "text"}
+
+// compareSections compares client output made of "== name" sections
+// (a header line, then one line per row): the same sections in the same
+// order, each with the same lines, except that in the sections of subset
+// gpusql's rows need only be a subset of PostgreSQL's. A section whose
+// name line reports an ERROR fails (PostgreSQL gave none).
+func compareSections(t testing.TB, gp, pg string, subset map[string]string) {
+	t.Helper()
+	type section struct {
+		name string
+		rows []string
+	}
+	split := func(s string) []section {
+		var out []section
+		for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+			if name, ok := strings.CutPrefix(l, "== "); ok {
+				out = append(out, section{name: name})
+				continue
+			}
+			if len(out) == 0 {
+				out = append(out, section{})
+			}
+			out[len(out)-1].rows = append(out[len(out)-1].rows, l)
+		}
+		return out
+	}
+	g, p := split(gp), split(pg)
+	if len(g) != len(p) {
+		t.Fatalf("gpusql printed %d sections, PostgreSQL %d\n%s", len(g), len(p), lineDiff(gp, pg))
+	}
+	for i := range g {
+		if g[i].name != p[i].name {
+			t.Errorf("section %d: gpusql %q, PostgreSQL %q", i, g[i].name, p[i].name)
+			continue
+		}
+		why, sub := subset[g[i].name]
+		if !sub {
+			sameOutput(t, g[i].name, strings.Join(g[i].rows, "\n"), strings.Join(p[i].rows, "\n"))
+			continue
+		}
+		if len(g[i].rows) == 0 || len(p[i].rows) == 0 || g[i].rows[0] != p[i].rows[0] {
+			t.Errorf("%s: column labels differ\n%s", g[i].name, lineDiff(strings.Join(g[i].rows, "\n"), strings.Join(p[i].rows, "\n")))
+			continue
+		}
+		pgRows := map[string]bool{}
+		for _, r := range p[i].rows[1:] {
+			pgRows[r] = true
+		}
+		names := map[string]bool{}
+		for _, r := range g[i].rows[1:] {
+			if !pgRows[r] {
+				t.Errorf("%s: gpusql's row is not among PostgreSQL's (%s):\n  %s", g[i].name, why, r)
+			}
+			name, _, _ := strings.Cut(r, " | ")
+			names[name] = true
+		}
+		if len(g[i].rows) < 2 {
+			t.Errorf("%s: gpusql gave no rows", g[i].name)
+		}
+		if g[i].name == "getTypeInfo" {
+			for _, n := range engineTypeNames {
+				if !names[n] {
+					t.Errorf("getTypeInfo: no row for the engine's type %s", n)
+				}
+			}
+		}
 	}
 }
 
@@ -293,6 +404,57 @@ func testClientNode(t *testing.T, e *clientEnv) {
 	pg := runClient(t, nil, "node", script, h, p)
 	sameOutput(t, "node-postgres", gp, pg)
 	t.Logf("against gpusql:\n%s", firstLines(gp, 30))
+}
+
+// testClientPostgresJS runs postgres.js (postgres_js.js) against both
+// servers. The program gives every call a deadline and exits non-zero
+// when one passes, so a hang fails the test instead of stalling it.
+func testClientPostgresJS(t *testing.T, e *clientEnv) {
+	requireClient(t, "node", "nodejs")
+	dir := filepath.Join(e.repo, "testdata", "clients", "node")
+	requireClient(t, filepath.Join(dir, "node_modules", "postgres", "package.json"),
+		"postgres.js with `npm ci` in testdata/clients/node (scripts/clients/npm-install.sh)")
+	script := filepath.Join(dir, "postgres_js.js")
+	h, p := e.gpHostPort()
+	gp := runClient(t, nil, "node", script, h, p)
+	h, p = e.pgHostPort()
+	pg := runClient(t, nil, "node", script, h, p)
+	sameOutput(t, "postgres.js", gp, pg)
+	t.Logf("against gpusql:\n%s", firstLines(gp, 30))
+}
+
+// pgbenchClients and pgbenchTransactions size TestClients/pgbench: 64
+// connections at once, each running the script this many times.
+const (
+	pgbenchClients      = 64
+	pgbenchTransactions = 8
+)
+
+// testClientPgbench runs pgbench with 64 clients in each query mode
+// against gpusql over a read-only script: every transaction must be
+// processed and none may fail. Only counts are checked, never timings.
+func testClientPgbench(t *testing.T, e *clientEnv) {
+	pgbench := filepath.Join(requirePG(t), "pgbench")
+	requireClient(t, pgbench, "postgresql-15")
+	script := filepath.Join(e.repo, "testdata", "clients", "pgbench", "readonly.sql")
+	h, p := e.gpHostPort()
+	for _, mode := range []string{"simple", "extended", "prepared"} {
+		subtest(t, mode, func(t testing.TB) {
+			out := runClient(t, []string{"PGUSER=postgres", "PGDATABASE=postgres"}, pgbench, "-h", h, "-p", p, "-n",
+				"-f", script, "-M", mode, "-c", strconv.Itoa(pgbenchClients), "-j", "4",
+				"-t", strconv.Itoa(pgbenchTransactions))
+			want := pgbenchClients * pgbenchTransactions
+			if !strings.Contains(out, fmt.Sprintf("number of transactions actually processed: %d/%d\n", want, want)) {
+				t.Errorf("pgbench -M %s: not every transaction was processed:\n%s", mode, out)
+			}
+			if !strings.Contains(out, "number of failed transactions: 0 (0.000%)") {
+				t.Errorf("pgbench -M %s: failed transactions:\n%s", mode, out)
+			}
+			if !strings.Contains(out, "query mode: "+mode) || !strings.Contains(out, fmt.Sprintf("number of clients: %d\n", pgbenchClients)) {
+				t.Errorf("pgbench -M %s: unexpected report:\n%s", mode, out)
+			}
+		})
+	}
 }
 
 func firstLines(s string, n int) string {

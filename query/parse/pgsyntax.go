@@ -4,6 +4,8 @@ package parse
 // use: OPERATOR(schema.op), COLLATE, pg_catalog-qualified function
 // calls, = ANY (ARRAY[...]) and the regular expression operators.
 
+import "strings"
+
 // pgSyntax rewrites, on one level:
 //
 //   - OPERATOR(pg_catalog.~) → ~ (any schema, any operator the lexer knows)
@@ -19,6 +21,9 @@ package parse
 //     tidb's parse of a || b (concat) would otherwise stand for
 //   - mod(a, b) → __gpusql_mod(a, b): tidb reads mod() as the operator %,
 //     which would lose the function's result column name
+//   - (expr).name, a field of a composite value → __gpusql_field(expr,
+//     'name'); information_schema._pg_expandarray(...) →
+//     _pg_expandarray(...)
 //   - user, current_user, session_user, current_role, current_catalog
 //     written bare → user(), ...: PostgreSQL's SQL value functions, so that
 //     a quoted "user" stays a column name
@@ -69,6 +74,21 @@ func (r *rewriter) pgSyntax(items []*node) ([]*node, error) {
 				j += 2
 			}
 			i = j - 1
+			continue
+		case n.group && next != nil && next.op(".") && isName(get(items, i+2)) && len(n.kids) > 0 &&
+			!n.kids[0].word("select") && (len(out) == 0 || !isFuncName(out[len(out)-1]) && !out[len(out)-1].group):
+			// (expr).field: a field of a composite value
+			field := items[i+2].tok.text
+			if items[i+2].tok.kind != kQIdent {
+				field = strings.ToLower(field)
+			}
+			out = append(out, call(fnField, n.tok, n.kids, str(field, items[i+2].tok))...)
+			i += 2
+			continue
+		case n.word("information_schema") && next != nil && next.op(".") && i+3 < len(items) &&
+			items[i+2].word("_pg_expandarray") && items[i+3].group:
+			i++ // the function is known by its name alone
+			dropped = true
 			continue
 		case n.word("pg_catalog") && next != nil && next.op(".") && i+3 < len(items) &&
 			isFuncName(items[i+2]) && items[i+3].group:
@@ -524,4 +544,37 @@ func joinEnd(items []*node, k int) bool {
 		}
 	}
 	return false
+}
+
+// bitwiseMix refuses a chain of the integer operators that tidb would
+// group differently from PostgreSQL. PostgreSQL binds &, |, << and >>
+// alike, left to right; tidb binds << and >> before & before |. Where a
+// later operator of a chain binds tighter in tidb than an earlier one
+// (4 | 1 & 2), the two disagree, and the query must say which it means.
+func (r *rewriter) bitwiseMix(items []*node) ([]*node, error) {
+	rank := func(n *node) int {
+		switch {
+		case n.op("<<"), n.op(">>"):
+			return 1
+		case n.op("&"):
+			return 2
+		case n.op("|"):
+			return 3
+		}
+		return 0
+	}
+	loosest := 0 // the loosest-binding operator of the chain so far
+	for _, n := range items {
+		if k := rank(n); k > 0 {
+			if k < loosest {
+				return nil, notSupported(r.src, n.tok, "mixing the operators &, |, << and >> without parentheses is not supported by gpusql: PostgreSQL applies them left to right; write parentheses")
+			}
+			loosest = max(loosest, k)
+			continue
+		}
+		if n.op(",") || comparison(n) || !n.group && n.tok.kind == kIdent && keyword(n.tok.text) {
+			loosest = 0
+		}
+	}
+	return items, nil
 }

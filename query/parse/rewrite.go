@@ -22,6 +22,7 @@ const (
 	fnArrayHas    = "__gpusql_array_has"    // (x, array) for x = ANY (array)
 	fnArraySub    = "__gpusql_array_sub"    // ((SELECT ...)) for ARRAY(SELECT ...)
 	fnSRF         = "__gpusql_srf"          // ('name', args...) for a function in FROM
+	fnField       = "__gpusql_field"        // (expr, 'name') for (expr).name
 	fnConcat      = "__gpusql_concat"       // (args...) for PostgreSQL's concat(), not ||
 	fnMod         = "__gpusql_mod"          // (a, b) for PostgreSQL's mod(), which tidb reads as a % b
 	fnFullJoin    = "__gpusql_full_join"    // (cond) as the ON of a LEFT JOIN that stands for FULL JOIN
@@ -58,7 +59,7 @@ func (r *rewriter) level(items []*node, end token) ([]*node, error) {
 		}
 	}
 	r.end = end
-	passes := []func([]*node) ([]*node, error){r.derivedTables, r.catalogNames, r.namedArgs, r.pgSyntax, r.aggSyntax, r.fullJoin, r.joinCondition, r.specials, r.casts, r.atTimeZone, r.arrays, r.regex, r.distinct, r.nulls, r.windowSyntax, r.limit}
+	passes := []func([]*node) ([]*node, error){r.derivedTables, r.catalogNames, r.namedArgs, r.pgSyntax, r.aggSyntax, r.fullJoin, r.joinCondition, r.specials, r.casts, r.atTimeZone, r.arrays, r.regex, r.bitwiseMix, r.distinct, r.nulls, r.windowSyntax, r.limit}
 	for _, pass := range passes {
 		var err error
 		if items, err = pass(items); err != nil {

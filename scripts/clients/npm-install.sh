@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs node-postgres for cmd/gpusql's client tests into
+# Installs node-postgres and postgres.js for cmd/gpusql's client tests into
 # testdata/clients/node/node_modules with `npm ci` (the versions of
 # package-lock.json), unless the installed tree already matches the lock
 # file (npm writes node_modules/.package-lock.json; same content, nothing
@@ -10,7 +10,7 @@ if ! command -v npm >/dev/null 2>&1; then
 	echo "npm-install.sh: npm not found" >&2
 	exit 1
 fi
-if [ -f node_modules/.package-lock.json ] && [ -f node_modules/pg/package.json ] &&
+if [ -f node_modules/.package-lock.json ] && [ -f node_modules/pg/package.json ] && [ -f node_modules/postgres/package.json ] &&
 	[ node_modules/.package-lock.json -nt package-lock.json ]; then
 	exit 0
 fi

@@ -26,3 +26,52 @@ SELECT count(*) FROM obs WHERE d = ANY ('{0.125,1.50,-2}');
 -- name: cl008_any_array_bad_element
 -- error 22P02
 SELECT count(*) FROM obs WHERE id = ANY ('{1,x}');
+
+-- Set-returning functions in a select list (pgJDBC's getPrimaryKeys and
+-- getIndexInfo, psqlODBC's SQLForeignKeys), field selection, and the
+-- other expressions those catalog queries use.
+
+-- name: cl009_srf_select_constant
+SELECT generate_series(1, 3) AS i, 'a' AS b;
+
+-- name: cl010_srf_select_per_row
+-- ordered
+SELECT id, generate_series(id, 3) AS g FROM obs WHERE id <= 3 ORDER BY id, g;
+
+-- name: cl011_srf_select_lockstep
+-- ordered
+SELECT generate_series(1, 2) AS x, generate_series(1, 3) AS y ORDER BY y;
+
+-- name: cl012_srf_expandarray_fields
+-- ordered
+SELECT (information_schema._pg_expandarray('{5,7}'::int2[])).n, (information_schema._pg_expandarray('{5,7}'::int2[])).x ORDER BY 1;
+
+-- name: cl013_srf_expandarray_record
+-- ordered
+SELECT r.k, (r.keys).x, (r.keys).n FROM (SELECT 1 AS k, information_schema._pg_expandarray('{5,6,7}'::int2[]) AS keys) r WHERE (r.keys).x > 5 ORDER BY 3 DESC;
+
+-- name: cl014_srf_unnest_select
+SELECT unnest('{a,NULL,c}'::text[]) AS u;
+
+-- name: cl015_srf_order_limit
+-- ordered
+SELECT id, generate_series(1, id) AS g FROM obs WHERE id BETWEEN 2 AND 4 ORDER BY g DESC, id LIMIT 2;
+
+-- name: cl016_bitwise_ints
+SELECT 12 & 10, 12 | 3, 1 << 4, 256 >> 2, 5::smallint & 4::smallint, id & 6 AS m FROM obs WHERE id < 4;
+
+-- name: cl017_trim_direction
+SELECT trim(both 'x' from 'xxaxx'), trim(leading 'x' from 'xxaxx'), trim(trailing from '  a  ') || '|';
+
+-- name: cl018_regproc_name_compare
+SELECT count(*) FROM pg_type WHERE typinput = 'pg_catalog.array_in'::regproc AND typname = '_int4';
+
+-- name: cl019_max_index_keys
+SELECT setting, context FROM pg_settings WHERE name = 'max_index_keys';
+
+-- name: cl020_bitwise_left_to_right
+SELECT 1 & 2 | 4 AS a, 4 | (1 & 2) AS b, 1 << 2 & 7 AS c, 2 | 1 = 3 AS d;
+
+-- name: cl021_bitwise_mixed_refused
+-- gpusql-error 0A000
+SELECT 4 | 1 & 2;

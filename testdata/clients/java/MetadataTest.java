@@ -1,7 +1,9 @@
 // pgJDBC's DatabaseMetaData against a server: getTables, getColumns and
-// getSchemas, printed column by column so the output can be compared
-// between gpusql and PostgreSQL.
-// Usage: java -cp postgresql.jar MetadataTest.java JDBC_URL
+// getSchemas (no mode), or (mode "keys") the calls past those: keys,
+// indexes, type info, functions, procedures, privileges, row identifiers,
+// each result printed whole so the output can be compared between gpusql
+// and PostgreSQL.
+// Usage: java -cp postgresql.jar MetadataTest.java JDBC_URL [keys]
 import java.sql.*;
 
 public class MetadataTest {
@@ -17,7 +19,77 @@ public class MetadataTest {
         rs.close();
     }
 
+    // dump prints a result as "== label", its column labels, then one
+    // line per row, values separated by " | ".
+    static void dump(String label, ResultSet rs) throws SQLException {
+        System.out.println("== " + label);
+        ResultSetMetaData m = rs.getMetaData();
+        StringBuilder h = new StringBuilder("#");
+        for (int i = 1; i <= m.getColumnCount(); i++) {
+            h.append(i > 1 ? " | " : " ").append(m.getColumnLabel(i));
+        }
+        System.out.println(h);
+        while (rs.next()) {
+            StringBuilder b = new StringBuilder();
+            for (int i = 1; i <= m.getColumnCount(); i++) {
+                b.append(i > 1 ? " | " : "").append(rs.getString(i));
+            }
+            System.out.println(b);
+        }
+        rs.close();
+    }
+
+    interface Call {
+        ResultSet call() throws SQLException;
+    }
+
+    // run prints a call's result, or its error (which fails the Go test:
+    // PostgreSQL answers every one of these).
+    static void run(String label, Call c) {
+        try {
+            dump(label, c.call());
+        } catch (SQLException e) {
+            System.out.println("== " + label + " ERROR " + e.getSQLState() + " " + e.getMessage().split("\n")[0]);
+        }
+    }
+
+    static void keys(Connection c) throws SQLException {
+        DatabaseMetaData md = c.getMetaData();
+        // lineitem has no keys or indexes: empty results, never errors.
+        run("getPrimaryKeys", () -> md.getPrimaryKeys(null, null, "lineitem"));
+        run("getIndexInfo", () -> md.getIndexInfo(null, null, "lineitem", false, true));
+        run("getIndexInfo unique", () -> md.getIndexInfo(null, "public", "lineitem", true, false));
+        run("getImportedKeys", () -> md.getImportedKeys(null, null, "lineitem"));
+        run("getExportedKeys", () -> md.getExportedKeys(null, null, "lineitem"));
+        run("getCrossReference", () -> md.getCrossReference(null, null, "lineitem", null, null, "lineitem"));
+        run("getBestRowIdentifier", () -> md.getBestRowIdentifier(null, null, "lineitem", DatabaseMetaData.bestRowSession, true));
+        run("getVersionColumns", () -> md.getVersionColumns(null, null, "lineitem"));
+        run("getTablePrivileges", () -> md.getTablePrivileges(null, null, "lineitem"));
+        run("getColumnPrivileges", () -> md.getColumnPrivileges(null, null, "lineitem", "l_ship%"));
+        run("getTypeInfo", () -> md.getTypeInfo());
+        run("getFunctions version", () -> md.getFunctions(null, "pg_catalog", "version"));
+        run("getFunctions upper", () -> md.getFunctions(null, null, "upper"));
+        run("getFunctionColumns version", () -> md.getFunctionColumns(null, "pg_catalog", "version", "%"));
+        run("getProcedures", () -> md.getProcedures(null, null, "%"));
+        run("getProcedureColumns", () -> md.getProcedureColumns(null, "pg_catalog", "version", "%"));
+        run("getCatalogs", () -> md.getCatalogs());
+        run("getTableTypes", () -> md.getTableTypes());
+        System.out.println("== scalars");
+        System.out.println("getMaxColumnsInIndex " + md.getMaxColumnsInIndex());
+        System.out.println("getIdentifierQuoteString " + md.getIdentifierQuoteString());
+        System.out.println("supportsTransactions " + md.supportsTransactions());
+        // HikariCP (Metabase) sets the isolation level on each connection
+        c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+        System.out.println("getTransactionIsolation " + c.getTransactionIsolation());
+    }
+
     public static void main(String[] args) throws Exception {
+        if (args.length > 1 && args[1].equals("keys")) {
+            try (Connection c = DriverManager.getConnection(args[0])) {
+                keys(c);
+            }
+            return;
+        }
         try (Connection c = DriverManager.getConnection(args[0])) {
             DatabaseMetaData md = c.getMetaData();
             System.out.println("product " + md.getDatabaseProductName());
