@@ -37,15 +37,18 @@ type CreateTable struct {
 	Schema      string // as written: "", public or a temporary schema
 	IfNotExists bool
 	Temp        bool // CREATE TEMP TABLE
-	Columns     []engine.ColumnDef
-	CSV         *CSVSource // nil for a plain CREATE TABLE
+	Columns     []engine.ColumnDef // nil with CSV: the file's columns are inferred
+	CSV         *CSVSource         // nil for a plain CREATE TABLE
 }
 
 // CSVSource is the FROM CSV 'path' [WITH (...)] of CREATE TABLE.
 type CSVSource struct {
 	Path    string
 	Options engine.CSVOptions
-	Format  string // "csv"
+	Format  string // "csv", "text", "binary" or "parquet"
+	// Given holds the options written in WITH (...), by lower-case name:
+	// schema inference guesses only the others.
+	Given map[string]bool
 }
 
 // Copy is COPY table [(columns)] FROM 'path' | STDIN [options], or COPY
