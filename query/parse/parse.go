@@ -36,7 +36,7 @@ type CreateTable struct {
 	Text, Name  string
 	Schema      string // as written: "", public or a temporary schema
 	IfNotExists bool
-	Temp        bool // CREATE TEMP TABLE
+	Temp        bool               // CREATE TEMP TABLE
 	Columns     []engine.ColumnDef // nil with CSV: the file's columns are inferred
 	CSV         *CSVSource         // nil for a plain CREATE TABLE
 }
