@@ -160,7 +160,7 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 		}
 		return engine.Errorf(engine.CodeDuplicateTable, "relation %q already exists", st.Name)
 	}
-	if len(st.Columns) == 0 {
+	if len(st.Columns) == 0 && st.CSV == nil {
 		return engine.Errorf(engine.CodeInvalidTableDefinition, "a gpusql table needs at least one column")
 	}
 	if st.CSV == nil {
@@ -172,7 +172,14 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 		return w.Complete("CREATE TABLE")
 	}
 	start := time.Now()
-	res, err := s.loadFile(ctx, st.Name, st.CSV.Path, st.Columns, st.CSV.Options, w)
+	cols := st.Columns
+	var res *engine.LoadResult
+	switch {
+	case len(cols) == 0:
+		res, cols, err = s.loadInferred(ctx, st.Name, st.CSV.Path, st.CSV.Options, st.CSV.Given, w)
+	default:
+		res, err = s.loadFile(ctx, st.Name, st.CSV.Path, cols, st.CSV.Options, w)
+	}
 	if err != nil {
 		return err
 	}
@@ -183,7 +190,7 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 		return canceledStatement(ctx)
 	}
 	s.srv.gatherStats(res.Data)
-	t, err := s.srv.cat.CreateIn(schema, st.Name, st.Columns, res.Data)
+	t, err := s.srv.cat.CreateIn(schema, st.Name, cols, res.Data)
 	if err != nil {
 		return err
 	}

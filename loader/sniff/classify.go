@@ -319,3 +319,19 @@ func Widen(t engine.Type, v []byte) engine.Type {
 	}
 	return w
 }
+
+// Join is the narrowest inferable type that reads every value that a
+// column inferred as a and one inferred as b read: the type of two files'
+// column loaded into one table.
+func Join(a, b engine.Type) engine.Type {
+	if a == b {
+		return a
+	}
+	c := &colState{fits: typeFits(a) & typeFits(b), values: 1}
+	for _, t := range []engine.Type{a, b} {
+		if t.Kind == engine.KindNumeric {
+			c.intDigits, c.scale = max(c.intDigits, t.Prec-t.Scale), max(c.scale, t.Scale)
+		}
+	}
+	return c.typ()
+}

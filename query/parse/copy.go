@@ -527,3 +527,22 @@ func checkEncoding(name string) *engine.Error {
 	}
 	return engine.Errorf(engine.CodeInvalidParameterValue, `argument to option "encoding" must be a valid encoding name`)
 }
+
+// ReadCSVOptions checks the named arguments of read_csv(path, name =>
+// value, ...) as the options of CREATE TABLE ... FROM CSV: names are
+// lower-case option names, vals their values as text. It returns the
+// options and the names given.
+func ReadCSVOptions(names, vals []string) (engine.CSVOptions, map[string]bool, error) {
+	raw := make([]copyOpt, len(names))
+	for i := range names {
+		raw[i] = copyOpt{name: names[i], hasVal: true, val: vals[i]}
+	}
+	out, err := copyOptions("", raw, true, engine.FormatCSV)
+	if err != nil {
+		return out.opts, nil, err
+	}
+	if out.opts.Format != engine.FormatCSV {
+		return out.opts, nil, engine.Errorf(engine.CodeFeatureNotSupported, "read_csv reads FORMAT csv only")
+	}
+	return out.opts, out.given, nil
+}
