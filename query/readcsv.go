@@ -102,7 +102,7 @@ func (b *binder) readCSV(args []ast.ExprNode, alias string) (source, error) {
 type discardWriter struct{}
 
 func (discardWriter) Describe([]engine.ResultColumn) error { return nil }
-func (discardWriter) Row([][]byte) error                  { return nil }
-func (discardWriter) Complete(string) error               { return nil }
-func (discardWriter) Notice(engine.Notice) error          { return nil }
-func (discardWriter) EmptyQuery() error                   { return nil }
+func (discardWriter) Row([][]byte) error                   { return nil }
+func (discardWriter) Complete(string) error                { return nil }
+func (discardWriter) Notice(engine.Notice) error           { return nil }
+func (discardWriter) EmptyQuery() error                    { return nil }
