@@ -32,6 +32,9 @@ const (
 	// FormatBinary is PostgreSQL's binary COPY format. The query layer
 	// turns it into FormatText (engine/copybin) before a loader sees it.
 	FormatBinary
+	// FormatParquet is an Apache Parquet file (a server-side file only).
+	// The query layer decodes it into columns itself; no loader sees it.
+	FormatParquet
 )
 
 // CSVOptions are the validated options of one CSV load. The query layer

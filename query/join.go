@@ -666,6 +666,9 @@ func (b *binder) srf(fc *ast.FuncCallExpr, alias string) (source, error) {
 	if alias == "" {
 		alias = name
 	}
+	if name == "read_csv" {
+		return b.readCSV(fc.Args[1:], alias)
+	}
 	ab := &binder{s: b.s, params: b.params, st: b.st, outer: b.outer}
 	args, err := ab.exprs(fc.Args[1:]...)
 	if err != nil {

@@ -57,6 +57,9 @@ func within(root, p string) bool {
 // runLoad runs the backend's loader over src (size bytes, -1 if unknown;
 // from names it in the log), sending progress and skipped-row notices.
 func (s *Session) runLoad(ctx context.Context, table, from string, src io.Reader, size int64, cols []engine.ColumnDef, opts engine.CSVOptions, w engine.ResultWriter) (*engine.LoadResult, error) {
+	if opts.Format == engine.FormatParquet {
+		return nil, errParquet()
+	}
 	opts.MaxTextWidth = s.srv.opts.MaxTextWidth
 	if opts.Zone == nil {
 		opts.Zone = clockOf(ctx).zone // timestamptz values without an offset
@@ -160,7 +163,7 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 		}
 		return engine.Errorf(engine.CodeDuplicateTable, "relation %q already exists", st.Name)
 	}
-	if len(st.Columns) == 0 {
+	if len(st.Columns) == 0 && st.CSV == nil {
 		return engine.Errorf(engine.CodeInvalidTableDefinition, "a gpusql table needs at least one column")
 	}
 	if st.CSV == nil {
@@ -171,8 +174,18 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 		s.createdTable(t)
 		return w.Complete("CREATE TABLE")
 	}
+	if st.CSV.Format == "parquet" {
+		return errParquet()
+	}
 	start := time.Now()
-	res, err := s.loadFile(ctx, st.Name, st.CSV.Path, st.Columns, st.CSV.Options, w)
+	cols := st.Columns
+	var res *engine.LoadResult
+	switch {
+	case len(cols) == 0:
+		res, cols, err = s.loadInferred(ctx, st.Name, st.CSV.Path, st.CSV.Options, st.CSV.Given, w)
+	default:
+		res, err = s.loadFile(ctx, st.Name, st.CSV.Path, cols, st.CSV.Options, w)
+	}
 	if err != nil {
 		return err
 	}
@@ -183,7 +196,7 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 		return canceledStatement(ctx)
 	}
 	s.srv.gatherStats(res.Data)
-	t, err := s.srv.cat.CreateIn(schema, st.Name, st.Columns, res.Data)
+	t, err := s.srv.cat.CreateIn(schema, st.Name, cols, res.Data)
 	if err != nil {
 		return err
 	}
@@ -204,4 +217,11 @@ func (s *Session) loadedNotice(w engine.ResultWriter, table string, res *engine.
 
 func (s *Session) dropTable(st *parse.DropTable, w engine.ResultWriter) error {
 	return s.dropRelations(st.Names, st.Schemas, st.IfExists, st.Cascade, false, w)
+}
+
+// errParquet refuses Parquet input, which is parsed (CREATE TABLE t FROM
+// PARQUET 'f', COPY ... WITH (FORMAT parquet)) but not yet read.
+func errParquet() error {
+	return engine.Errorf(engine.CodeFeatureNotSupported, "reading Parquet files is not supported by gpusql yet").
+		WithHint("Convert the file to CSV, or load it with a column list from CSV.")
 }

@@ -33,6 +33,9 @@ type Session struct {
 	// zoneCache the resolved TimeZone setting (timezone.go).
 	txStart   int64
 	zoneCache *engine.Zone
+	// notices is the running statement's writer, for the notices of work
+	// done while binding (read_csv); nil between statements.
+	notices engine.ResultWriter
 }
 
 var _ engine.Session = (*Session)(nil)
@@ -160,6 +163,8 @@ func (s *Session) DescribeQuery(ctx context.Context, sql string) ([]engine.Resul
 
 // execStmt runs one statement; exec (prepare.go) calls it.
 func (s *Session) execStmt(ctx context.Context, st parse.Stmt, w engine.ResultWriter) error {
+	s.notices = w
+	defer func() { s.notices = nil }()
 	switch st := st.(type) {
 	case *parse.Select:
 		return s.runSelect(ctx, st.AST, w)

@@ -252,13 +252,13 @@ func oldOptions(c *cursor) ([]copyOpt, error) {
 
 // optionList parses and checks a (name value, ...) list, as used by
 // CREATE TABLE ... FROM CSV (whose default format is csv).
-func optionList(c *cursor, from bool) (engine.CSVOptions, string, error) {
+func optionList(c *cursor, from bool) (engine.CSVOptions, string, map[string]bool, error) {
 	raw, err := genericOptions(c)
 	if err != nil {
-		return engine.CSVOptions{}, "", err
+		return engine.CSVOptions{}, "", nil, err
 	}
 	out, err := copyOptions(c.src, raw, from, engine.FormatCSV)
-	return out.opts, out.format, err
+	return out.opts, out.format, out.given, err
 }
 
 // copyChoices are the checked options of one COPY.
@@ -267,6 +267,7 @@ type copyChoices struct {
 	format        string // "csv", "text" or "binary"
 	forceQuote    []string
 	forceQuoteAll bool
+	given         map[string]bool // the options written, by lower-case name
 }
 
 // copyOptions checks COPY options once, as PostgreSQL's
@@ -278,6 +279,7 @@ func copyOptions(src string, raw []copyOpt, from bool, dflt engine.CopyFormat) (
 	opts := engine.DefaultCSVOptions()
 	opts.Format = dflt
 	seen := map[string]bool{}
+	out.given = seen
 	var delim, quote, escape, null *string
 	forceSet := false
 	for _, o := range raw {
@@ -306,6 +308,8 @@ func copyOptions(src string, raw []copyOpt, from bool, dflt engine.CopyFormat) (
 				opts.Format = engine.FormatText
 			case "binary":
 				opts.Format = engine.FormatBinary
+			case "parquet":
+				opts.Format = engine.FormatParquet
 			default:
 				return out, errAt(engine.CodeInvalidParameterValue, `COPY format "`+o.val+`" not recognized`)
 			}
@@ -368,6 +372,20 @@ func copyOptions(src string, raw []copyOpt, from bool, dflt engine.CopyFormat) (
 	csv := opts.Format == engine.FormatCSV
 	invalid := func(msg string) *engine.Error { return engine.Errorf(engine.CodeInvalidParameterValue, "%s", msg) }
 	unsupported := func(msg string) *engine.Error { return engine.Errorf(engine.CodeFeatureNotSupported, "%s", msg) }
+	if opts.Format == engine.FormatParquet {
+		// A Parquet file says its own structure: only ON_ERROR stop (the
+		// default) makes sense, and only for reading.
+		for _, o := range raw {
+			if o.name != "format" && !(o.name == "on_error" && opts.OnError == engine.OnErrorStop) {
+				return out, unsupported(`COPY option "` + o.name + `" is not available with FORMAT parquet`)
+			}
+		}
+		if !from {
+			return out, unsupported("COPY TO with FORMAT parquet is not supported by gpusql")
+		}
+		out.opts, out.format = opts, "parquet"
+		return out, nil
+	}
 	if opts.Format == engine.FormatBinary {
 		// PostgreSQL checks these two before filling in defaults.
 		syntax := func(msg string) *engine.Error { return engine.Errorf(engine.CodeSyntaxError, "%s", msg) }
@@ -508,4 +526,23 @@ func checkEncoding(name string) *engine.Error {
 		return engine.Errorf(engine.CodeFeatureNotSupported, "COPY encoding %q is not supported by gpusql: only UTF8 is", name)
 	}
 	return engine.Errorf(engine.CodeInvalidParameterValue, `argument to option "encoding" must be a valid encoding name`)
+}
+
+// ReadCSVOptions checks the named arguments of read_csv(path, name =>
+// value, ...) as the options of CREATE TABLE ... FROM CSV: names are
+// lower-case option names, vals their values as text. It returns the
+// options and the names given.
+func ReadCSVOptions(names, vals []string) (engine.CSVOptions, map[string]bool, error) {
+	raw := make([]copyOpt, len(names))
+	for i := range names {
+		raw[i] = copyOpt{name: names[i], hasVal: true, val: vals[i]}
+	}
+	out, err := copyOptions("", raw, true, engine.FormatCSV)
+	if err != nil {
+		return out.opts, nil, err
+	}
+	if out.opts.Format != engine.FormatCSV {
+		return out.opts, nil, engine.Errorf(engine.CodeFeatureNotSupported, "read_csv reads FORMAT csv only")
+	}
+	return out.opts, out.given, nil
 }

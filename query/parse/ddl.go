@@ -49,35 +49,49 @@ func parseCreate(c *cursor, text string) (Stmt, error) {
 	if c.word("of") || c.word("partition") {
 		return nil, notSupported(c.src, c.items[c.i-1].tok, "CREATE TABLE "+strings.ToUpper(c.items[c.i-1].tok.text)+" is not supported by gpusql")
 	}
-	g, err := c.group()
-	if err != nil {
-		return nil, err
-	}
-	if st.Columns, err = columnDefs(c.sub(g), st.Name); err != nil {
-		return nil, err
-	}
-	if err := onCommit(c, temp); err != nil {
-		return nil, err
+	// CREATE TABLE t FROM CSV | PARQUET 'path' without a column list
+	// takes its columns from the file.
+	if n := c.peek(); n == nil || !n.word("from") {
+		g, err := c.group()
+		if err != nil {
+			return nil, err
+		}
+		if st.Columns, err = columnDefs(c.sub(g), st.Name); err != nil {
+			return nil, err
+		}
+		if err := onCommit(c, temp); err != nil {
+			return nil, err
+		}
 	}
 	if c.word("from") {
-		if !c.word("csv") {
+		format := "csv"
+		switch {
+		case c.word("csv"):
+		case c.word("parquet"):
+			format = "parquet"
+		default:
 			return nil, c.fail()
 		}
-		src := &CSVSource{Format: "csv"}
+		src := &CSVSource{Format: format}
 		var ok bool
 		if src.Path, ok = c.stringLit(); !ok {
 			return nil, c.fail()
 		}
 		with := c.word("with")
 		opts := engine.DefaultCSVOptions()
-		format := "csv"
 		if n := c.peek(); n != nil && n.group {
 			c.i++
-			if opts, format, err = optionList(c.sub(n), true); err != nil {
+			if format == "parquet" {
+				return nil, notSupported(c.src, n.tok, "CREATE TABLE ... FROM PARQUET takes no options")
+			}
+			if opts, format, src.Given, err = optionList(c.sub(n), true); err != nil {
 				return nil, err
 			}
 		} else if with {
 			return nil, c.fail()
+		}
+		if format == "parquet" {
+			opts.Format = engine.FormatParquet
 		}
 		src.Options, src.Format = opts, format
 		st.CSV = src

@@ -13,12 +13,19 @@ func TestCreateTable(t *testing.T) {
 	col := func(name string, t engine.Type, notNull bool) engine.ColumnDef {
 		return engine.ColumnDef{Name: name, Type: t, NotNull: notNull}
 	}
-	csv := func(path string, mod func(*engine.CSVOptions)) *parse.CSVSource {
+	csv := func(path string, mod func(*engine.CSVOptions), given ...string) *parse.CSVSource {
 		o := engine.DefaultCSVOptions()
 		if mod != nil {
 			mod(&o)
 		}
-		return &parse.CSVSource{Path: path, Options: o, Format: "csv"}
+		src := &parse.CSVSource{Path: path, Options: o, Format: "csv"}
+		if given != nil {
+			src.Given = map[string]bool{}
+			for _, g := range given {
+				src.Given[g] = true
+			}
+		}
+		return src
 	}
 	tests := []struct {
 		sql  string
@@ -39,11 +46,20 @@ func TestCreateTable(t *testing.T) {
 			Columns: []engine.ColumnDef{col("a", engine.Int32, false)}, CSV: csv("/data/t.csv", nil)}},
 		{`create table t (a int, key text) from csv 'it''s.csv' with (header true, delimiter '|', null 'NA')`, parse.CreateTable{Name: "t",
 			Columns: []engine.ColumnDef{col("a", engine.Int32, false), col("key", engine.Text, false)},
-			CSV:     csv("it's.csv", func(o *engine.CSVOptions) { o.Header = engine.HeaderSkip; o.Delimiter = '|'; o.Null = "NA" })}},
+			CSV:     csv("it's.csv", func(o *engine.CSVOptions) { o.Header = engine.HeaderSkip; o.Delimiter = '|'; o.Null = "NA" }, "header", "delimiter", "null")}},
 		{`create table t (a int) from csv 'x' (header match, on_error ignore)`, parse.CreateTable{Name: "t",
 			Columns: []engine.ColumnDef{col("a", engine.Int32, false)},
-			CSV:     csv("x", func(o *engine.CSVOptions) { o.Header = engine.HeaderMatch; o.OnError = engine.OnErrorIgnore })}},
+			CSV:     csv("x", func(o *engine.CSVOptions) { o.Header = engine.HeaderMatch; o.OnError = engine.OnErrorIgnore }, "header", "on_error")}},
 		{`create table t ()`, parse.CreateTable{Name: "t"}},
+		{`create table t from csv 'x.csv'`, parse.CreateTable{Name: "t", CSV: csv("x.csv", nil)}},
+		{`create table t from csv 'x.csv' with (delimiter ';')`, parse.CreateTable{Name: "t",
+			CSV: csv("x.csv", func(o *engine.CSVOptions) { o.Delimiter = ';' }, "delimiter")}},
+		{`create table t from parquet 'x.parquet'`, parse.CreateTable{Name: "t",
+			CSV: &parse.CSVSource{Path: "x.parquet", Options: func() engine.CSVOptions {
+				o := engine.DefaultCSVOptions()
+				o.Format = engine.FormatParquet
+				return o
+			}(), Format: "parquet"}}},
 	}
 	for _, tt := range tests {
 		st := parseOne(t, tt.sql)

@@ -36,16 +36,19 @@ type CreateTable struct {
 	Text, Name  string
 	Schema      string // as written: "", public or a temporary schema
 	IfNotExists bool
-	Temp        bool // CREATE TEMP TABLE
-	Columns     []engine.ColumnDef
-	CSV         *CSVSource // nil for a plain CREATE TABLE
+	Temp        bool               // CREATE TEMP TABLE
+	Columns     []engine.ColumnDef // nil with CSV: the file's columns are inferred
+	CSV         *CSVSource         // nil for a plain CREATE TABLE
 }
 
 // CSVSource is the FROM CSV 'path' [WITH (...)] of CREATE TABLE.
 type CSVSource struct {
 	Path    string
 	Options engine.CSVOptions
-	Format  string // "csv"
+	Format  string // "csv", "text", "binary" or "parquet"
+	// Given holds the options written in WITH (...), by lower-case name:
+	// schema inference guesses only the others.
+	Given map[string]bool
 }
 
 // Copy is COPY table [(columns)] FROM 'path' | STDIN [options], or COPY
