@@ -220,16 +220,17 @@ func runBackend(c *config, device string, isFirst bool, qs []query, keys answer.
 					res.Check = answer.Compare(q.sql, text, string(want), k, listed, 1e-9)
 				}
 			}
+			k, listed := keys[q.name]
 			switch {
 			case other != nil:
 				ot, err := rowsText(other, q.sql)
-				res.Compare = compareRows(text, ot, err)
+				res.Compare = compareRows(q.sql, text, ot, err, k, listed)
 			case first != nil:
 				ft, ok := first[q.name]
 				if !ok {
 					res.Compare = "the first backend failed"
 				} else {
-					res.Compare = compareRows(ft, text, nil)
+					res.Compare = compareRows(q.sql, text, ft, nil, k, listed)
 				}
 			}
 		}
@@ -240,14 +241,18 @@ func runBackend(c *config, device string, isFirst bool, qs []query, keys answer.
 	return texts, results, nil
 }
 
-// compareRows compares two backends' rows as multisets: "ok", "differs",
-// or the second's error.
-func compareRows(a, b string, err error) string {
+// compareRows compares the rows of query sql from one backend (got) with
+// another's (want, or its error): as multisets, or, for a query the keys
+// file lists, with answer.Compare's rules for ORDER BY keys and the ties a
+// LIMIT cuts. It returns "ok", "ok (what it allowed)", or why they differ.
+func compareRows(sql, got, want string, err error, keys []int, listed bool) string {
 	switch {
 	case err != nil:
 		return "error: " + firstLine(err.Error())
-	case sortedLines(a) == sortedLines(b):
+	case sortedLines(got) == sortedLines(want):
 		return "ok"
+	case listed:
+		return answer.Compare(sql, got, want, keys, listed, 1e-9)
 	}
 	return "differs"
 }
