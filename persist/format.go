@@ -216,26 +216,52 @@ func corrupt(format string, args ...any) error {
 }
 
 // readTable decodes a table file held in b. The columns alias b.
-func readTable(b []byte) (*engine.HostTable, error) {
+func readTable(b []byte) (*engine.HostTable, error) { return readTableSum(b, nil) }
+
+// readTableSum is readTable with the checksum of b's body (all of b but
+// its trailer) already computed (nil: compute it).
+func readTableSum(b []byte, sum *uint32) (*engine.HostTable, error) {
 	if len(b) > 0 && uintptr(unsafe.Pointer(&b[0]))%8 != 0 {
 		// The sections are 8-byte aligned within the file: make the
 		// buffer so too.
 		w := make([]uint64, (len(b)+7)/8)
 		b = bytesOf(w)[:copy(bytesOf(w), b)]
 	}
+	end := int64(len(b)) - trailerSize
 	if len(b) < headerFixed+trailerSize || string(b[:8]) != tableMagic {
 		return nil, corrupt("no table file header")
 	}
 	// The checksum first: it covers the whole file but its trailer,
 	// whatever the layout, so a damaged file is never taken for a
 	// newer one.
-	end := int64(len(b)) - trailerSize
 	if string(b[end+4:]) != trailerMagic {
 		return nil, corrupt("no trailer (truncated?)")
 	}
-	if got, want := crc32.Checksum(b[:end], castagnoli), binary.LittleEndian.Uint32(b[end:]); got != want {
-		return nil, corrupt("checksum %08x, the file records %08x", got, want)
+	if sum == nil {
+		s := checksum(b[:end])
+		sum = &s
 	}
+	if err := checkSum(b, *sum); err != nil {
+		return nil, err
+	}
+	return decodeTable(b)
+}
+
+// checkSum compares sum, the checksum of table file b's body, with the
+// one its trailer records.
+func checkSum(b []byte, sum uint32) error {
+	end := int64(len(b)) - trailerSize
+	if got, want := sum, binary.LittleEndian.Uint32(b[end:]); got != want {
+		return corrupt("checksum %08x, the file records %08x", got, want)
+	}
+	return nil
+}
+
+// decodeTable decodes table file b (8-byte aligned, its header and
+// trailer magic checked) without its checksum: every section it slices
+// lies within b, so a damaged file is safe to decode, but only a
+// checked one may be kept.
+func decodeTable(b []byte) (*engine.HostTable, error) {
 	if v := binary.LittleEndian.Uint32(b[8:]); v != fileVersion {
 		// A later gpusql's file (or a damaged one): the start stops
 		// rather than move it aside.
