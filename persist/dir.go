@@ -134,16 +134,12 @@ func fileSeq(name string) (uint64, bool) {
 
 // Save writes d's rows to a new table file and returns its name.
 func (d *Dir) Save(name string, data engine.TableData) (string, error) {
-	dl, ok := data.(engine.Downloader)
-	if !ok {
-		return "", fmt.Errorf("table data of type %T cannot be copied to the host", data)
-	}
-	h, err := dl.Download()
+	src, err := sourceOf(data)
 	if err != nil {
 		return "", err
 	}
 	file := fmt.Sprintf("%012d%s", d.seq.Add(1), tableExt)
-	err = atomicfile.Write(filepath.Join(d.path, file), func(f *os.File) error { return writeTable(f, h) })
+	err = atomicfile.Write(filepath.Join(d.path, file), func(f *os.File) error { return writeTableAt(f, src) })
 	if err != nil {
 		return "", err
 	}

@@ -125,3 +125,37 @@ func reloadFile(b *testing.B) (dir, path string, size int64) {
 	}
 	return dir, path, st.Size()
 }
+
+// BenchmarkSave writes the benchmarks' table as a new table file, synced
+// (Dir.Save: what a durable load, INSERT or CREATE TABLE AS adds before it
+// reports success), and reports the rate.
+func BenchmarkSave(b *testing.B) {
+	dir, path, size := reloadFile(b)
+	d, err := Open(dir, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer d.Close()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	h, err := readTable(raw)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(size)
+	b.ResetTimer()
+	var total time.Duration
+	for range b.N {
+		start := time.Now()
+		f, err := d.Save("big", h)
+		total += time.Since(start)
+		if err != nil {
+			b.Fatal(err)
+		}
+		d.Discard(f)
+	}
+	b.StopTimer()
+	logRate(b, "saved", path, size, total)
+}

@@ -73,6 +73,11 @@ func (b *Backend) Store(h *engine.HostTable, o engine.StoreOptions) (engine.Tabl
 	return Upload(b.dev, h, o.Table)
 }
 
+var (
+	_ engine.MappedStorer     = (*Backend)(nil)
+	_ engine.ColumnDownloader = (*Table)(nil)
+)
+
 // StoreMapped stores h, whose columns alias mapped, a read-only mapping
 // of a table file (engine.MappedStorer): the mapping is page-locked for
 // the copy, so that the device reads it by DMA straight from the page
