@@ -534,7 +534,7 @@ __device__ int prefixBytes(const unsigned char *s, int n, i64 max) {
 // ---- regex begin: regular expressions and trim by any characters ----
 // (engine/gpu/regex.go compiles a pattern to the automaton OP_REGEX walks;
 // numbered apart from the other opcode lists)
-enum { OP_REGEX = 400, OP_TRIMU };
+enum { OP_REGEX = 400, OP_TRIMU, OP_REGEXREP };
 
 // reRune is the character at s (n > 0 bytes left) and its width as Go's
 // utf8.DecodeRune reads it: an invalid or cut-off sequence is U+FFFD one
@@ -607,6 +607,312 @@ __device__ bool reInSet(unsigned r, const unsigned char *set, int m) {
     }
     return false;
 }
+// ---- regexvm begin: regexp_replace (engine/gpu/regexvm.go is its Go twin,
+// vmTwin, line for line). Go's NFA (regexp's exec.go) over the
+// program in a blob: header words (VH_...), uint16 ascii[128], uint32
+// lo[nr], uint16 cls[nr] padded to even, two words per instruction
+// (kind | out << 16, arg), a class bitmap of wpr words per rune
+// instruction, the replacement's bytes. The VM's state is words in the
+// row's scratch: two queues of 1 + 2n + n*c words (length, sparse,
+// dense entries: pc | 1 << 31 with a thread, the threads' captures),
+// the match's c captures and the closure's stack.
+enum { VH_INST, VH_CAP, VH_START, VH_ANCHOR, VH_LONGEST, VH_CTX, VH_NTH, VH_FROM, VH_NR, VH_WPR, VH_REP,
+       VH_OUTW, VH_GROUPS, VH_NEVER, VH_WORDS };
+enum { VM_FAIL, VM_ALT, VM_CAP, VM_EMPTY, VM_MATCH, VM_NOP, VM_RUNE };
+// syntax.EmptyOp's bits
+enum { EMPTY_BEGIN_LINE = 1, EMPTY_END_LINE = 2, EMPTY_BEGIN_TEXT = 4, EMPTY_END_TEXT = 8, EMPTY_WORD_B = 16,
+       EMPTY_NO_WORD_B = 32 };
+
+typedef struct {
+    const unsigned *h;
+    const unsigned short *ascii;
+    const unsigned *lo;
+    const unsigned short *cls;
+    const unsigned *ins;
+    const unsigned *rows;
+    const unsigned char *rep;
+    int n, c, nr, wpr;
+    bool longest;
+    unsigned *st;     // the state words
+    unsigned *q[2];   // the queues
+    int *mcap;        // the match's captures
+    unsigned *stk;    // the closure's stack
+} ReVM;
+
+__device__ void vmInit(ReVM *m, const unsigned char *blob, unsigned *st) {
+    m->h = (const unsigned *)blob;
+    m->n = (int)m->h[VH_INST];
+    m->c = (int)m->h[VH_CAP];
+    m->nr = (int)m->h[VH_NR];
+    m->wpr = (int)m->h[VH_WPR];
+    m->longest = m->h[VH_LONGEST] != 0;
+    m->ascii = (const unsigned short *)(m->h + VH_WORDS);
+    m->lo = m->h + VH_WORDS + 64;
+    m->cls = (const unsigned short *)(m->lo + m->nr);
+    m->ins = (const unsigned *)(m->cls + m->nr + (m->nr & 1));
+    m->rows = m->ins + 2 * m->n;
+    int nrows = 0;
+    for (int pc = 0; pc < m->n; pc++)
+        if ((m->ins[2 * pc] & 0xff) == VM_RUNE) nrows++;
+    m->rep = (const unsigned char *)(m->rows + m->wpr * nrows);
+    int qw = 1 + 2 * m->n + m->n * m->c;
+    m->st = st;
+    m->q[0] = st;
+    m->q[1] = st + qw;
+    m->mcap = (int *)(st + 2 * qw);
+    m->stk = st + 2 * qw + m->c;
+}
+
+__device__ unsigned vmClass(const ReVM *m, int r) {
+    if (r < 0x80) return m->ascii[r];
+    int a = 0, b = m->nr - 1;
+    while (a < b) {
+        int mid = (a + b + 1) >> 1;
+        if ((int)m->lo[mid] <= r) a = mid;
+        else b = mid - 1;
+    }
+    return m->cls[a];
+}
+
+__device__ __forceinline__ bool vmWordChar(int r) {
+    return (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') || r == '_';
+}
+
+// vmContext is syntax.EmptyOpContext(r1, r2) (-1: the edge of the text).
+__device__ unsigned vmContext(int r1, int r2) {
+    unsigned op = EMPTY_NO_WORD_B, boundary = 0;
+    if (vmWordChar(r1)) boundary = 1;
+    else if (r1 == '\n') op |= EMPTY_BEGIN_LINE;
+    else if (r1 < 0) op |= EMPTY_BEGIN_TEXT | EMPTY_BEGIN_LINE;
+    if (vmWordChar(r2)) boundary ^= 1;
+    else if (r2 == '\n') op |= EMPTY_END_LINE;
+    else if (r2 < 0) op |= EMPTY_END_TEXT | EMPTY_END_LINE;
+    if (boundary) op ^= EMPTY_WORD_B | EMPTY_NO_WORD_B;
+    return op;
+}
+
+// vmAdd is exec.go's machine.add with an explicit stack: pc and what it
+// leads to join queue q, threads at rune and match instructions taking a
+// copy of the captures cp.
+__device__ void vmAdd(ReVM *m, unsigned *q, unsigned pc0, int pos, int *cp, unsigned cond) {
+    const int n = m->n;
+    unsigned *sparse = q + 1, *dense = q + 1 + n;
+    int *caps = (int *)(q + 1 + 2 * n);
+    unsigned *stk = m->stk;
+    int sp = 0;
+    stk[sp] = pc0;
+    stk[sp + 1] = 0;
+    sp += 2;
+    while (sp > 0) {
+        sp -= 2;
+        unsigned e = stk[sp], v = stk[sp + 1];
+        if (e & 0x80000000u) { // a capture to restore
+            cp[e & 0xffff] = (int)v;
+            continue;
+        }
+        unsigned pc = e;
+        while (pc != 0) {
+            unsigned j = sparse[pc];
+            if (j < q[0] && (dense[j] & 0xffff) == pc) break;
+            j = q[0]++;
+            dense[j] = pc;
+            sparse[pc] = j;
+            unsigned w0 = m->ins[2 * pc], arg = m->ins[2 * pc + 1], op = w0 & 0xff, out = w0 >> 16;
+            if (op == VM_ALT) {
+                stk[sp] = arg;
+                stk[sp + 1] = 0;
+                sp += 2;
+                pc = out;
+                continue;
+            }
+            if (op == VM_CAP) {
+                if ((int)arg < m->c) {
+                    stk[sp] = 0x80000000u | arg;
+                    stk[sp + 1] = (unsigned)cp[arg];
+                    sp += 2;
+                    cp[arg] = pos;
+                }
+                pc = out;
+                continue;
+            }
+            if (op == VM_EMPTY) {
+                if ((arg & ~cond) == 0) {
+                    pc = out;
+                    continue;
+                }
+            } else if (op == VM_NOP) {
+                pc = out;
+                continue;
+            } else if (op == VM_MATCH || op == VM_RUNE) {
+                dense[j] |= 0x80000000u;
+                int *t = caps + j * m->c;
+                for (int k = 0; k < m->c; k++) t[k] = cp[k];
+            }
+            break;
+        }
+    }
+}
+
+// vmStep is exec.go's machine.step: the threads of rq in priority order
+// read character c at pos and move to nq at npos.
+__device__ void vmStep(ReVM *m, unsigned *rq, unsigned *nq, int pos, int npos, int c, unsigned ncond, bool *matched) {
+    const int n = m->n;
+    unsigned *dense = rq + 1 + n;
+    int *caps = (int *)(rq + 1 + 2 * n);
+    unsigned len = rq[0];
+    for (unsigned j = 0; j < len; j++) {
+        unsigned d = dense[j];
+        if (!(d & 0x80000000u)) continue;
+        int *tc = caps + j * m->c;
+        if (m->longest && *matched && m->mcap[0] < tc[0]) continue;
+        unsigned pc = d & 0xffff, w0 = m->ins[2 * pc];
+        if ((w0 & 0xff) == VM_MATCH) {
+            if (!m->longest || !*matched || m->mcap[1] < pos) {
+                tc[1] = pos;
+                for (int k = 0; k < m->c; k++) m->mcap[k] = tc[k];
+            }
+            *matched = true;
+            if (!m->longest) break;
+            continue;
+        }
+        if (c >= 0) {
+            unsigned cl = vmClass(m, c), row = m->ins[2 * pc + 1];
+            if (m->rows[row * m->wpr + (cl >> 5)] >> (cl & 31) & 1) vmAdd(m, nq, w0 >> 16, npos, tc, ncond);
+        }
+    }
+    rq[0] = 0;
+}
+
+// vmRuneAt is exec.go's inputBytes.step: the character at pos and its
+// width, -1 and 0 at the end.
+__device__ __forceinline__ int vmRuneAt(const unsigned char *s, int n, int pos, int *w) {
+    if (pos < n) return (int)reRune(s + pos, n - pos, w);
+    *w = 0;
+    return -1;
+}
+
+// vmSearch is exec.go's machine.match from pos: whether s has a match
+// starting at pos or later, its captures in m->mcap.
+__device__ bool vmSearch(ReVM *m, const unsigned char *s, int n, int pos) {
+    bool matched = false;
+    for (int k = 0; k < m->c; k++) m->mcap[k] = -1;
+    unsigned *rq = m->q[0], *nq = m->q[1];
+    rq[0] = 0;
+    nq[0] = 0;
+    const bool anchored = m->h[VH_ANCHOR] != 0;
+    int w, w1 = 0, r1 = -1;
+    int r = vmRuneAt(s, n, pos, &w);
+    if (r >= 0) r1 = vmRuneAt(s, n, pos + w, &w1);
+    int prev = -1, pw;
+    if (pos > 0) prev = (int)reLastRune(s, pos, &pw);
+    unsigned flag = vmContext(prev, r);
+    for (;;) {
+        if (rq[0] == 0 && ((anchored && pos != 0) || matched)) break;
+        if (!matched && (pos == 0 || !anchored)) {
+            m->mcap[0] = pos;
+            vmAdd(m, rq, m->h[VH_START], pos, m->mcap, flag);
+        }
+        flag = vmContext(r, r1);
+        vmStep(m, rq, nq, pos, pos + w, r, flag, &matched);
+        if (w == 0) break;
+        pos += w;
+        r = r1;
+        w = w1;
+        if (r >= 0) r1 = vmRuneAt(s, n, pos + w, &w1);
+        unsigned *t = rq;
+        rq = nq;
+        nq = t;
+    }
+    return matched;
+}
+
+// vmExpand is eval.AppendReplacement over the match in m->mcap, its
+// positions shifted by base, into o[k..] (at most lim bytes in all).
+__device__ int vmExpand(const ReVM *m, unsigned char *o, int k, int lim, const unsigned char *src, int base) {
+    const int nrep = (int)m->h[VH_REP], groups = (int)m->h[VH_GROUPS];
+    for (int i = 0; i < nrep; i++) {
+        unsigned char c = m->rep[i];
+        if (c != '\\' || i + 1 == nrep) {
+            if (k < lim) o[k++] = c;
+            continue;
+        }
+        unsigned char x = m->rep[i + 1];
+        if (x >= '1' && x <= '9') {
+            int g = x - '0';
+            if (g <= groups && 2 * g < m->c && m->mcap[2 * g] >= 0)
+                for (int p = base + m->mcap[2 * g]; p < base + m->mcap[2 * g + 1] && k < lim; p++) o[k++] = src[p];
+            i++;
+        } else if (x == '&') {
+            for (int p = base + m->mcap[0]; p < base + m->mcap[1] && k < lim; p++) o[k++] = src[p];
+            i++;
+        } else if (x == '\\') {
+            if (k < lim) o[k++] = '\\';
+            i++;
+        } else if (k < lim) o[k++] = '\\';
+    }
+    return k;
+}
+
+// vmReplace is regexp_replace of s (n bytes) into o by the blob's
+// program and replacement (query's regexpReplace, eval.PGRegex.Replace),
+// with the VM's state at st; it returns the result's length.
+__device__ int vmReplace(const unsigned char *blob, const unsigned char *s, int n, unsigned char *o, unsigned *st) {
+    ReVM vm, *m = &vm;
+    vmInit(m, blob, st);
+    const int lim = (int)m->h[VH_OUTW];
+    int k = 0, prev = 0, count = 0;
+    const int nth = (int)m->h[VH_NTH];
+    if (!m->h[VH_NEVER]) {
+        int from = 0;
+        for (int c = (int)m->h[VH_FROM]; c > 0 && from < n; c--) from += runeW(s + from, n - from);
+        if (!m->h[VH_CTX]) {
+            // PostgreSQL's rule: each search starts afresh at the end of
+            // the last match, one character further after an empty one
+            for (int pos = from; pos <= n;) {
+                if (!vmSearch(m, s + pos, n - pos, 0)) break;
+                int m0 = pos + m->mcap[0], m1 = pos + m->mcap[1];
+                count++;
+                if (nth == 0 || count == nth) {
+                    for (int p = prev; p < m0 && k < lim; p++) o[k++] = s[p];
+                    k = vmExpand(m, o, k, lim, s, pos);
+                    prev = m1;
+                    if (nth > 0) break;
+                }
+                if (m1 > m0) {
+                    pos = m1;
+                    continue;
+                }
+                if (m1 >= n) break;
+                pos = m1 + runeW(s + m1, n - m1);
+            }
+        } else {
+            // Go's FindAll over the whole text, for assertions that look back
+            int prevEnd = -1;
+            for (int pos = 0; pos <= n;) {
+                if (!vmSearch(m, s, n, pos)) break;
+                int m0 = m->mcap[0], m1 = m->mcap[1];
+                bool accept = true;
+                if (m1 == pos) {
+                    if (m0 == prevEnd) accept = false;
+                    pos += pos < n ? runeW(s + pos, n - pos) : 1;
+                } else pos = m1;
+                prevEnd = m1;
+                if (accept && m0 >= from) {
+                    count++;
+                    if (nth == 0 || count == nth) {
+                        for (int p = prev; p < m0 && k < lim; p++) o[k++] = s[p];
+                        k = vmExpand(m, o, k, lim, s, 0);
+                        prev = m1;
+                        if (nth > 0) break;
+                    }
+                }
+            }
+        }
+    }
+    for (int p = prev; p < n && k < lim; p++) o[k++] = s[p];
+    return k;
+}
+// ---- regexvm end ----
 // ---- regex end ----
 
 // putU writes the decimal digits of v (at least width of them) at p and
@@ -2852,6 +3158,22 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             rn[d] = nab;
             rh[d] = 0;
             rl[d] = nab ? 0 : reMatch((const unsigned char *)rl[b], (const unsigned char *)rl[a], (int)rh[a]);
+            break;
+        }
+        case OP_REGEXREP: {
+            // regexp_replace of a by the program in constant b (vmReplace)
+            // into the scratch slot imm, the VM's words after the result
+            rn[d] = rn[a];
+            unsigned char *o = scr + in.imm;
+            int n = 0;
+            if (!rn[a]) {
+                const unsigned char *blob = (const unsigned char *)rl[b];
+                const unsigned outw = ((const unsigned *)blob)[VH_OUTW];
+                unsigned *st = (unsigned *)(((u64)(o + outw) + 3) & ~(u64)3);
+                n = vmReplace(blob, (const unsigned char *)rl[a], (int)rh[a], o, st);
+            }
+            rl[d] = (i64)(u64)o;
+            rh[d] = n;
             break;
         }
         case OP_TRIMU: {

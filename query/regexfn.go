@@ -172,30 +172,8 @@ func regexpReplace(flags, extended bool) func(vs []*engine.Vec, n int) (*engine.
 				}
 			}
 			from := charOffset(src, start-1)
-			limit := -1
-			if nth > 0 {
-				limit = nth
-			}
-			ms = re.Find(src, from, limit, ms[:0])
-			if nth > 0 {
-				if len(ms) < nth {
-					out.S[i] = src
-					continue
-				}
-				ms = ms[nth-1:]
-			}
-			if len(ms) == 0 {
-				out.S[i] = src
-				continue
-			}
 			at := len(buf)
-			prev := 0
-			for _, m := range ms {
-				buf = append(buf, src[prev:m[0]]...)
-				buf = eval.AppendReplacement(buf, src, rep, m)
-				prev = m[1]
-			}
-			buf = append(buf, src[prev:]...)
+			buf, ms = re.Replace(buf, src, rep, from, nth, ms)
 			out.S[i] = buf[at:len(buf):len(buf)]
 		}
 		return out, nil

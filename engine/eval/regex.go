@@ -103,6 +103,8 @@ type PGRegex struct {
 	// match (^, \b, \B), so it cannot be searched for in a suffix of the
 	// text
 	ctx bool
+	// longest: leftmost-longest (Go's Longest mode)
+	longest bool
 }
 
 // CompilePGRegex compiles pat for regexp_replace and its kind.
@@ -119,10 +121,11 @@ func CompilePGRegex(pat string, fold bool) (*PGRegex, error) {
 	if err != nil {
 		return nil, engine.Errorf(engine.CodeInvalidRegularExpr, "invalid regular expression: %s", err)
 	}
+	r := &PGRegex{re: re}
 	if greediness(tree) >= 0 {
 		re.Longest()
+		r.longest = true
 	}
-	r := &PGRegex{re: re}
 	var walk func(t *syntax.Regexp)
 	walk = func(t *syntax.Regexp) {
 		switch t.Op {
@@ -163,6 +166,14 @@ func greediness(t *syntax.Regexp) int {
 	}
 	return 0
 }
+
+// Longest reports whether the match is chosen leftmost-longest (Go's
+// Longest mode); otherwise leftmost-first.
+func (r *PGRegex) Longest() bool { return r.longest }
+
+// Context reports whether an assertion of the pattern looks at the
+// character before the match, so that Find searches the whole text.
+func (r *PGRegex) Context() bool { return r.ctx }
 
 // NumGroups is the number of capturing groups.
 func (r *PGRegex) NumGroups() int { return r.re.NumSubexp() }
@@ -209,6 +220,31 @@ func (r *PGRegex) Find(src []byte, from, limit int, dst [][]int) [][]int {
 		pos = m[1] + w
 	}
 	return dst
+}
+
+// Replace appends to dst what regexp_replace makes of src: the matches
+// that Find gives from byte from on, the nth only (nth >= 1) or every
+// one (nth == 0), each replaced by rep with its escapes expanded. ms is
+// scratch, returned for reuse.
+func (r *PGRegex) Replace(dst, src, rep []byte, from, nth int, ms [][]int) ([]byte, [][]int) {
+	limit := -1
+	if nth > 0 {
+		limit = nth
+	}
+	ms = r.Find(src, from, limit, ms[:0])
+	if nth > 0 {
+		if len(ms) < nth {
+			return append(dst, src...), ms
+		}
+		ms = ms[nth-1:]
+	}
+	prev := 0
+	for _, m := range ms {
+		dst = append(dst, src[prev:m[0]]...)
+		dst = AppendReplacement(dst, src, rep, m)
+		prev = m[1]
+	}
+	return append(dst, src[prev:]...), ms
 }
 
 // AppendReplacement appends rep with its escapes expanded for the match m

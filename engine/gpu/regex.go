@@ -125,83 +125,12 @@ func buildDFA(prog *syntax.Prog) (*regexDFA, error) {
 		keep |= ctxWord
 	}
 
-	// character classes
-	bounds := []int{0, 0x80, '\n', '\n' + 1, '0', '9' + 1, 'A', 'Z' + 1, '_', '_' + 1, 'a', 'z' + 1, runeLimit}
-	for _, pc := range runeIns {
-		in := &prog.Inst[pc]
-		switch {
-		case in.Op == syntax.InstRune1 || in.Op == syntax.InstRune && len(in.Rune) == 1:
-			r0 := in.Rune[0]
-			bounds = append(bounds, int(r0), int(r0)+1)
-			if in.Op == syntax.InstRune && syntax.Flags(in.Arg)&syntax.FoldCase != 0 {
-				for r := unicode.SimpleFold(r0); r != r0; r = unicode.SimpleFold(r) {
-					bounds = append(bounds, int(r), int(r)+1)
-				}
-			}
-		case in.Op == syntax.InstRune:
-			for i := 0; i+1 < len(in.Rune); i += 2 {
-				bounds = append(bounds, int(in.Rune[i]), int(in.Rune[i+1])+1)
-			}
-		}
+	cl, err := classify(prog, runeIns)
+	if err != nil {
+		return nil, err
 	}
-	slices.Sort(bounds)
-	bounds = slices.Compact(bounds)
-	// each interval's signature: which rune instructions match it, and
-	// whether it is a newline or a word character
-	type interval struct {
-		lo  int
-		cls uint16
-	}
-	var ivs []interval
-	sigCls := map[string]uint16{}
-	var clsRep []rune // a representative rune of each class
-	sig := make([]byte, len(runeIns)+1)
-	for i := 0; i+1 < len(bounds); i++ {
-		lo := bounds[i]
-		if lo >= runeLimit {
-			break
-		}
-		r := rune(lo)
-		for k, pc := range runeIns {
-			sig[k] = 0
-			if matchRune(&prog.Inst[pc], r) {
-				sig[k] = 1
-			}
-		}
-		sig[len(runeIns)] = 0
-		if r == '\n' {
-			sig[len(runeIns)] = 1
-		} else if syntax.IsWordChar(r) {
-			sig[len(runeIns)] = 2
-		}
-		c, ok := sigCls[string(sig)]
-		if !ok {
-			if len(clsRep) >= 1<<15 {
-				return nil, unsupported("regular expressions with more than %d character classes", 1<<15)
-			}
-			c = uint16(len(clsRep))
-			sigCls[string(sig)] = c
-			clsRep = append(clsRep, r)
-		}
-		ivs = append(ivs, interval{lo, c})
-	}
-	d.ncls = len(clsRep)
-	for _, iv := range ivs {
-		if iv.lo < 0x80 {
-			// every boundary below 0x80 is in bounds, so an interval
-			// starting there ends by 0x80
-			continue
-		}
-		if n := len(d.rangeCls); n > 0 && d.rangeCls[n-1] == iv.cls {
-			continue
-		}
-		d.rangeLo = append(d.rangeLo, uint32(iv.lo))
-		d.rangeCls = append(d.rangeCls, iv.cls)
-	}
-	for b := 0; b < 0x80; b++ {
-		k := sort.Search(len(ivs), func(i int) bool { return ivs[i].lo > b }) - 1
-		d.ascii[b] = ivs[k].cls
-	}
+	d.ncls, d.ascii, d.rangeLo, d.rangeCls = cl.ncls, cl.ascii, cl.rangeLo, cl.rangeCls
+	clsRep := cl.rep
 
 	// subset construction
 	startCond := prog.StartCond()
@@ -341,6 +270,105 @@ func buildDFA(prog *syntax.Prog) (*regexDFA, error) {
 	}
 	d.nstates = len(states) + 2
 	return d, nil
+}
+
+// runeClasses partitions the runes into character classes: the
+// intervals between every boundary of a program's rune ranges (each
+// case-fold orbit of a folded literal counted as single runes), with
+// intervals that every rune instruction treats alike merged; the newline
+// and the ASCII word characters are always classes of their own, so that
+// the assertions see them. Every rune of a class is matched alike by
+// every rune instruction of the program.
+type runeClasses struct {
+	ncls     int
+	ascii    [128]uint16 // class of each ASCII byte
+	rangeLo  []uint32    // non-ASCII: intervals of runes from 0x80 on, by first rune
+	rangeCls []uint16
+	rep      []rune // a rune of each class
+}
+
+// classify builds the classes of the rune instructions runeIns of prog.
+func classify(prog *syntax.Prog, runeIns []int) (*runeClasses, error) {
+	cl := &runeClasses{}
+	bounds := []int{0, 0x80, '\n', '\n' + 1, '0', '9' + 1, 'A', 'Z' + 1, '_', '_' + 1, 'a', 'z' + 1, runeLimit}
+	for _, pc := range runeIns {
+		in := &prog.Inst[pc]
+		switch {
+		case in.Op == syntax.InstRune1 || in.Op == syntax.InstRune && len(in.Rune) == 1:
+			r0 := in.Rune[0]
+			bounds = append(bounds, int(r0), int(r0)+1)
+			if in.Op == syntax.InstRune && syntax.Flags(in.Arg)&syntax.FoldCase != 0 {
+				for r := unicode.SimpleFold(r0); r != r0; r = unicode.SimpleFold(r) {
+					bounds = append(bounds, int(r), int(r)+1)
+				}
+			}
+		case in.Op == syntax.InstRune:
+			for i := 0; i+1 < len(in.Rune); i += 2 {
+				bounds = append(bounds, int(in.Rune[i]), int(in.Rune[i+1])+1)
+			}
+		}
+	}
+	slices.Sort(bounds)
+	bounds = slices.Compact(bounds)
+	// each interval's signature: which rune instructions match it, and
+	// whether it is a newline or a word character
+	type interval struct {
+		lo  int
+		cls uint16
+	}
+	var ivs []interval
+	sigCls := map[string]uint16{}
+	var clsRep []rune // a representative rune of each class
+	sig := make([]byte, len(runeIns)+1)
+	for i := 0; i+1 < len(bounds); i++ {
+		lo := bounds[i]
+		if lo >= runeLimit {
+			break
+		}
+		r := rune(lo)
+		for k, pc := range runeIns {
+			sig[k] = 0
+			if matchRune(&prog.Inst[pc], r) {
+				sig[k] = 1
+			}
+		}
+		sig[len(runeIns)] = 0
+		if r == '\n' {
+			sig[len(runeIns)] = 1
+		} else if syntax.IsWordChar(r) {
+			sig[len(runeIns)] = 2
+		}
+		c, ok := sigCls[string(sig)]
+		if !ok {
+			if len(clsRep) >= 1<<15 {
+				return nil, unsupported("regular expressions with more than %d character classes", 1<<15)
+			}
+			c = uint16(len(clsRep))
+			sigCls[string(sig)] = c
+			clsRep = append(clsRep, r)
+		}
+		ivs = append(ivs, interval{lo, c})
+	}
+	cl.ncls = len(clsRep)
+	cl.rep = clsRep
+	for _, iv := range ivs {
+		if iv.lo < 0x80 {
+			// every boundary below 0x80 is in bounds, so an interval
+			// starting there ends by 0x80
+			continue
+		}
+		if n := len(cl.rangeCls); n > 0 && cl.rangeCls[n-1] == iv.cls {
+			continue
+		}
+		cl.rangeLo = append(cl.rangeLo, uint32(iv.lo))
+		cl.rangeCls = append(cl.rangeCls, iv.cls)
+	}
+	for b := 0; b < 0x80; b++ {
+		k := sort.Search(len(ivs), func(i int) bool { return ivs[i].lo > b }) - 1
+		cl.ascii[b] = ivs[k].cls
+	}
+
+	return cl, nil
 }
 
 // matchRune is what Go's NFA step does with a rune instruction.

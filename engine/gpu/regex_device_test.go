@@ -123,3 +123,85 @@ func TestRegexMatchesCPU(t *testing.T) {
 		t.Errorf("%d refused, want none", refused)
 	}
 }
+
+// TestRegexpReplaceMatchesCPU compares regexp_replace on the device
+// (OP_REGEXREP, the Pike VM) with the CPU backend over rt and over a
+// table of URLs, ClickBench's q28 among the queries, and checks with
+// EXPLAIN that none of them ran as a host step.
+func TestRegexpReplaceMatchesCPU(t *testing.T) {
+	dev := openDev(t)
+	dir := t.TempDir()
+	writeRegexCSV(t, filepath.Join(dir, "rt.csv"), 4000)
+	rng := rand.New(rand.NewSource(5))
+	var b strings.Builder
+	hosts := []string{"example.com", "www.example.com", "日本.jp", "a.b", "www.www.x.org", "WWW.Upper.COM", ""}
+	for i := 0; i < 20000; i++ {
+		u := []string{"http://", "https://", "ftp://", "", "HTTP://"}[rng.Intn(5)] + hosts[rng.Intn(len(hosts))]
+		if rng.Intn(5) > 0 {
+			u += "/" + strings.Repeat("p", rng.Intn(30)) + []string{"", "?q=1", "/é/", "\n/x"}[rng.Intn(4)]
+		}
+		fmt.Fprintf(&b, "%d,\"%s\"\n", i, strings.ReplaceAll(u, `"`, `""`))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "urls.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	host := loader.NewCPU(loader.Config{})
+	mk := func(b engine.Backend) engine.Session {
+		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ddl := range []string{
+			`CREATE TABLE rt (id bigint, s text, c varchar(8), t text) FROM CSV 'rt.csv'`,
+			`CREATE TABLE urls (id bigint, u text) FROM CSV 'urls.csv'`,
+		} {
+			if _, err := runSQL(t, s, ddl); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return s
+	}
+	cs := mk(cpu.New(host, 0))
+	gs := mk(gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
+	qs := []string{
+		`SELECT REGEXP_REPLACE(u, '^https?://(?:www\.)?([^/]+)/.*$', '\1') AS k, AVG(length(u)) AS l, COUNT(*) AS c, MIN(u)
+		   FROM urls WHERE u <> '' GROUP BY k HAVING COUNT(*) > 10 ORDER BY l DESC, k LIMIT 25`,
+		`SELECT id, regexp_replace(u, '^https?://(?:www\.)?([^/]+)/.*$', '\1', 'i'), regexp_replace(u, 'p+', '<\&>', 'g'),
+		        regexp_replace(u, '(\w)(\w*)', '\2\1', 'g'), regexp_replace(u, '', '-', 'g'), regexp_replace(u, '\b', '|', 'g')
+		   FROM urls ORDER BY id`,
+		`SELECT id, regexp_replace(s, 'a|é', 'X'), regexp_replace(s, '(?i)k', '[\&]', 'g'), regexp_replace(s, '^', '>', 'g'),
+		        regexp_replace(s, '(a*)(b?)', '\2\1', 'g'), regexp_replace(s, '.', '.', 3, 2), regexp_replace(s, 'x*', 'y', 2, 0, 'i'),
+		        regexp_replace(c, '[^a-z]+', '', 'g'), regexp_replace(upper(s), 'S+', 's', 'g')
+		   FROM rt ORDER BY id`,
+		`SELECT regexp_replace(s, '(.)(.)', '\2\1'), count(*) FROM rt GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 50`,
+	}
+	for _, q := range qs {
+		want, werr := runSQL(t, cs, q)
+		got, gerr := runSQL(t, gs, q)
+		if werr != nil || gerr != nil {
+			t.Errorf("%s\n cpu error %v\n gpu error %v", q, werr, gerr)
+			continue
+		}
+		if len(want) != len(got) {
+			t.Errorf("%s\n %d rows on the CPU, %d on the GPU", q, len(want), len(got))
+			continue
+		}
+		for k := range want {
+			if want[k] != got[k] {
+				t.Errorf("%s\n row %d\n cpu %q\n gpu %q", q, k, want[k], got[k])
+				break
+			}
+		}
+		plan, err := runSQL(t, gs, "EXPLAIN "+q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := strings.Join(plan, "\n"); strings.Contains(p, "Host Step") {
+			t.Errorf("%s ran a host step:\n%s", q, p)
+		}
+	}
+}

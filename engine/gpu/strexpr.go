@@ -140,6 +140,8 @@ func (c *compiler) hostFunc(e *engine.HostFunc, mask int32) (val, error) {
 		return v, err
 	}
 	switch e.Name {
+	case "regexp_replace":
+		return c.regexpReplace(e, mask) // regexvm.go
 	case "trim", "btrim", "ltrim", "rtrim":
 		var set engine.Expr = &engine.Const{T: engine.Text, S: " "}
 		if len(e.Args) == 2 {
