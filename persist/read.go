@@ -74,7 +74,7 @@ func mapFile(path string) (b []byte, unmap func(), err error) {
 	if st.Size() == 0 {
 		return nil, func() {}, nil
 	}
-	b, err = syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED|syscall.MAP_POPULATE)
+	b, err = syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, mapFlags)
 	if err != nil {
 		return nil, nil, err
 	}
