@@ -2,8 +2,10 @@ package query_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
+	"sync"
 	"testing"
 
 	"github.com/gpusql/gpusql/auth"
@@ -134,5 +136,95 @@ func TestRoleStatementsInBlock(t *testing.T) {
 	must(a, "CREATE TABLE u (x int)")
 	if store.HasSelect("bo", "u") {
 		t.Error("a new table u inherits a grant of the dropped one")
+	}
+}
+
+// TestRoleBlocksConcurrent: sessions run blocks of role statements at
+// once, half committing and half rolling back, while another session
+// creates and drops tables (whose grants the store forgets meanwhile);
+// afterwards the store, and the data directory, hold exactly the
+// committed roles and their grants.
+func TestRoleBlocksConcurrent(t *testing.T) {
+	dir := t.TempDir()
+	store, err := auth.Open(dir, auth.SCRAM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := query.NewServer(query.Options{
+		FileRoot: t.TempDir(), Roles: store,
+		Backend: cpu.New(loader.NewCPU(loader.Config{}), 2),
+		Logger:  slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec := func(s engine.Session, sql string) error {
+		var r recorder
+		return s.Query(context.Background(), sql, &r)
+	}
+	newSession := func() engine.Session {
+		s, err := srv.NewSession(engine.SessionParams{User: auth.Bootstrap, Database: "gpusql"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	setup := newSession()
+	if err := exec(setup, "CREATE TABLE t (x int)"); err != nil {
+		t.Fatal(err)
+	}
+	setup.Close()
+	const sessions, rounds = 8, 10
+	var wg sync.WaitGroup
+	for g := range sessions {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := newSession()
+			defer s.Close()
+			for i := range rounds {
+				end := "COMMIT"
+				if (g+i)%2 == 1 {
+					end = "ROLLBACK"
+				}
+				sql := fmt.Sprintf("BEGIN; CREATE ROLE r%d_%d LOGIN; GRANT SELECT ON t TO r%d_%d; SAVEPOINT a; CREATE ROLE x%d_%d; ROLLBACK TO a; %s",
+					g, i, g, i, g, i, end)
+				if err := exec(s, sql); err != nil {
+					t.Errorf("%s: %v", sql, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() { // tables come and go meanwhile
+		defer wg.Done()
+		s := newSession()
+		defer s.Close()
+		for i := range 20 {
+			if err := exec(s, fmt.Sprintf("CREATE TABLE u%d (x int); DROP TABLE u%d", i, i)); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	wg.Wait()
+	reopened, err := auth.Open(dir, auth.SCRAM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []*auth.Store{store, reopened} {
+		for g := range sessions {
+			for i := range rounds {
+				name := fmt.Sprintf("r%d_%d", g, i)
+				_, has := st.Role(name)
+				if want := (g+i)%2 == 0; has != want || st.HasSelect(name, "t") != want {
+					t.Errorf("role %s: exists %v, SELECT on t %v; want %v", name, has, st.HasSelect(name, "t"), want)
+				}
+				if _, has := st.Role(fmt.Sprintf("x%d_%d", g, i)); has {
+					t.Errorf("role x%d_%d, rolled back to its savepoint, exists", g, i)
+				}
+			}
+		}
 	}
 }
