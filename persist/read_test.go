@@ -10,6 +10,7 @@ import (
 
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/cpu"
+	"github.com/gpusql/gpusql/engine/multi"
 	"github.com/gpusql/gpusql/loader"
 )
 
@@ -56,8 +57,9 @@ func (s *copyStore) StoreMapped(h *engine.HostTable, mapped []byte, o engine.Sto
 
 // TestLoadReadAndMapped: a table file of several checksum chunks comes
 // back whole through both reload paths, read (the CPU backend) and
-// mapped (a MappedStorer, whose copy overlaps the checksum), after which
-// the mapping is gone; a file with one flipped byte is left out by both.
+// mapped (a MappedStorer, whose copy overlaps the checksum; also the
+// multi-part backend over host parts), after which the mapping is gone;
+// a file with one flipped byte is left out by each.
 func TestLoadReadAndMapped(t *testing.T) {
 	h := allKinds(100_000, rand.New(rand.NewSource(4)))
 	dir := t.TempDir()
@@ -103,11 +105,15 @@ func TestLoadReadAndMapped(t *testing.T) {
 		t.Fatalf("readFile's checksum %08x, want %08x", sum, want)
 	}
 
-	for _, mapped := range []bool{false, true} {
+	for _, mode := range []string{"read", "mapped", "multi"} {
+		mapped := mode != "read"
 		cs := &copyStore{Backend: cpu.New(loader.NewCPU(loader.Config{}), 1)}
 		var store engine.TableStore = cs.Backend
-		if mapped {
+		switch mode {
+		case "mapped":
 			store = cs
+		case "multi": // its StoreMapped copies for its host parts
+			store = multi.New([]engine.Backend{cs.Backend, cs.Backend}, []string{"cpu.0", "cpu.1"}, cs.Backend, multi.Options{})
 		}
 		d, err := Open(dir, nil)
 		if err != nil {
@@ -122,10 +128,14 @@ func TestLoadReadAndMapped(t *testing.T) {
 		}
 		// the damaged file is copied too, its checksum running
 		// meanwhile, and then dropped
-		if mapped && cs.calls != 2 {
+		if mode == "mapped" && cs.calls != 2 {
 			t.Errorf("StoreMapped called %d times, want 2", cs.calls)
 		}
-		sameTable(t, got[0].Data.(*engine.HostTable), h)
+		back, err := got[0].Data.(engine.Downloader).Download()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameTable(t, back, h)
 		got[0].Data.Release()
 		if err := d.Close(); err != nil {
 			t.Fatal(err)
