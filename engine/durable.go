@@ -55,6 +55,15 @@ type Downloader interface {
 	Download() (*HostTable, error)
 }
 
+// ColumnDownloader is table data that can also copy its columns to host
+// memory one at a time (each as Download has it), so that a writer can
+// store one column while the next is copied.
+type ColumnDownloader interface {
+	Downloader
+	NumColumns() int
+	DownloadColumn(k int) (*Column, error)
+}
+
 // Download is h itself.
 func (h *HostTable) Download() (*HostTable, error) { return h, nil }
 

@@ -17,6 +17,15 @@ type TableStore interface {
 	Store(h *HostTable, o StoreOptions) (TableData, error)
 }
 
+// MappedStorer is a TableStore that can copy rows whose columns alias a
+// read-only mapping of a file (persist's reload): mapped is the whole
+// mapping, which the store may page-lock for the copy (the GPU copies
+// from it by DMA). The store must copy what it keeps: the mapping goes
+// away when StoreMapped returns.
+type MappedStorer interface {
+	StoreMapped(h *HostTable, mapped []byte, o StoreOptions) (TableData, error)
+}
+
 // StoreOptions say how a backend stores rows as a table.
 type StoreOptions struct {
 	// Table is the table the data is for; device memory is accounted to

@@ -134,16 +134,12 @@ func fileSeq(name string) (uint64, bool) {
 
 // Save writes d's rows to a new table file and returns its name.
 func (d *Dir) Save(name string, data engine.TableData) (string, error) {
-	dl, ok := data.(engine.Downloader)
-	if !ok {
-		return "", fmt.Errorf("table data of type %T cannot be copied to the host", data)
-	}
-	h, err := dl.Download()
+	src, err := sourceOf(data)
 	if err != nil {
 		return "", err
 	}
 	file := fmt.Sprintf("%012d%s", d.seq.Add(1), tableExt)
-	err = atomicfile.Write(filepath.Join(d.path, file), func(f *os.File) error { return writeTable(f, h) })
+	err = atomicfile.Write(filepath.Join(d.path, file), func(f *os.File) error { return writeTableAt(f, src) })
 	if err != nil {
 		return "", err
 	}
@@ -214,10 +210,14 @@ func (d *Dir) Load(store engine.TableStore) (nextOID uint32, tables []engine.Res
 			}
 		}
 	}
-	// Files are read and checked by a few goroutines at once, and
-	// stored in the manifest's order as they come; at most `workers`
-	// tables are held in host memory at a time.
+	// Files are read and checked by a few goroutines at once (each
+	// reading its file in parallel chunks), and stored in the manifest's
+	// order as they come; at most `workers` tables are held in host
+	// memory at a time. A store that can copy from a file mapping
+	// (engine.MappedStorer: the GPU, which copies from the page cache by
+	// DMA) gets the files mapped instead of read.
 	workers := min(4, runtime.GOMAXPROCS(0))
+	mapped, _ := store.(engine.MappedStorer)
 	results := make([]chan readResult, len(m.Tables))
 	for i := range results {
 		results[i] = make(chan readResult, 1)
@@ -231,7 +231,7 @@ func (d *Dir) Load(store engine.TableStore) (nextOID uint32, tables []engine.Res
 			case <-stop:
 				return
 			}
-			go func() { results[i] <- d.readEntry(te) }()
+			go func() { results[i] <- d.readEntry(te, mapped != nil) }()
 		}
 	}()
 	missing := map[string]bool{}
@@ -239,10 +239,30 @@ func (d *Dir) Load(store engine.TableStore) (nextOID uint32, tables []engine.Res
 		r := <-results[i]
 		if r.err == nil && r.ok && r.h != nil {
 			var data engine.TableData
-			if data, r.err = store.Store(r.h, engine.StoreOptions{Table: te.Name}); r.err != nil {
+			o := engine.StoreOptions{Table: te.Name}
+			if r.mapping != nil {
+				data, r.err = mapped.StoreMapped(r.h, r.mapping, o)
+			} else {
+				data, r.err = store.Store(r.h, o)
+			}
+			if r.err != nil {
 				r.err = fmt.Errorf("storing table %q from %s: %w", te.Name, filepath.Join(d.path, te.File), r.err)
 			}
 			r.table.Data = data
+		}
+		if r.unmap != nil {
+			if err := r.verify(); err != nil {
+				path := filepath.Join(d.path, te.File)
+				d.log.Error("table left out: its file is corrupt", "table", te.Name, "file", path, "err", err, "moved_to", path+corruptExt)
+				d.moveAside(te.File)
+				if r.table.Data != nil {
+					r.table.Data.Release()
+					r.table.Data = nil
+				}
+				r.ok, r.err = false, nil
+			}
+			r.h = nil // it aliases the mapping
+			go r.unmap()
 		}
 		<-slots
 		if r.err != nil {
@@ -304,10 +324,16 @@ type readResult struct {
 	h     *engine.HostTable
 	ok    bool
 	err   error
+	sum   uint32 // the checksum of a file read
+	// mapping is the file mapped, which h aliases, and unmap releases it;
+	// verify checks its checksum, which runs while the store copies it
+	mapping []byte
+	unmap   func()
+	verify  func() error
 }
 
-// readEntry reads and checks one table's file.
-func (d *Dir) readEntry(te tableEntry) (r readResult) {
+// readEntry reads and checks one table's file (maps it, when mapped).
+func (d *Dir) readEntry(te tableEntry, mapped bool) (r readResult) {
 	cols, err := te.columnDefs()
 	if err != nil {
 		d.log.Error("table left out: its definition in the manifest is not understood", "table", te.Name, "err", err)
@@ -320,7 +346,13 @@ func (d *Dir) readEntry(te tableEntry) (r readResult) {
 		return r
 	}
 	path := filepath.Join(d.path, te.File)
-	b, err := os.ReadFile(path)
+	var b []byte
+	var unmap func()
+	if mapped {
+		b, unmap, err = mapFile(path)
+	} else {
+		b, r.sum, err = readFile(path)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		d.log.Error("table left out: its file is missing", "table", te.Name, "file", path)
 		return r
@@ -329,13 +361,24 @@ func (d *Dir) readEntry(te tableEntry) (r readResult) {
 		r.err = fmt.Errorf("reading table %q from %s: %w", te.Name, path, err)
 		return r
 	}
-	h, err := readTable(b)
-	if errors.Is(err, errNewer) {
-		r.err = fmt.Errorf("table %q in %s: %w", te.Name, path, err)
-		return r
+	var h *engine.HostTable
+	if mapped {
+		h, r.verify, err = decodeMapped(b)
+	} else {
+		h, err = readTableSum(b, &r.sum)
 	}
 	if err == nil {
 		err = te.check(h)
+	}
+	if err != nil && unmap != nil {
+		if r.verify != nil {
+			_ = r.verify()
+		}
+		unmap()
+	}
+	if errors.Is(err, errNewer) {
+		r.err = fmt.Errorf("table %q in %s: %w", te.Name, path, err)
+		return r
 	}
 	if err != nil {
 		d.log.Error("table left out: its file is corrupt", "table", te.Name, "file", path, "err", err, "moved_to", path+corruptExt)
@@ -343,6 +386,9 @@ func (d *Dir) readEntry(te tableEntry) (r readResult) {
 		return r
 	}
 	r.h, r.ok = h, true
+	if unmap != nil {
+		r.mapping, r.unmap = b, unmap
+	}
 	return r
 }
 

@@ -24,12 +24,10 @@ package persist
 // size follows from its header, which is checked too.
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
 	"unsafe"
 
 	"github.com/gpusql/gpusql/engine"
@@ -119,92 +117,6 @@ func values(c *engine.Column, rows int64) ([]byte, error) {
 	return b[:want], nil
 }
 
-// writeTable writes h in the table file format to w.
-func writeTable(w io.Writer, h *engine.HostTable) error {
-	crc := crc32.New(castagnoli)
-	bw := bufio.NewWriterSize(io.MultiWriter(w, crc), 1<<20)
-	var off int64
-	put := func(b []byte) error {
-		n, err := bw.Write(b)
-		off += int64(n)
-		return err
-	}
-	padTo8 := func() error {
-		var z [8]byte
-		return put(z[:pad8(off)-off])
-	}
-	rows := h.N
-	hdr := make([]byte, headerFixed+columnDesc*len(h.Cols))
-	copy(hdr, tableMagic)
-	binary.LittleEndian.PutUint32(hdr[8:], fileVersion)
-	binary.LittleEndian.PutUint32(hdr[12:], uint32(len(h.Cols)))
-	binary.LittleEndian.PutUint64(hdr[16:], uint64(rows))
-	for k, c := range h.Cols {
-		if int64(c.Len) != rows {
-			return fmt.Errorf("column %d has %d rows, the table %d", k+1, c.Len, rows)
-		}
-		d := hdr[headerFixed+columnDesc*k:]
-		d[0] = uint8(c.Type.Kind)
-		if c.Valid != nil {
-			d[1] |= flagValid
-		}
-		if c.D != nil {
-			d[1] |= flagDec
-		}
-		binary.LittleEndian.PutUint32(d[4:], uint32(int32(c.Type.Prec)))
-		binary.LittleEndian.PutUint32(d[8:], uint32(int32(c.Type.Scale)))
-		binary.LittleEndian.PutUint32(d[12:], uint32(int32(c.Type.Len)))
-		binary.LittleEndian.PutUint32(d[16:], uint32(c.Width))
-	}
-	if err := put(hdr); err != nil {
-		return err
-	}
-	for _, c := range h.Cols {
-		if c.D != nil {
-			if int64(len(c.D)) < rows {
-				return fmt.Errorf("wide numeric column of %d rows holds %d values", rows, len(c.D))
-			}
-			var b [24]byte
-			for _, v := range c.D[:rows] {
-				binary.LittleEndian.PutUint64(b[0:], uint64(v.Hi))
-				binary.LittleEndian.PutUint64(b[8:], v.Lo)
-				binary.LittleEndian.PutUint64(b[16:], uint64(int64(v.Scale)))
-				if err := put(b[:]); err != nil {
-					return err
-				}
-			}
-		} else {
-			b, err := values(c, rows)
-			if err != nil {
-				return err
-			}
-			if err := put(b); err != nil {
-				return err
-			}
-		}
-		if err := padTo8(); err != nil {
-			return err
-		}
-		if c.Valid != nil {
-			words := (rows + 63) / 64
-			if int64(len(c.Valid)) < words {
-				return fmt.Errorf("validity bitmap of %d words, want %d", len(c.Valid), words)
-			}
-			if err := put(bytesOf(c.Valid[:words])); err != nil {
-				return err
-			}
-		}
-	}
-	if err := bw.Flush(); err != nil {
-		return err
-	}
-	var tr [trailerSize]byte
-	binary.LittleEndian.PutUint32(tr[:], crc.Sum32())
-	copy(tr[4:], trailerMagic)
-	_, err := w.Write(tr[:])
-	return err
-}
-
 // errCorrupt marks a file whose contents are not a table file.
 var errCorrupt = errors.New("corrupt table file")
 
@@ -216,26 +128,52 @@ func corrupt(format string, args ...any) error {
 }
 
 // readTable decodes a table file held in b. The columns alias b.
-func readTable(b []byte) (*engine.HostTable, error) {
+func readTable(b []byte) (*engine.HostTable, error) { return readTableSum(b, nil) }
+
+// readTableSum is readTable with the checksum of b's body (all of b but
+// its trailer) already computed (nil: compute it).
+func readTableSum(b []byte, sum *uint32) (*engine.HostTable, error) {
 	if len(b) > 0 && uintptr(unsafe.Pointer(&b[0]))%8 != 0 {
 		// The sections are 8-byte aligned within the file: make the
 		// buffer so too.
 		w := make([]uint64, (len(b)+7)/8)
 		b = bytesOf(w)[:copy(bytesOf(w), b)]
 	}
+	end := int64(len(b)) - trailerSize
 	if len(b) < headerFixed+trailerSize || string(b[:8]) != tableMagic {
 		return nil, corrupt("no table file header")
 	}
 	// The checksum first: it covers the whole file but its trailer,
 	// whatever the layout, so a damaged file is never taken for a
 	// newer one.
-	end := int64(len(b)) - trailerSize
 	if string(b[end+4:]) != trailerMagic {
 		return nil, corrupt("no trailer (truncated?)")
 	}
-	if got, want := crc32.Checksum(b[:end], castagnoli), binary.LittleEndian.Uint32(b[end:]); got != want {
-		return nil, corrupt("checksum %08x, the file records %08x", got, want)
+	if sum == nil {
+		s := checksum(b[:end])
+		sum = &s
 	}
+	if err := checkSum(b, *sum); err != nil {
+		return nil, err
+	}
+	return decodeTable(b)
+}
+
+// checkSum compares sum, the checksum of table file b's body, with the
+// one its trailer records.
+func checkSum(b []byte, sum uint32) error {
+	end := int64(len(b)) - trailerSize
+	if got, want := sum, binary.LittleEndian.Uint32(b[end:]); got != want {
+		return corrupt("checksum %08x, the file records %08x", got, want)
+	}
+	return nil
+}
+
+// decodeTable decodes table file b (8-byte aligned, its header and
+// trailer magic checked) without its checksum: every section it slices
+// lies within b, so a damaged file is safe to decode, but only a
+// checked one may be kept.
+func decodeTable(b []byte) (*engine.HostTable, error) {
 	if v := binary.LittleEndian.Uint32(b[8:]); v != fileVersion {
 		// A later gpusql's file (or a damaged one): the start stops
 		// rather than move it aside.

@@ -147,13 +147,13 @@ func (s *Session) dropRelations(names, schemas []string, ifExists, cascade, view
 			return err
 		}
 		if r.Schema == "" {
-			if err := s.srv.opts.Roles.TableDropped(r.Name); err != nil {
+			if err := s.relationDropped(r.Name, views); err != nil {
 				return err
 			}
 		}
 		for _, d := range deps {
 			if d.Schema == "" {
-				if err := s.srv.opts.Roles.TableDropped(d.Name); err != nil {
+				if err := s.relationDropped(d.Name, views); err != nil {
 					return err
 				}
 			}
@@ -289,7 +289,7 @@ func (s *Session) alterRename(st *parse.AlterRename, w engine.ResultWriter) erro
 		}
 	}
 	if public := t != nil && t.Schema == "" || v != nil && v.Schema == ""; public && name != st.Table {
-		if err := s.srv.opts.Roles.TableRenamed(st.Table, name); err != nil {
+		if err := s.relationRenamed(st.Table, name); err != nil {
 			return err
 		}
 	}

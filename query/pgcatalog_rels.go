@@ -487,7 +487,7 @@ type catRole struct {
 func (s *Session) roles() []catRole {
 	_, found := s.role()
 	var out []catRole
-	for _, r := range s.srv.opts.Roles.Roles() {
+	for _, r := range s.roleState().Roles() {
 		c := catRole{oid: int64(r.OID), name: r.Name, login: r.Login, super: r.Superuser, password: r.Password, readFiles: r.ReadFiles}
 		if r.OID == auth.BootstrapOID && !found {
 			c.name = s.params.User

@@ -106,7 +106,7 @@ func (s *Session) holds(user *catRole, k privKind, obj fval, p string) bool {
 		if r.temp {
 			return user.name == s.params.User
 		}
-		return p == "SELECT" && s.srv.opts.Roles.HasSelect(user.name, r.name)
+		return p == "SELECT" && s.roleState().HasSelect(user.name, r.name)
 	}
 	// A catalog relation: everyone may read it.
 	return p == "SELECT"

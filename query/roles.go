@@ -31,7 +31,7 @@ import (
 
 // role is the session's role; found is false for a name that is no role.
 func (s *Session) role() (auth.Role, bool) {
-	return s.srv.opts.Roles.Role(s.params.User)
+	return s.roleState().Role(s.params.User)
 }
 
 // superuser reports whether the session has every privilege.
@@ -66,7 +66,7 @@ func errNotSuperuser(what string) error {
 // checkSelect checks SELECT on public relation name (t, a table, or a
 // view when t is nil).
 func (s *Session) checkSelect(name string, isView bool) error {
-	if s.srv.opts.Roles.HasSelect(s.params.User, name) || s.superuser() {
+	if s.roleState().HasSelect(s.params.User, name) || s.superuser() {
 		return nil
 	}
 	if isView {
@@ -179,7 +179,7 @@ func schemaAt(schemas []string, i int) string {
 
 // roleStmt runs CREATE, ALTER and DROP ROLE, GRANT and REVOKE.
 func (s *Session) roleStmt(st parse.Stmt, w engine.ResultWriter) error {
-	store := s.srv.opts.Roles
+	store := s.roleWriter()
 	opts := func(o parse.RoleOptions) auth.Options {
 		return auth.Options{Login: o.Login, Superuser: o.Superuser, Password: o.Password}
 	}
@@ -228,19 +228,20 @@ func (s *Session) roleStmt(st parse.Stmt, w engine.ResultWriter) error {
 }
 
 func (s *Session) grant(st *parse.Grant, w engine.ResultWriter) error {
-	store := s.srv.opts.Roles
+	store := s.roleWriter()
+	state := s.roleState()
 	tag := "GRANT"
 	if st.Revoke {
 		tag = "REVOKE"
 	}
 	for _, r := range st.To {
-		if _, ok := store.Role(r); !ok {
+		if _, ok := state.Role(r); !ok {
 			return engine.Errorf(engine.CodeUndefinedObject, "role %q does not exist", r)
 		}
 	}
 	if st.Role != "" {
 		if st.Role != auth.ReadFilesRole {
-			if _, ok := store.Role(st.Role); !ok {
+			if _, ok := state.Role(st.Role); !ok {
 				return engine.Errorf(engine.CodeUndefinedObject, "role %q does not exist", st.Role)
 			}
 			return engine.Errorf(engine.CodeFeatureNotSupported, "granting membership in role %q is not supported by gpusql", st.Role).
@@ -274,6 +275,86 @@ func (s *Session) grant(st *parse.Grant, w engine.ResultWriter) error {
 	return w.Complete(tag)
 }
 
+// roleChanger makes role changes: an auth.Store commits each at once,
+// an auth.Tx keeps them for its block's COMMIT.
+type roleChanger interface {
+	Create(name string, o auth.Options) error
+	Alter(name string, o auth.Options) error
+	Rename(name, to string) (cleared bool, err error)
+	Drop(name string) error
+	SetReadFiles(name string, on bool) error
+	Grant(table, role string, on bool) error
+	TableDropped(table string) error
+	TableRenamed(from, to string) error
+}
+
+// Role statements in a transaction block (or the implicit block of a
+// Query message) are transactional, as PostgreSQL's: the block sees its
+// changes at once, other sessions (and logins) at its COMMIT, and a
+// ROLLBACK or ROLLBACK TO SAVEPOINT undoes them. The changes are kept as
+// an auth.Tx, which COMMIT replays on the role store as it is then, with
+// the block's table writes (commitTx); a change that no longer applies
+// (another session created the same role meanwhile) fails the COMMIT,
+// and then none of the block's writes is kept.
+
+// inBlock reports whether statements run in a block, explicit or
+// implicit.
+func (s *Session) inBlock() bool { return s.inTx || s.tx.implicit }
+
+// roleWriter is where the session's role statements go.
+func (s *Session) roleWriter() roleChanger {
+	if !s.inBlock() {
+		return s.srv.opts.Roles
+	}
+	if s.tx.roles == nil {
+		s.tx.roles = s.srv.opts.Roles.Begin()
+	}
+	return s.tx.roles
+}
+
+// roleState is the roles and grants as the session sees them: the
+// committed ones with its block's changes.
+func (s *Session) roleState() auth.State {
+	if s.tx.roles != nil {
+		return s.tx.roles.State()
+	}
+	return s.srv.opts.Roles.State()
+}
+
+// relationDropped forgets the grants on dropped public relation name. A
+// table's drop takes effect at once, so do its grants' (also in the
+// block's changes, which may have granted on it). A view's drop in a
+// block is undone by a rollback, and so is the loss of its grants.
+func (s *Session) relationDropped(name string, view bool) error {
+	store := s.srv.opts.Roles
+	had := store.Grantees(name)
+	if err := store.TableDropped(name); err != nil {
+		return err
+	}
+	if !s.inBlock() {
+		return nil
+	}
+	if view && len(had) > 0 {
+		s.logUndo(func() { _ = store.RestoreGrants(name, had) })
+	}
+	return s.roleWriter().TableDropped(name)
+}
+
+// relationRenamed moves the grants of a public relation renamed from
+// from to to. The rename takes effect at once and a rollback undoes it,
+// so the grants move at once and back on a rollback.
+func (s *Session) relationRenamed(from, to string) error {
+	store := s.srv.opts.Roles
+	if err := store.TableRenamed(from, to); err != nil {
+		return err
+	}
+	if !s.inBlock() {
+		return nil
+	}
+	s.logUndo(func() { _ = store.TableRenamed(to, from) })
+	return s.roleWriter().TableRenamed(from, to)
+}
+
 // isRoleStmt reports whether st is a statement of roles and privileges.
 func isRoleStmt(st parse.Stmt) bool {
 	switch st.(type) {
@@ -287,7 +368,7 @@ func isRoleStmt(st parse.Stmt) bool {
 // ("{owner=arwdDxt/owner,role=r/owner}"), or "" (NULL) when nobody but
 // its owner holds a privilege on it.
 func (s *Session) aclOf(name string) string {
-	gr := s.srv.opts.Roles.Grantees(name)
+	gr := s.roleState().Grantees(name)
 	if len(gr) == 0 {
 		return ""
 	}

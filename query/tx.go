@@ -17,6 +17,7 @@ package query
 // with 40001 and the block's writes are dropped.
 
 import (
+	"github.com/gpusql/gpusql/auth"
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/query/parse"
 )
@@ -51,6 +52,7 @@ type savepoint struct {
 	writes  map[string]txWrite
 	created int // len(txState.created) when the savepoint was set
 	undo    int // len(txState.undo) when the savepoint was set
+	roles   int // the block's role changes when the savepoint was set
 	cursors map[*cursor]bool
 }
 
@@ -63,6 +65,8 @@ type txState struct {
 	// they run; a rollback runs them last first
 	undo       []func()
 	savepoints []*savepoint
+	// roles are the block's role statements (roles.go); nil if none ran
+	roles *auth.Tx
 	// queried: a statement that reads or writes data ran in the block,
 	// after which its isolation level can no longer change.
 	queried bool
@@ -136,14 +140,27 @@ func (s *Session) forgetTable(name string) {
 	}
 }
 
-// commitTx publishes the block's writes and ends it.
+// commitTx publishes the block's writes and role changes, and ends it.
+// The role changes are checked first and written last: a failure to
+// publish the writes keeps neither.
 func (s *Session) commitTx() error {
 	var ws []engine.TxWrite
 	for _, w := range s.tx.writes {
 		ws = append(ws, engine.TxWrite{Table: w.table, Base: w.base, Data: w.cur.data})
 	}
-	err := engine.CommitWrites(ws)
-	if err == nil {
+	published := false
+	publish := func() error {
+		err := engine.CommitWrites(ws)
+		published = err == nil
+		return err
+	}
+	var err error
+	if s.tx.roles != nil {
+		err = s.tx.roles.Commit(publish)
+	} else {
+		err = publish()
+	}
+	if published {
 		for name, w := range s.tx.writes {
 			w.cur.data = nil // the table owns it now
 			w.cur.drop()
@@ -255,6 +272,9 @@ func (s *Session) savepointStmt(t *parse.Transaction, w engine.ResultWriter) err
 	switch t.Kind {
 	case "SAVEPOINT":
 		sp := &savepoint{name: t.Name, writes: map[string]txWrite{}, created: len(s.tx.created), undo: len(s.tx.undo), cursors: map[*cursor]bool{}}
+		if s.tx.roles != nil {
+			sp.roles = s.tx.roles.Len()
+		}
 		for name, wr := range s.tx.writes {
 			wr.cur.hold()
 			sp.writes[name] = wr
@@ -292,6 +312,9 @@ func (s *Session) savepointStmt(t *parse.Transaction, w engine.ResultWriter) err
 		s.tx.writes[name] = wr
 	}
 	s.undoTo(sp.undo)
+	if s.tx.roles != nil {
+		s.tx.roles.Truncate(sp.roles)
+	}
 	for k := len(s.tx.created) - 1; k >= sp.created; k-- {
 		s.dropCreated(s.tx.created[k])
 	}

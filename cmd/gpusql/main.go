@@ -113,7 +113,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	tlsKey := fs.String("tls-key", "", "TLS private key `file` (PEM)")
 	tlsRequired := fs.Bool("tls-required", false, "refuse connections that are not encrypted (needs --tls-cert)")
 	maxConns := fs.Int("max-connections", defaultMaxConnections, "most sessions at once; more are refused with 53300")
-	maxMem := fs.String("max-query-memory", "0", "host memory one statement may hold in rows it materialises, e.g. 4GiB (0: no limit); past it, 53200")
+	maxMem := fs.String("max-query-memory", "0", "host memory one statement may hold in the rows it materialises and the CPU backend's hash tables and sort buffers, e.g. 4GiB (0: no limit); past it, 53200")
 	stmtTimeout := fs.Duration("statement-timeout", 0, "default statement_timeout (0: none)")
 	idleTimeout := fs.Duration("idle-session-timeout", 0, "default idle_session_timeout: end sessions idle this long outside a transaction (0: never)")
 	idleTxTimeout := fs.Duration("idle-in-transaction-session-timeout", 0, "default idle_in_transaction_session_timeout (0: never)")

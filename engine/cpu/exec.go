@@ -228,6 +228,13 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 	if collected == nil {
 		return nil
 	}
+	if engine.HasMemoryBudget(ctx) && (len(p.OrderBy) > 0 || p.Distinct) {
+		// the sort's permutation, DISTINCT's key set and the rows in
+		// their new order
+		if err := engine.ChargeMemory(ctx, engine.BatchBytes(collected)+16*int64(collected.N), "sorting the rows for ORDER BY or DISTINCT"); err != nil {
+			return err
+		}
+	}
 	collected = eval.FinishRows(collected, p)
 	for lo := 0; lo < collected.N; lo += batchRows {
 		if err := canceled(ctx); err != nil {
@@ -255,6 +262,12 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*aggregator, erro
 	if aggs[0].hasDistinct() {
 		aggs = aggs[:1]
 	}
+	// each worker charges its aggregator's growth; the merge that
+	// follows folds charged groups into the first one's
+	mems, meters := make([]*aggMemory, len(aggs)), make([]*meter, len(aggs))
+	for w := range aggs {
+		mems[w], meters[w] = newAggMemory(aggs[w]), newMeter(ctx, "the group table of an aggregate")
+	}
 	err := parallel(len(aggs), r.morsels(), func(w, lo, hi int) error {
 		for m := lo; m < hi; m++ {
 			in, err := r.morsel(ctx, m)
@@ -266,6 +279,11 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*aggregator, erro
 			}
 			if err := aggs[w].consume(func(e engine.Expr) (*engine.Vec, error) { return eval.Eval(ctx, e, in) }, in.N); err != nil {
 				return err
+			}
+			if meters[w].on {
+				if err := meters[w].add(mems[w].grown(aggs[w])); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -285,6 +303,10 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*aggregator, erro
 // order, for ORDER BY and DISTINCT.
 func (r *execRun) collect(ctx context.Context, workers int) (*engine.Batch, error) {
 	parts := make([]*engine.Batch, max(workers, 1))
+	meters := make([]*meter, len(parts))
+	for w := range meters {
+		meters[w] = newMeter(ctx, "the rows buffered for ORDER BY or DISTINCT")
+	}
 	err := parallel(len(parts), r.morsels(), func(w, lo, hi int) error {
 		for m := lo; m < hi; m++ {
 			in, err := r.morsel(ctx, m)
@@ -297,6 +319,11 @@ func (r *execRun) collect(ctx context.Context, workers int) (*engine.Batch, erro
 			out, err := project(ctx, r.p.Project, in)
 			if err != nil {
 				return err
+			}
+			if meters[w].on {
+				if err := meters[w].add(engine.BatchBytes(out)); err != nil {
+					return err
+				}
 			}
 			parts[w] = appendBatch(parts[w], out)
 		}

@@ -95,6 +95,15 @@ func anyNull(keys []*engine.Vec, i int) bool {
 	return false
 }
 
+// joinTableBytes is the size of a join table over n build rows.
+func joinTableBytes(n int) int64 {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	return int64(size)*12 + int64(n)*12
+}
+
 // newJoinTable hashes the build side's key vectors (n rows).
 func newJoinTable(keys []*engine.Vec, n int) *joinTable {
 	t := &joinTable{rows: n, next: make([]int32, n), keys: keys, ints: intKey(keys)}
@@ -209,6 +218,9 @@ func (b *Backend) join(ctx context.Context, j *engine.Join) (*engine.HostTable, 
 		if lk, err = keyCols(ctx, j.LeftKeys, l); err != nil {
 			return nil, err
 		}
+		if err := engine.ChargeMemory(ctx, joinTableBytes(nr)+vecsBytes(nr, rk...)+vecsBytes(nl, lk...), "the hash table of a join"); err != nil {
+			return nil, err
+		}
 		t = newJoinTable(rk, nr)
 	}
 	if j.Kind == engine.JoinAntiNull {
@@ -227,6 +239,7 @@ func (b *Backend) join(ctx context.Context, j *engine.Join) (*engine.HostTable, 
 	var mu sync.Mutex
 	err = parallel(workers, workers, func(w, _, _ int) error {
 		var hbuf []uint64
+		pm := newMeter(ctx, "the row pairs of a join")
 		for {
 			mu.Lock()
 			m := next
@@ -239,7 +252,7 @@ func (b *Backend) join(ctx context.Context, j *engine.Join) (*engine.HostTable, 
 				return err
 			}
 			lo, hi := m*probeMorsel, min((m+1)*probeMorsel, nl)
-			part, err := b.probe(ctx, j, l, r, t, lk, lo, hi, trackRight, &hbuf)
+			part, err := b.probe(ctx, j, l, r, t, lk, lo, hi, trackRight, &hbuf, pm)
 			if err != nil {
 				return err
 			}
@@ -253,6 +266,17 @@ func (b *Backend) join(ctx context.Context, j *engine.Join) (*engine.HostTable, 
 	total := 0
 	for _, p := range parts {
 		total += len(p.li)
+	}
+	// the pairs once more, and the joined rows gathered from them
+	var width int64
+	for _, c := range l.Cols {
+		width += engine.SlotBytes(c.Type)
+	}
+	for _, c := range r.Cols {
+		width += engine.SlotBytes(c.Type)
+	}
+	if err := engine.ChargeMemory(ctx, int64(total)*(8+width), "the rows of a join"); err != nil {
+		return nil, err
 	}
 	li = make([]int32, 0, total)
 	ri = make([]int32, 0, total)
@@ -280,7 +304,7 @@ func (b *Backend) join(ctx context.Context, j *engine.Join) (*engine.HostTable, 
 
 // probe finds the output pairs of left rows [lo, hi).
 func (b *Backend) probe(ctx context.Context, j *engine.Join, l, r *engine.HostTable, t *joinTable, lk []*engine.Vec,
-	lo, hi int, trackRight bool, hbuf *[]uint64) (joinPart, error) {
+	lo, hi int, trackRight bool, hbuf *[]uint64, m *meter) (joinPart, error) {
 	var part joinPart
 	nr := int(r.N)
 	var hs []uint64
@@ -290,7 +314,14 @@ func (b *Backend) probe(ctx context.Context, j *engine.Join, l, r *engine.HostTa
 	}
 	// candidate pairs
 	var cl, cr []int32
+	counted := 0 // pairs charged
 	for i := lo; i < hi; i++ {
+		if m.on {
+			if err := m.add(8 * int64(len(cl)-counted)); err != nil {
+				return part, err
+			}
+			counted = len(cl)
+		}
 		if t == nil { // no keys: every pair
 			for k := 0; k < nr; k++ {
 				cl, cr = append(cl, int32(i)), append(cr, int32(k))

@@ -31,6 +31,14 @@ func (b *Backend) setOp(ctx context.Context, s *engine.SetOp) (*engine.HostTable
 		return dst
 	}
 	var key []byte
+	m := newMeter(ctx, "the rows of a set operation")
+	// newKey charges a key the maps now hold (its bytes, a map slot)
+	newKey := func(key []byte) error {
+		if !m.on {
+			return nil
+		}
+		return m.add(int64(len(key)) + 48)
+	}
 	if s.Op == engine.SetUnion {
 		if !s.All {
 			seen := map[string]bool{}
@@ -40,6 +48,9 @@ func (b *Backend) setOp(ctx context.Context, s *engine.SetOp) (*engine.HostTable
 				if !seen[string(key)] {
 					seen[string(key)] = true
 					keepL = append(keepL, int32(i))
+					if err := newKey(key); err != nil {
+						return nil, err
+					}
 				}
 			}
 			for i := 0; i < rb.N; i++ {
@@ -47,6 +58,9 @@ func (b *Backend) setOp(ctx context.Context, s *engine.SetOp) (*engine.HostTable
 				if !seen[string(key)] {
 					seen[string(key)] = true
 					keepR = append(keepR, int32(i))
+					if err := newKey(key); err != nil {
+						return nil, err
+					}
 				}
 			}
 			lb, rb = eval.GatherBatch(lb, keepL), eval.GatherBatch(rb, keepR)
@@ -56,6 +70,11 @@ func (b *Backend) setOp(ctx context.Context, s *engine.SetOp) (*engine.HostTable
 	counts := map[string]int{}
 	for j := 0; j < rb.N; j++ {
 		key = keyOf(rb, j, key[:0])
+		if counts[string(key)] == 0 {
+			if err := newKey(key); err != nil {
+				return nil, err
+			}
+		}
 		counts[string(key)]++
 	}
 	seen := map[string]bool{}

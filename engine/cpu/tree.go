@@ -75,7 +75,13 @@ func (b *Backend) materializePlan(ctx context.Context, p *engine.Plan) (*engine.
 		ts[k] = p.Project[k].Type()
 	}
 	var batches []*engine.Batch
+	m := newMeter(ctx, "the rows of a derived table")
 	err := b.Execute(ctx, p, func(bt *engine.Batch) error {
+		if m.on {
+			if err := m.add(engine.BatchBytes(bt)); err != nil {
+				return err
+			}
+		}
 		batches = append(batches, copyBatch(bt))
 		return nil
 	})

@@ -51,6 +51,10 @@ func (b *Backend) window(ctx context.Context, w *engine.Window) (*engine.HostTab
 				done[j] = true
 			}
 		}
+		// the sort's permutation and partitions, and the calls' results
+		if err := engine.ChargeMemory(ctx, int64(n)*(8+int64(len(group))*engine.SlotBytes(w.Calls[k].T)), "sorting the rows of a window"); err != nil {
+			return nil, err
+		}
 		ws := sortWindow(&w.Calls[k], vec, n)
 		perm = ws.perm
 		calls := make([]*winCall, len(group))

@@ -73,5 +73,24 @@ func (b *Backend) Store(h *engine.HostTable, o engine.StoreOptions) (engine.Tabl
 	return Upload(b.dev, h, o.Table)
 }
 
+var (
+	_ engine.MappedStorer     = (*Backend)(nil)
+	_ engine.ColumnDownloader = (*Table)(nil)
+)
+
+// StoreMapped stores h, whose columns alias mapped, a read-only mapping
+// of a table file (engine.MappedStorer): the mapping is page-locked for
+// the copy, so that the device reads it by DMA straight from the page
+// cache rather than through the driver's pageable staging. Where it
+// cannot be locked, the copy goes through staging as Store's does.
+func (b *Backend) StoreMapped(h *engine.HostTable, mapped []byte, o engine.StoreOptions) (engine.TableData, error) {
+	if len(mapped) > 0 {
+		if unregister, err := b.dev.RegisterHost(mapped, true); err == nil {
+			defer unregister()
+		}
+	}
+	return b.Store(h, o)
+}
+
 // StoredType is the type column col is stored as (engine.StoredTyper).
 func (t *Table) StoredType(col int) engine.Type { return t.Cols[col].Type }

@@ -158,26 +158,37 @@ func Upload(dev *cuda.Device, h *engine.HostTable, owner string) (*Table, error)
 // Download copies the table back to the host, exactly.
 func (t *Table) Download() (*engine.HostTable, error) {
 	h := &engine.HostTable{N: t.N, Cols: make([]*engine.Column, len(t.Cols))}
-	for k, c := range t.Cols {
-		hc := engine.NewColumn(c.Type, int(t.N), c.Width, c.Valid != nil)
-		hc.Width = c.Width
-		if c.Type.IsString() {
-			hc.Str = make([]byte, int(t.N)*c.Width)
-		}
-		if c.Data != nil {
-			b := hostBytes(hc)
-			if err := t.Dev.CopyDtoH(b, c.Data.Ptr(), nil); err != nil {
-				return nil, err
-			}
-		}
-		if c.Valid != nil {
-			if err := t.Dev.CopyDtoH(u64Bytes(hc.Valid), c.Valid.Ptr(), nil); err != nil {
-				return nil, err
-			}
+	for k := range t.Cols {
+		hc, err := t.DownloadColumn(k)
+		if err != nil {
+			return nil, err
 		}
 		h.Cols[k] = hc
 	}
 	return h, nil
+}
+
+// DownloadColumn copies column k back to the host, exactly
+// (engine.ColumnDownloader).
+func (t *Table) DownloadColumn(k int) (*engine.Column, error) {
+	c := t.Cols[k]
+	hc := engine.NewColumn(c.Type, int(t.N), c.Width, c.Valid != nil)
+	hc.Width = c.Width
+	if c.Type.IsString() {
+		hc.Str = make([]byte, int(t.N)*c.Width)
+	}
+	if c.Data != nil {
+		b := hostBytes(hc)
+		if err := t.Dev.CopyDtoH(b, c.Data.Ptr(), nil); err != nil {
+			return nil, err
+		}
+	}
+	if c.Valid != nil {
+		if err := t.Dev.CopyDtoH(u64Bytes(hc.Valid), c.Valid.Ptr(), nil); err != nil {
+			return nil, err
+		}
+	}
+	return hc, nil
 }
 
 // helpers for building device argument blocks

@@ -263,6 +263,30 @@ func (b *Backend) Store(h *engine.HostTable, o engine.StoreOptions) (engine.Tabl
 	return b.newTable(o.Table, []segment{newSegment(0, d)}), nil
 }
 
+// StoreMapped keeps rows that alias a file mapping (engine.MappedStorer)
+// on the first part: copied from the mapping by the part itself where it
+// can (a GPU), else from a host copy, since a host part would keep h,
+// whose memory goes with the mapping.
+func (b *Backend) StoreMapped(h *engine.HostTable, mapped []byte, o engine.StoreOptions) (engine.TableData, error) {
+	ms, ok := b.parts[0].(engine.MappedStorer)
+	if !ok {
+		idx := make([]int32, h.N)
+		for i := range idx {
+			idx[i] = int32(i)
+		}
+		cols := make([]*engine.Column, len(h.Cols))
+		for k, c := range h.Cols {
+			cols[k] = c.Gather(idx)
+		}
+		return b.Store(engine.NewHostTable(cols, h.N), o)
+	}
+	d, err := ms.StoreMapped(h, mapped, o)
+	if err != nil {
+		return nil, err
+	}
+	return b.newTable(o.Table, []segment{newSegment(0, d)}), nil
+}
+
 // Materialize runs p on the first part (over gathered tables) and keeps
 // the result there.
 func (b *Backend) Materialize(ctx context.Context, p *engine.Plan, o engine.StoreOptions) (engine.TableData, error) {
