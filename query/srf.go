@@ -93,6 +93,10 @@ func (sc *srfScope) finish(b *binder, p *engine.Plan) *engine.Plan {
 		g := f
 		g.Args = make([]engine.Expr, len(f.Args))
 		for k, a := range f.Args {
+			if _, ok := a.(*engine.Const); ok {
+				g.Args[k] = a // a constant needs no column
+				continue
+			}
 			g.Args[k] = &engine.ColRef{Idx: len(low.Project), Name: a.String(), T: a.Type()}
 			low.Project = append(low.Project, a)
 			low.Names = append(low.Names, "")
@@ -657,7 +661,11 @@ func (b *binder) lateralSRF(l source, right ast.ResultSetNode) (source, bool, er
 	g := f
 	g.Args = make([]engine.Expr, len(f.Args))
 	for k, a := range f.Args {
-		g.Args[k] = &engine.ColRef{Idx: nl + k, Name: a.String(), T: a.Type()}
+		if _, ok := a.(*engine.Const); ok {
+			g.Args[k] = a
+			continue
+		}
+		g.Args[k] = &engine.ColRef{Idx: len(low.Project), Name: a.String(), T: a.Type()}
 		low.Project = append(low.Project, a)
 		low.Names = append(low.Names, "")
 	}
