@@ -48,6 +48,9 @@ type binder struct {
 	// win collects the select's window calls while its select list
 	// and ORDER BY bind; nil elsewhere (window.go).
 	win *windowScope
+	// sets collects the select list's set-returning calls while it binds
+	// (srf.go); nil elsewhere.
+	sets *srfScope
 	// noJoins: subqueries may not become joins of src (decorrelate.go);
 	// set while binding the ON condition of an outer join, whose sides
 	// are not yet joined.
@@ -281,6 +284,8 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 
 	var cols []engine.ResultColumn
 	b.win = ws
+	srfs := &srfScope{}
+	b.sets = srfs
 	for _, it := range items {
 		var e engine.Expr
 		var err error
@@ -314,6 +319,7 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 		p.Names = append(p.Names, it.name)
 		cols = append(cols, rc)
 	}
+	b.sets = nil
 	p.Visible = len(p.Project)
 
 	if sel.Having != nil {
@@ -369,6 +375,12 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 	p.Input, p.Data, p.Schema, p.Table, p.Host = final.Input, final.Data, final.Schema, final.Table, final.Host
 	if !b.src.present {
 		p.Table = ""
+	}
+	if len(srfs.calls) > 0 {
+		if len(ws.calls) > 0 {
+			return nil, nil, unsupported("set-returning functions beside window functions in one select list are not supported by gpusql")
+		}
+		p = srfs.finish(b, p) // srf.go
 	}
 	if len(ws.calls) > 0 {
 		p = ws.finish(b, p)
@@ -568,7 +580,7 @@ func (b *binder) expr(n ast.ExprNode) (engine.Expr, error) {
 		}
 		return b.aggCall(a)
 	}
-	if !hasAggregate(n) && !hasWindow(n) {
+	if !hasAggregate(n) && !hasWindow(n) && (b.sets == nil || !hasSetFunc(n)) {
 		e, err := b.plain().expr(n)
 		if err != nil {
 			return nil, err

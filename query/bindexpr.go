@@ -701,6 +701,7 @@ func (b *binder) distinct(l, r engine.Expr) (engine.Expr, error) {
 }
 
 func (b *binder) caseExpr(n *ast.CaseExpr) (engine.Expr, error) {
+	defer b.denySRF("CASE")()
 	var subject engine.Expr
 	if n.Value != nil {
 		v, err := b.expr(n.Value)
@@ -780,6 +781,9 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 			return engine.Errorf(engine.CodeUndefinedFunction, "function %s with %d arguments does not exist", name, len(n.Args))
 		}
 		return nil
+	}
+	if isSetFunc(name) {
+		return b.setFuncCall(n) // srf.go
 	}
 	switch name {
 	case "__gpusql_cast":

@@ -46,6 +46,9 @@ func (s *Session) createView(ctx context.Context, st *parse.CreateView, w engine
 	if temp {
 		schema = s.tempSchema()
 	}
+	if err := s.claimName(schema, st.Name); err != nil {
+		return err
+	}
 	if st.Replace {
 		if t, _ := s.srv.cat.LookupIn(schema, st.Name); t != nil {
 			return engine.Errorf(engine.CodeWrongObjectType, "%q is not a view", st.Name)
@@ -131,6 +134,37 @@ func (s *Session) dropRelations(names, schemas []string, ifExists, cascade, view
 	}
 	var cascaded, dropped []*engine.View
 	for _, r := range refs {
+		if !views && s.inBlock() {
+			// in a block: hidden from the block now, dropped at COMMIT;
+			// the views CASCADE takes go now, as DROP VIEW's do
+			t, _ := s.lookup(r.Schema, r.Name)
+			if t == nil {
+				continue // dropped meanwhile
+			}
+			for _, d := range s.srv.cat.Dependents(r) {
+				if _, v := s.srv.cat.LookupIn(d.Schema, d.Name); v == nil {
+					continue // dropped with an earlier one
+				}
+				deps, err := s.srv.cat.DropRelation(d.Ref(), true)
+				if err != nil {
+					return err
+				}
+				for _, v := range append(deps, d) {
+					if v.Schema == "" {
+						if err := s.srv.opts.Roles.TableDropped(v.Name); err != nil {
+							return err
+						}
+					}
+					if !dropping[v.Ref()] {
+						cascaded = append(cascaded, v)
+					}
+					dropping[v.Ref()] = true
+					dropped = append(dropped, v)
+				}
+			}
+			s.tx.dropped = append(s.tx.dropped, droppedTable{table: t, cascade: cascade})
+			continue
+		}
 		if !views {
 			s.forgetTable(txKey(&engine.Table{Schema: r.Schema, Name: r.Name}))
 		} else if _, v := s.srv.cat.LookupIn(r.Schema, r.Name); v != nil {
@@ -166,9 +200,8 @@ func (s *Session) dropRelations(names, schemas []string, ifExists, cascade, view
 			dropped = append(dropped, deps...)
 		}
 	}
-	if views && len(dropped) > 0 {
-		// a rollback brings the views back (a dropped table's data
-		// cannot come back: DROP TABLE takes effect at once)
+	if len(dropped) > 0 {
+		// a rollback brings the views back
 		s.logUndo(func() {
 			for i := len(dropped) - 1; i >= 0; i-- {
 				_ = s.srv.cat.RestoreView(dropped[i])
@@ -262,6 +295,11 @@ func (s *Session) alterRename(st *parse.AlterRename, w engine.ResultWriter) erro
 		cols = append([]engine.ColumnDef(nil), cols...)
 		cols[found].Name = st.NewName
 	}
+	if name != st.Table {
+		if err := s.claimName(ref.Schema, name); err != nil {
+			return err
+		}
+	}
 	if t != nil {
 		if _, ok := s.pending(t, txKey(t)); ok {
 			return engine.Errorf(engine.CodeFeatureNotSupported, "cannot rename table %q: this transaction block wrote it, and gpusql renames at once", st.Table).
@@ -296,25 +334,16 @@ func (s *Session) alterRename(st *parse.AlterRename, w engine.ResultWriter) erro
 	return w.Complete(tag)
 }
 
-// noteWrite remembers that a statement of an open transaction block
-// changed what a rollback does not restore: a block keeps its writes to
-// table data (INSERT, COPY, TRUNCATE), drops the tables it created and
-// reverses its CREATE VIEW, DROP VIEW and ALTER ... RENAME (tx.go), but
-// DROP TABLE takes effect as it runs; a ROLLBACK then says so.
-func (s *Session) noteWrite(st parse.Stmt) {
-	if !s.inTx {
-		return
-	}
-	if _, ok := st.(*parse.DropTable); ok {
-		s.txWrote = true
-	}
-}
-
 // warnWrites is the WARNING of a ROLLBACK of a transaction block that
-// made such changes.
+// changed what a rollback does not restore. A block keeps its writes to
+// table data (INSERT, COPY, TRUNCATE) and its DROP TABLEs until COMMIT,
+// drops the tables it created and reverses its CREATE VIEW, DROP VIEW
+// and ALTER ... RENAME (tx.go); only a table it dropped and whose name
+// it then gave to another relation was dropped at that point
+// (claimName), and a ROLLBACK says so.
 func (s *Session) warnWrites(w engine.ResultWriter) {
-	if s.txWrote {
+	if s.txWrote && s.inTx {
 		_ = w.Notice(engine.Notice{Severity: "WARNING", Code: engine.CodeWarning,
-			Message: "DROP TABLE in this transaction block took effect as it ran: ROLLBACK did not undo it"})
+			Message: "a table this transaction block dropped and whose name it reused was dropped then: ROLLBACK did not bring it back"})
 	}
 }

@@ -280,6 +280,11 @@ func (b *binder) join(n *ast.Join) (source, error) {
 	if err != nil {
 		return source{}, err
 	}
+	if n.Tp == ast.CrossJoin && n.On == nil && !n.NaturalJoin && len(n.Using) == 0 {
+		if src, ok, err := b.lateralSRF(l, n.Right); ok || err != nil {
+			return src, err // srf.go
+		}
+	}
 	r, err := b.fromItem(n.Right)
 	if err != nil {
 		return source{}, err
@@ -689,67 +694,20 @@ func (b *binder) srf(fc *ast.FuncCallExpr, alias string) (source, error) {
 			return source{}, engine.Errorf(engine.CodeUndefinedFunction, "function pg_get_keywords with %d arguments does not exist", len(args))
 		}
 		return keywordsSource(alias)
-	case "generate_series":
-		if len(args) < 2 || len(args) > 3 {
-			return source{}, engine.Errorf(engine.CodeUndefinedFunction, "function generate_series with %d arguments does not exist", len(args))
-		}
-		if tv, ok, err := b.timeSeries(consts); ok || err != nil {
-			if err != nil {
-				return source{}, err
-			}
-			v = tv
-			break
-		}
-		t := engine.Int32
+	case "generate_series", "unnest", "regexp_matches", "regexp_split_to_table", "string_to_table":
+		cargs := make([]engine.Expr, len(consts))
 		for i, c := range consts {
-			if isUnknown(c) || c.T.Kind == engine.KindInt16 {
-				cc, err := castTo(c, engine.Int32)
-				if err != nil {
-					return source{}, err
-				}
-				consts[i] = cc.(*engine.Const)
-			} else if c.T.Kind == engine.KindInt64 {
-				t = engine.Int64
-			} else if c.T.Kind != engine.KindInt32 {
-				return source{}, unsupported("generate_series(%s) is not supported by gpusql (integers only)", c.T)
-			}
+			cargs[i] = c
 		}
-		v = &engine.Vec{T: t}
-		step := int64(1)
-		if len(consts) == 3 {
-			step = consts[2].I
-			if step == 0 && !consts[2].Null {
-				return source{}, engine.Errorf(engine.CodeInvalidParameterValue, "step size cannot equal zero")
-			}
+		f, err := b.setFunc(name, cargs) // srf.go
+		if err != nil {
+			return source{}, err
 		}
-		null := false
-		for _, c := range consts {
-			null = null || c.Null
+		if v, err = constSet(f); err != nil {
+			return source{}, err
 		}
-		for x := consts[0].I; !null && (step > 0 && x <= consts[1].I || step < 0 && x >= consts[1].I); x += step {
-			if v.N >= maxHostRows {
-				return source{}, errTooManyRows("generate_series")
-			}
-			v.I = append(v.I, x)
-			v.N++
-		}
-	case "unnest":
-		if len(args) != 1 {
-			return source{}, unsupported("unnest with %d arguments is not supported by gpusql", len(args))
-		}
-		var els []*string
-		if !consts[0].Null {
-			if els, err = parseTextArray(consts[0].S); err != nil {
-				return source{}, err
-			}
-		}
-		v = engine.NewVec(engine.Text, len(els))
-		for i, e := range els {
-			if e == nil {
-				v.SetNull(i)
-			} else {
-				v.S[i] = []byte(*e)
-			}
+		if v.N > maxHostRows {
+			return source{}, errTooManyRows(name)
 		}
 	default:
 		call := &ast.FuncCallExpr{FnName: ast.NewCIStr(name), Args: fc.Args[1:]}

@@ -156,6 +156,9 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 	if schema == "" && isSystemTable(st.Name) {
 		return engine.Errorf(engine.CodeDuplicateTable, "relation %q already exists", st.Name)
 	}
+	if err := s.claimName(schema, st.Name); err != nil {
+		return err
+	}
 	if t, v := s.srv.cat.LookupIn(schema, st.Name); t != nil || v != nil {
 		if st.IfNotExists {
 			_ = w.Notice(engine.Notice{Severity: "NOTICE", Code: engine.CodeDuplicateTable, Message: fmt.Sprintf("relation %q already exists, skipping", st.Name)})

@@ -168,6 +168,16 @@ func (o *optimizer) rel(r engine.Rel, preds []engine.Expr, need []bool) (engine.
 		return &s, identity(len(r.Cols)), preds, nil
 	case *engine.Window:
 		return o.window(r, preds, need)
+	case *engine.ProjectSet:
+		// conditions from above stay above (they may read the
+		// functions' columns), and the input keeps its columns
+		in, err := o.keepAll(r.Input)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		ps := *r
+		ps.Input = in
+		return &ps, identity(len(r.Columns())), preds, nil
 	}
 	return r, identity(len(r.Columns())), preds, nil
 }
@@ -343,6 +353,9 @@ func (o *optimizer) estimate(r engine.Rel) estimate {
 	case *engine.Window:
 		in := o.estimate(r.Input)
 		return estimate{rows: in.rows, cols: append(in.cols, make([]engine.ColumnStats, len(r.Calls))...)}
+	case *engine.ProjectSet:
+		in := o.estimate(r.Input)
+		return estimate{rows: in.rows, cols: make([]engine.ColumnStats, len(r.Pass)+len(r.Funcs))}
 	}
 	return estimate{rows: 1000}
 }

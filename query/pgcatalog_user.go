@@ -28,6 +28,9 @@ type userRel struct {
 func (s *Session) userRels() []userRel {
 	var out []userRel
 	for _, t := range s.srv.cat.Tables() {
+		if s.droppedInBlock(t) {
+			continue
+		}
 		out = append(out, userRel{schema: "public", nsp: oidPublic, name: t.Name, oid: t.OID, kind: 'r', cols: t.Columns, table: t})
 	}
 	views := s.srv.cat.Views(s.temp)
@@ -41,6 +44,9 @@ func (s *Session) userRels() []userRel {
 	}
 	nsp := int64(s.tempOIDs[0])
 	for _, t := range s.srv.cat.TempTables(s.temp) {
+		if s.droppedInBlock(t) {
+			continue
+		}
 		out = append(out, userRel{schema: s.temp, nsp: nsp, name: t.Name, oid: t.OID, kind: 'r', temp: true, cols: t.Columns, table: t})
 	}
 	for _, v := range views {
@@ -72,7 +78,7 @@ func (s *Session) visible(r userRel) bool {
 		return false
 	}
 	if s.temp != "" {
-		if t, v := s.srv.cat.LookupIn(s.temp, r.name); t != nil || v != nil {
+		if t, v := s.lookup(s.temp, r.name); t != nil || v != nil {
 			return false
 		}
 	}

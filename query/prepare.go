@@ -310,7 +310,6 @@ func (s *Session) execParams(ctx context.Context, st parse.Stmt, w engine.Result
 	return s.runStatement(ctx, func(ctx context.Context) error {
 		s.observeTransaction(st)
 		s.noteQuery(st)
-		s.noteWrite(st)
 		if err := s.unqualifyDatabases(st); err != nil {
 			return err
 		}

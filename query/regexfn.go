@@ -68,8 +68,12 @@ func (b *binder) regexFunc(name string, args []engine.Expr) (engine.Expr, bool, 
 	case "substring":
 		text = []bool{true, true}
 		fn = regexpSubstring
-	case "regexp_matches":
-		return nil, true, unsupported("regexp_matches is not supported by gpusql (a set-returning function); use regexp_match, or substring(x FROM pattern)")
+	case "regexp_split_to_array":
+		if len(args) != 2 && len(args) != 3 {
+			return nil, true, b.noRegexFunc(name, args)
+		}
+		text = []bool{true, true, true}[:len(args)]
+		fn = regexpSplitArray // srf.go
 	default:
 		return nil, false, nil
 	}

@@ -53,19 +53,19 @@ func (s *Session) userRelation(schema, name string) (*engine.Table, *engine.View
 	switch {
 	case schema == "":
 		if s.temp != "" {
-			if t, v := s.srv.cat.LookupIn(s.temp, name); t != nil || v != nil {
+			if t, v := s.lookup(s.temp, name); t != nil || v != nil {
 				return t, v
 			}
 		}
 		if catalogRelation("", name) != nil {
 			return nil, nil
 		}
-		return s.srv.cat.LookupIn("", name)
+		return s.lookup("", name)
 	case schema == "public":
-		return s.srv.cat.LookupIn("", name)
+		return s.lookup("", name)
 	case s.isTempSchema(schema):
 		if s.temp != "" {
-			return s.srv.cat.LookupIn(s.temp, name)
+			return s.lookup(s.temp, name)
 		}
 	}
 	return nil, nil
@@ -105,7 +105,7 @@ func (s *Session) userTable(schema, name, what string) (*engine.Table, error) {
 
 // publicTable finds a table of schema public.
 func (s *Session) publicTable(name string) (*engine.Table, error) {
-	if t, _ := s.srv.cat.LookupIn("", name); t != nil {
+	if t, _ := s.lookup("", name); t != nil {
 		return t, nil
 	}
 	return nil, engine.Errorf(engine.CodeUndefinedTable, "relation %q does not exist", name)

@@ -297,10 +297,6 @@ type roleChanger interface {
 // (another session created the same role meanwhile) fails the COMMIT,
 // and then none of the block's writes is kept.
 
-// inBlock reports whether statements run in a block, explicit or
-// implicit.
-func (s *Session) inBlock() bool { return s.inTx || s.tx.implicit }
-
 // roleWriter is where the session's role statements go.
 func (s *Session) roleWriter() roleChanger {
 	if !s.inBlock() {

@@ -27,7 +27,7 @@ type Session struct {
 	temp     string
 	tempOIDs [2]uint32
 	// txWrote: a statement of the open transaction block made a change
-	// that a ROLLBACK cannot undo (ddl.go, noteWrite).
+	// that a ROLLBACK cannot undo (tx.go, claimName).
 	txWrote bool
 	// txStart is when the transaction block began (now()), µs UTC;
 	// zoneCache the resolved TimeZone setting (timezone.go).

@@ -136,6 +136,9 @@ func (s *Session) tablesSource() source {
 	var rows, ncols, bytes []int64
 	var unplaced []bool
 	for _, t := range s.srv.cat.Tables() {
+		if s.droppedInBlock(t) {
+			continue
+		}
 		names = append(names, t.Name)
 		ncols = append(ncols, int64(len(t.Columns)))
 		n, b := t.Stats()

@@ -118,6 +118,10 @@ func lowerZones(r engine.Rel, zone *engine.Zone) engine.Rel {
 		s.Left = lowerZones(r.Left, zone)
 		s.Right = lowerZones(r.Right, zone)
 		return &s
+	case *engine.ProjectSet:
+		ps := *r
+		ps.Input = lowerZones(r.Input, zone)
+		return &ps
 	}
 	return r
 }

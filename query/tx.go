@@ -8,7 +8,10 @@ package query
 // publishes every written table at once (engine.CommitWrites). ROLLBACK
 // drops the writes; ROLLBACK TO SAVEPOINT returns them to the state they
 // had at the savepoint. A table created in the block is dropped again by
-// a rollback past its creation.
+// a rollback past its creation. A table the block drops is hidden from
+// the block's statements at once and stays in the catalog, with its data,
+// for every other session until COMMIT drops it (droppedTable); a
+// rollback past the DROP brings it back to the block.
 //
 // Each statement reads the latest committed versions of the tables it did
 // not write, so the isolation gpusql gives is READ COMMITTED whatever
@@ -53,13 +56,25 @@ type savepoint struct {
 	created int // len(txState.created) when the savepoint was set
 	undo    int // len(txState.undo) when the savepoint was set
 	roles   int // the block's role changes when the savepoint was set
+	dropped int // len(txState.dropped) when the savepoint was set
 	cursors map[*cursor]bool
+}
+
+// droppedTable is a table DROP TABLE removed in the block: found by its
+// OID, which a rename's successor keeps. cascade: the DROP said CASCADE
+// (its views were dropped as it ran, as DROP VIEW drops them).
+type droppedTable struct {
+	table   *engine.Table
+	cascade bool
 }
 
 type txState struct {
 	writes  map[string]txWrite
 	bases   []*engine.Snapshot
 	created []*engine.Table
+	// dropped are the tables the block dropped, dropped from the catalog
+	// at COMMIT
+	dropped []droppedTable
 	// undo reverses the block's changes to views and names (CREATE
 	// VIEW, DROP VIEW, ALTER ... RENAME), which the catalog makes as
 	// they run; a rollback runs them last first
@@ -140,27 +155,43 @@ func (s *Session) forgetTable(name string) {
 	}
 }
 
-// commitTx publishes the block's writes and role changes, and ends it.
-// The role changes are checked first and written last: a failure to
-// publish the writes keeps neither.
+// commitTx publishes the block's writes and role changes, drops the
+// tables it dropped, and ends it. The role changes are checked first and
+// written last: a failure to publish the writes keeps neither.
 func (s *Session) commitTx() error {
 	var ws []engine.TxWrite
 	for _, w := range s.tx.writes {
-		ws = append(ws, engine.TxWrite{Table: w.table, Base: w.base, Data: w.cur.data})
+		if !s.droppedInBlock(w.table) {
+			ws = append(ws, engine.TxWrite{Table: w.table, Base: w.base, Data: w.cur.data})
+		}
 	}
 	published := false
-	publish := func() error {
-		err := engine.CommitWrites(ws)
-		published = err == nil
-		return err
-	}
-	var err error
-	if s.tx.roles != nil {
-		err = s.tx.roles.Commit(publish)
-	} else {
-		err = publish()
+	err := s.checkDrops()
+	if err == nil {
+		publish := func() error {
+			err := engine.CommitWrites(ws)
+			published = err == nil
+			return err
+		}
+		if s.tx.roles != nil {
+			err = s.tx.roles.Commit(publish)
+		} else {
+			err = publish()
+		}
 	}
 	if published {
+		for name, w := range s.tx.writes {
+			if s.droppedInBlock(w.table) {
+				w.cur.drop() // written, then dropped
+				delete(s.tx.writes, name)
+			}
+		}
+		for _, d := range s.tx.dropped {
+			if derr := s.dropNow(d); derr != nil && err == nil {
+				err = derr
+			}
+		}
+		s.tx.dropped = nil
 		for name, w := range s.tx.writes {
 			w.cur.data = nil // the table owns it now
 			w.cur.drop()
@@ -194,6 +225,106 @@ func (s *Session) endTx() {
 		b.Release()
 	}
 	s.tx = txState{}
+}
+
+// inBlock reports whether a statement runs in a transaction block,
+// explicit or implicit.
+func (s *Session) inBlock() bool { return s.inTx || s.tx.implicit }
+
+// droppedInBlock reports whether the block dropped table t (or the table
+// t renamed).
+func (s *Session) droppedInBlock(t *engine.Table) bool {
+	for _, d := range s.tx.dropped {
+		if d.table.OID == t.OID && d.table.Schema == t.Schema {
+			return true
+		}
+	}
+	return false
+}
+
+// current is the catalog's table now of a table the block dropped: the
+// same, or its successor under another name; nil when it is gone.
+func (s *Session) current(d droppedTable) *engine.Table {
+	t := d.table
+	if cur, _ := s.srv.cat.LookupIn(t.Schema, t.Name); cur != nil && cur.OID == t.OID {
+		return cur
+	}
+	all := s.srv.cat.Tables()
+	if t.Schema != "" {
+		all = s.srv.cat.TempTables(t.Schema)
+	}
+	for _, cur := range all {
+		if cur.OID == t.OID {
+			return cur
+		}
+	}
+	return nil
+}
+
+// checkDrops fails, before COMMIT changes anything, when a view another
+// session made meanwhile reads a table the block drops without CASCADE
+// (2BP01, as the DROP itself would have failed).
+func (s *Session) checkDrops() error {
+	for _, d := range s.tx.dropped {
+		if t := s.current(d); t != nil && !d.cascade {
+			if deps := s.srv.cat.Dependents(t.Ref()); len(deps) > 0 {
+				return engine.DependencyError("table", t.Ref(), deps)
+			}
+		}
+	}
+	return nil
+}
+
+// dropNow drops a table the block dropped from the catalog (COMMIT, or a
+// later statement of the block that takes its name); its data file goes
+// with it. One another session dropped meanwhile is passed over.
+func (s *Session) dropNow(d droppedTable) error {
+	t := s.current(d)
+	if t == nil {
+		return nil
+	}
+	s.forgetTable(txKey(t))
+	_, err := s.srv.cat.DropRelation(t.Ref(), true)
+	if engine.Code(err) == engine.CodeUndefinedTable {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if t.Schema == "" {
+		return s.srv.opts.Roles.TableDropped(t.Name)
+	}
+	return nil
+}
+
+// claimName makes room for a relation named schema.name that a statement
+// of the block creates (CREATE, ALTER ... RENAME TO): a table of that name
+// the block dropped is dropped from the catalog now, and a ROLLBACK can
+// no longer bring it back (it says so: warnWrites).
+func (s *Session) claimName(schema, name string) error {
+	for i, d := range s.tx.dropped {
+		if t := s.current(d); t != nil && t.Schema == schema && t.Name == name {
+			s.tx.dropped = append(s.tx.dropped[:i:i], s.tx.dropped[i+1:]...)
+			for _, sp := range s.tx.savepoints {
+				if sp.dropped > i {
+					sp.dropped--
+				}
+			}
+			s.txWrote = s.inTx
+			return s.dropNow(d)
+		}
+	}
+	return nil
+}
+
+// lookup is the catalog's relation schema.name as the session sees it:
+// without the tables its block dropped.
+func (s *Session) lookup(schema, name string) (*engine.Table, *engine.View) {
+	t, v := s.srv.cat.LookupIn(schema, name)
+	if t != nil && s.droppedInBlock(t) {
+		return nil, v
+	}
+	return t, v
 }
 
 // logUndo records how to reverse a change to the catalog that a block
@@ -271,7 +402,8 @@ func (s *Session) savepointStmt(t *parse.Transaction, w engine.ResultWriter) err
 	}
 	switch t.Kind {
 	case "SAVEPOINT":
-		sp := &savepoint{name: t.Name, writes: map[string]txWrite{}, created: len(s.tx.created), undo: len(s.tx.undo), cursors: map[*cursor]bool{}}
+		sp := &savepoint{name: t.Name, writes: map[string]txWrite{}, created: len(s.tx.created), undo: len(s.tx.undo),
+			dropped: len(s.tx.dropped), cursors: map[*cursor]bool{}}
 		if s.tx.roles != nil {
 			sp.roles = s.tx.roles.Len()
 		}
@@ -315,6 +447,7 @@ func (s *Session) savepointStmt(t *parse.Transaction, w engine.ResultWriter) err
 	if s.tx.roles != nil {
 		s.tx.roles.Truncate(sp.roles)
 	}
+	s.tx.dropped = s.tx.dropped[:sp.dropped]
 	for k := len(s.tx.created) - 1; k >= sp.created; k-- {
 		s.dropCreated(s.tx.created[k])
 	}

@@ -102,6 +102,9 @@ func (s *Session) createTableAs(ctx context.Context, st *parse.CreateTableAs, w 
 	if schema == "" && isSystemTable(st.Name) {
 		return engine.Errorf(engine.CodeDuplicateTable, "relation %q already exists", st.Name)
 	}
+	if err := s.claimName(schema, st.Name); err != nil {
+		return err
+	}
 	if t, v := s.srv.cat.LookupIn(schema, st.Name); t != nil || v != nil {
 		if st.IfNotExists {
 			notice(w, engine.CodeDuplicateTable, "relation %q already exists, skipping", st.Name)

@@ -38,7 +38,7 @@ func TestNumericRoundTrip(t *testing.T) {
 	col := engine.ColumnDef{Name: "n", Type: engine.Type{Kind: engine.KindNumeric}}
 	for _, s := range cases {
 		bin := appendNumericText(nil, []byte(s))
-		got, err := r.appendNumeric(nil, col, bin)
+		got, err := r.appendField(nil, col, bin)
 		if err != nil {
 			t.Fatalf("%s: %v", s, err)
 		}

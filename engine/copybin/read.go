@@ -21,12 +21,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/internal/pgbinary"
 )
 
 // Signature is the first 11 bytes of every binary COPY stream.
@@ -47,6 +44,7 @@ type textReader struct {
 	out    []byte // text not yet returned
 	off    int
 	field  []byte // the current field's bytes, reused
+	text   []byte // a string field's text before escaping, reused
 	row    int64  // rows read so far (PostgreSQL's "line")
 	header bool   // the header has been read
 	err    error  // set once: io.EOF at the end, or the first error
@@ -208,246 +206,40 @@ func (w sliceWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// appendField appends the text of one field, in c's binary form, to dst.
-
+// appendField appends the text of one field, in c's binary form, to dst:
+// the value as pgbinary decodes it, a string escaped for the text
+// format. The decoder's errors are PostgreSQL's for COPY: a field too
+// short for its type is 08P01 (the receive function ran out of data),
+// one too long 22P03.
 func (r *textReader) appendField(dst []byte, c engine.ColumnDef, v []byte) ([]byte, error) {
-	// need checks the field holds n bytes exactly, as PostgreSQL's receive
-	// functions and the check after them do.
-	need := func(n int) error {
-		switch {
-		case len(v) < n:
-			return r.copyErr(engine.CodeProtocolViolation, c.Name, "insufficient data left in message")
-		case len(v) > n:
-			return r.copyErr(engine.CodeInvalidBinaryRepresent, c.Name, "incorrect binary data format")
+	var err error
+	if c.Type.IsString() {
+		if r.text, err = pgbinary.AppendText(r.text[:0], c.Type.OID(), v); err == nil {
+			return appendEscaped(dst, r.text), nil
 		}
-		return nil
+	} else {
+		mark := len(dst)
+		if dst, err = pgbinary.AppendText(dst, c.Type.OID(), v); err == nil {
+			return dst, nil
+		}
+		dst = dst[:mark]
 	}
-	switch c.Type.Kind {
-	case engine.KindBool:
-		if len(v) == 0 {
-			return dst, r.copyErr(engine.CodeProtocolViolation, c.Name, "no data left in message")
-		}
-		if err := need(1); err != nil {
-			return dst, err
-		}
-		if v[0] != 0 {
-			return append(dst, 't'), nil
-		}
-		return append(dst, 'f'), nil
-	case engine.KindInt16:
-		if err := need(2); err != nil {
-			return dst, err
-		}
-		return strconv.AppendInt(dst, int64(int16(binary.BigEndian.Uint16(v))), 10), nil
-	case engine.KindInt32:
-		if err := need(4); err != nil {
-			return dst, err
-		}
-		return strconv.AppendInt(dst, int64(int32(binary.BigEndian.Uint32(v))), 10), nil
-	case engine.KindInt64:
-		if err := need(8); err != nil {
-			return dst, err
-		}
-		return strconv.AppendInt(dst, int64(binary.BigEndian.Uint64(v)), 10), nil
-	case engine.KindFloat32:
-		if err := need(4); err != nil {
-			return dst, err
-		}
-		return engine.AppendFloat(dst, float64(math.Float32frombits(binary.BigEndian.Uint32(v))), 32), nil
-	case engine.KindFloat64:
-		if err := need(8); err != nil {
-			return dst, err
-		}
-		return engine.AppendFloat(dst, math.Float64frombits(binary.BigEndian.Uint64(v)), 64), nil
-	case engine.KindNumeric:
-		return r.appendNumeric(dst, c, v)
-	case engine.KindDate:
-		if err := need(4); err != nil {
-			return dst, err
-		}
-		d := int32(binary.BigEndian.Uint32(v))
-		switch {
-		case d == math.MaxInt32:
-			return append(dst, "infinity"...), nil
-		case d == math.MinInt32:
-			return append(dst, "-infinity"...), nil
-		case d < -2451545 || d >= 2147483494-2451545:
-			return dst, r.copyErr(engine.CodeDatetimeFieldOverflow, c.Name, "date out of range")
-		}
-		return engine.AppendDate(dst, d+epochDays), nil
-	case engine.KindTimestamp, engine.KindTimestampTZ:
-		if err := need(8); err != nil {
-			return dst, err
-		}
-		t := int64(binary.BigEndian.Uint64(v))
-		switch {
-		case t == math.MaxInt64:
-			return append(dst, "infinity"...), nil
-		case t == math.MinInt64:
-			return append(dst, "-infinity"...), nil
-		case t < -211813488000000000 || t >= 9223371331200000000:
-			return dst, r.copyErr(engine.CodeDatetimeFieldOverflow, c.Name, "timestamp out of range")
-		}
-		if c.Type.Kind == engine.KindTimestamp {
-			return engine.AppendTimestamp(dst, t+epochMicros), nil
-		}
-		return engine.AppendTimestampTZ(dst, t+epochMicros, engine.UTCZone), nil
-	case engine.KindTime:
-		if err := need(8); err != nil {
-			return dst, err
-		}
-		t := int64(binary.BigEndian.Uint64(v))
-		if t < 0 || t > 86_400_000_000 {
-			return dst, r.copyErr(engine.CodeDatetimeFieldOverflow, c.Name, "time out of range")
-		}
-		return engine.AppendTime(dst, t), nil
-	case engine.KindChar, engine.KindVarchar, engine.KindText:
-		if i := invalidUTF8(v); i >= 0 {
-			return dst, r.copyErr(engine.CodeCharacterNotInRepertoir, c.Name, "invalid byte sequence for encoding \"UTF8\": %s", badBytes(v, i))
-		}
-		return appendEscaped(dst, v), nil
+	var pe *pgbinary.Error
+	if !errors.As(err, &pe) {
+		return dst, err
 	}
-	return dst, r.copyErr(engine.CodeFeatureNotSupported, c.Name, "binary COPY of type %s is not supported by gpusql", c.Type)
-}
-
-// Numeric signs in the binary format.
-const (
-	numericPos  = 0x0000
-	numericNeg  = 0x4000
-	numericNaN  = 0xC000
-	numericPInf = 0xD000
-	numericNInf = 0xF000
-)
-
-// appendNumeric reads numeric_send's form: digit count, weight, sign and
-// display scale, then base-10000 digits, the first worth 10000^weight.
-// The value is written with exactly dscale fraction digits: digits the
-// display scale hides are cut off, as PostgreSQL's numeric_recv does,
-// before the column's own scale rounds the rest.
-func (r *textReader) appendNumeric(dst []byte, c engine.ColumnDef, v []byte) ([]byte, error) {
-	short := func() error {
-		return r.copyErr(engine.CodeProtocolViolation, c.Name, "insufficient data left in message")
+	code := engine.CodeInvalidBinaryRepresent
+	switch pe.Kind {
+	case pgbinary.NoData, pgbinary.Short:
+		code = engine.CodeProtocolViolation
+	case pgbinary.Range:
+		code = engine.CodeDatetimeFieldOverflow
+	case pgbinary.Encoding:
+		code = engine.CodeCharacterNotInRepertoir
+	case pgbinary.Unsupported, pgbinary.Mismatch:
+		return dst, r.copyErr(engine.CodeFeatureNotSupported, c.Name, "binary COPY of type %s is not supported by gpusql", c.Type)
 	}
-	if len(v) < 8 {
-		return dst, short()
-	}
-	ndigits := int(binary.BigEndian.Uint16(v[0:]))
-	weight := int(int16(binary.BigEndian.Uint16(v[2:])))
-	sign := binary.BigEndian.Uint16(v[4:])
-	dscale := int(binary.BigEndian.Uint16(v[6:]))
-	switch sign {
-	case numericPos, numericNeg, numericNaN, numericPInf, numericNInf:
-	default:
-		return dst, r.copyErr(engine.CodeInvalidBinaryRepresent, c.Name, "invalid sign in external \"numeric\" value")
-	}
-	if dscale&0x3FFF != dscale {
-		return dst, r.copyErr(engine.CodeInvalidBinaryRepresent, c.Name, "invalid scale in external \"numeric\" value")
-	}
-	if len(v) < 8+2*ndigits {
-		return dst, short()
-	}
-	digits := v[8 : 8+2*ndigits]
-	for k := 0; k < ndigits; k++ {
-		if d := int16(binary.BigEndian.Uint16(digits[2*k:])); d < 0 || d >= 10000 {
-			return dst, r.copyErr(engine.CodeInvalidBinaryRepresent, c.Name, "invalid digit in external \"numeric\" value")
-		}
-	}
-	if len(v) > 8+2*ndigits {
-		return dst, r.copyErr(engine.CodeInvalidBinaryRepresent, c.Name, "incorrect binary data format")
-	}
-	switch sign {
-	case numericNaN:
-		return append(dst, "NaN"...), nil
-	case numericPInf:
-		return append(dst, "Infinity"...), nil
-	case numericNInf:
-		return append(dst, "-Infinity"...), nil
-	}
-	// digit returns decimal digit k of the value, k = 0 the units digit,
-	// k > 0 to the left of the point, k < 0 to the right.
-	digit := func(k int) byte {
-		// Base-10000 digit j is worth 10000^(weight-j); decimal digit k
-		// lies in base digit weight - floor(k/4).
-		q := k >> 2 // floor division for negative k too
-		j := weight - q
-		if j < 0 || j >= ndigits {
-			return '0'
-		}
-		d := int(binary.BigEndian.Uint16(digits[2*j:]))
-		for m := k - q*4; m > 0; m-- {
-			d /= 10
-		}
-		return byte('0' + d%10)
-	}
-	// The highest nonzero decimal digit sets where the integer part
-	// starts; a value below 1 writes a single 0 there.
-	top := 0
-	if ndigits > 0 && weight >= 0 {
-		top = 4*weight + 3
-		for top > 0 && digit(top) == '0' {
-			top--
-		}
-	}
-	neg := sign == numericNeg
-	mark := len(dst)
-	if neg {
-		dst = append(dst, '-')
-	}
-	nonzero := false
-	for k := top; k >= -dscale; k-- {
-		if k == -1 {
-			dst = append(dst, '.')
-		}
-		d := digit(k)
-		nonzero = nonzero || d != '0'
-		dst = append(dst, d)
-	}
-	if neg && !nonzero {
-		// -0 after the cut is 0.
-		dst = append(dst[:mark], dst[mark+1:]...)
-	}
-	return dst, nil
-}
-
-// invalidUTF8 returns the index of the first byte of v that PostgreSQL's
-// UTF8 check rejects (NUL included), or -1.
-func invalidUTF8(v []byte) int {
-	for i := 0; i < len(v); {
-		c := v[i]
-		if c < utf8.RuneSelf {
-			if c == 0 {
-				return i
-			}
-			i++
-			continue
-		}
-		rr, n := utf8.DecodeRune(v[i:])
-		if rr == utf8.RuneError && n <= 1 {
-			return i
-		}
-		i += n
-	}
-	return -1
-}
-
-// badBytes shows the invalid sequence at v[i:] as PostgreSQL does: as many
-// bytes as its lead byte announces, in hex.
-func badBytes(v []byte, i int) string {
-	n := 1
-	switch c := v[i]; {
-	case c&0xe0 == 0xc0:
-		n = 2
-	case c&0xf0 == 0xe0:
-		n = 3
-	case c&0xf8 == 0xf0:
-		n = 4
-	}
-	n = min(n, len(v)-i)
-	parts := make([]string, n)
-	for k := range parts {
-		parts[k] = fmt.Sprintf("0x%02x", v[i+k])
-	}
-	return strings.Join(parts, " ")
+	return dst, r.copyErr(code, c.Name, "%s", pe.Msg)
 }
 
 // appendEscaped writes a string in the text format: backslash, tab,

@@ -7,6 +7,12 @@ import (
 	"github.com/gpusql/gpusql/engine"
 )
 
+// Numeric signs in the binary format.
+const (
+	numericPos = 0x0000
+	numericNeg = 0x4000
+)
+
 // Writer appends rows of result batches in the binary COPY format. Each
 // value is written from its typed slot, never through its text. A Writer
 // keeps scratch space between calls and is not safe for concurrent use.

@@ -29,6 +29,11 @@ func (b *Backend) materialize(ctx context.Context, r engine.Rel) (*engine.HostTa
 		h, err = b.setOp(ctx, r)
 	case *engine.Window:
 		h, err = b.window(ctx, r)
+	case *engine.ProjectSet:
+		var in *engine.HostTable
+		if in, err = b.materialize(ctx, r.Input); err == nil {
+			h, err = ExpandSet(ctx, r, in)
+		}
 	default:
 		err = engine.Errorf(engine.CodeInternalError, "cpu backend cannot run %T", r)
 	}

@@ -301,6 +301,11 @@ func (b *Backend) Explain(p *engine.Plan) []string {
 				}
 			}
 		}
+		if ps, ok := r.(*engine.ProjectSet); ok {
+			for _, f := range ps.Funcs {
+				lines = append(lines, "Host Step: set-returning "+f.String())
+			}
+		}
 		if w, ok := r.(*engine.Window); ok {
 			for k := range w.Calls {
 				if deviceWindowCall(&w.Calls[k]) != nil {

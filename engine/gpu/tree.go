@@ -119,6 +119,8 @@ func (b *Backend) materialize(ctx context.Context, r engine.Rel) (*Table, error)
 		t, err = b.setOp(ctx, r)
 	case *engine.Window:
 		t, err = b.window(ctx, r)
+	case *engine.ProjectSet:
+		t, err = b.projectSet(ctx, r)
 	default:
 		err = engine.Errorf(engine.CodeInternalError, "cuda backend cannot run %T", r)
 	}

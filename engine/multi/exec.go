@@ -248,6 +248,12 @@ func bind(r engine.Rel, leaf *engine.Plan, seg segment) (engine.Rel, error) {
 			return nil, err
 		}
 		return &w, nil
+	case *engine.ProjectSet:
+		ps := *r
+		if ps.Input, err = bind(r.Input, leaf, seg); err != nil {
+			return nil, err
+		}
+		return &ps, nil
 	}
 	return nil, engine.Errorf(engine.CodeInternalError, "multi: unknown plan node %T", r)
 }

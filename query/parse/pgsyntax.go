@@ -95,6 +95,12 @@ func (r *rewriter) pgSyntax(items []*node) ([]*node, error) {
 			i++ // drop "pg_catalog."; the name and its arguments follow
 			dropped = true
 			continue
+		case inFrom(out) && n.word("lateral") && next != nil && isFuncName(next) && !next.word("lateral") &&
+			get(items, i+2) != nil && items[i+2].group && len(out) > 0 &&
+			(out[len(out)-1].word("from") || out[len(out)-1].op(",") || out[len(out)-1].word("join")):
+			// LATERAL f(...): a function in FROM may read the FROM items
+			// before it with or without the word, as in PostgreSQL
+			continue
 		case inFrom(out) && isFuncName(n) && next != nil && next.group && !n.word("lateral") && len(out) > 0 &&
 			(out[len(out)-1].word("from") || out[len(out)-1].op(",") || out[len(out)-1].word("join")):
 			// A function in FROM: (SELECT __gpusql_srf('f', args...)),
@@ -208,8 +214,13 @@ func (r *rewriter) arrays(items []*node) ([]*node, error) {
 
 // inFrom reports whether the items so far end inside a FROM clause.
 func inFrom(out []*node) bool {
+	sep := false // a comma or JOIN of this level came after
 	for k := len(out) - 1; k >= 0; k-- {
 		switch n := out[k]; {
+		case n.op(",") || n.word("join"):
+			sep = true
+		case (n.word("on") || n.word("using")) && sep:
+			// a join condition ended by the next FROM item
 		case n.word("from"):
 			// a query's FROM, not extract(field FROM x) or
 			// substring(s FROM p), whose level has no SELECT
