@@ -30,15 +30,16 @@ type Options struct {
 	// 0 means only the device's own size limits it.
 	MemLimit int64
 	// CacheBytes caps the freed blocks the pool keeps for reuse; 0 means
-	// DefaultCacheBytes, a negative value disables caching.
+	// an eighth of the device's memory and at least DefaultCacheBytes, a
+	// negative value disables caching.
 	CacheBytes int64
 	// JITOnly loads the embedded kernels from their PTX always, never from
 	// the shipped machine code (for measuring the JIT, and tests).
 	JITOnly bool
 }
 
-// DefaultCacheBytes is the pool's cache of freed blocks when Options leave
-// it 0.
+// DefaultCacheBytes is the least the pool's cache of freed blocks holds
+// when Options leave it 0.
 const DefaultCacheBytes = 1 << 30
 
 // Device is one GPU with its primary context. Every driver call runs on one

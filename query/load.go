@@ -79,7 +79,7 @@ func (s *Session) runLoad(ctx context.Context, table, from string, src io.Reader
 		mu.Lock()
 		defer mu.Unlock()
 		now := time.Now()
-		if now.Sub(start) < time.Second || now.Sub(last) < time.Second {
+		if every := s.srv.opts.ProgressEvery; now.Sub(start) < every || now.Sub(last) < every {
 			return
 		}
 		last = now

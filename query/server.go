@@ -40,6 +40,9 @@ type Options struct {
 	DataDir string
 	// MaxTextWidth bounds the stored byte width of text values.
 	MaxTextWidth int
+	// ProgressEvery is how long a load runs before its first progress
+	// NOTICE and between two of them: 0 means a second.
+	ProgressEvery time.Duration
 	// Backend runs loads and queries.
 	Backend engine.Backend
 	// ClientCheckInterval is the default of client_connection_check_interval
@@ -109,6 +112,9 @@ func NewServer(opts Options) (*Server, error) {
 	}
 	if opts.MaxTextWidth <= 0 {
 		opts.MaxTextWidth = engine.DefaultCSVOptions().MaxTextWidth
+	}
+	if opts.ProgressEvery <= 0 {
+		opts.ProgressEvery = time.Second
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()

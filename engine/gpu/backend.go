@@ -114,9 +114,7 @@ func (s *scratch) zeros(n int64, fill byte) (*cuda.Buffer, error) {
 }
 
 func (s *scratch) free() {
-	for _, b := range s.bufs {
-		_ = b.Free()
-	}
+	_ = s.dev.FreeAll(s.bufs) // one round trip to the device's worker
 	s.bufs = nil
 }
 
