@@ -1,6 +1,7 @@
 package query_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -514,5 +515,73 @@ func TestParquetErrors(t *testing.T) {
 	}
 	if r, err := run(`SELECT count(*), count(a_id), count(e_i32) FROM x`); err != nil || r.rows[0] != "301|301|241" {
 		t.Errorf("x: %q %v", r.rows, err)
+	}
+}
+
+// The Parquet files testdata/sql/parquet.slt reads, made by pqgen. The
+// test checks that the committed files are what this code makes; run it
+// with GPUSQL_WRITE_FIXTURES=1 to write them again.
+func parquetFixtures() map[string]func(w *bytes.Buffer) error {
+	cols := []pqgen.Col{
+		{Name: "a_id", Node: parquet.Int(32)},
+		{Name: "b_name", Node: parquet.Optional(parquet.String())},
+		{Name: "c_fare", Node: parquet.Optional(parquet.Decimal(2, 8, parquet.Int32Type))},
+		{Name: "d_day", Node: parquet.Optional(parquet.Date())},
+		{Name: "e_at", Node: parquet.Optional(parquet.TimestampAdjusted(parquet.Microsecond, false))},
+		{Name: "f_ok", Node: parquet.Optional(parquet.Leaf(parquet.BooleanType))},
+	}
+	row := func(id int32, name string, fare int32, day int32, at int64, ok int) []parquet.Value {
+		r := []parquet.Value{parquet.Int32Value(id), parquet.ByteArrayValue([]byte(name)), parquet.Int32Value(fare),
+			parquet.Int32Value(day), parquet.Int64Value(at), parquet.BooleanValue(ok == 1)}
+		if name == "-" {
+			r[1] = parquet.NullValue()
+		}
+		if fare < 0 {
+			r[2] = parquet.NullValue()
+		}
+		if ok < 0 {
+			r[5] = parquet.NullValue()
+		}
+		return r
+	}
+	day := func(y, m, d int) int32 { return int32(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Unix() / 86400) }
+	us := func(y, m, d, h, mi int) int64 { return time.Date(y, time.Month(m), d, h, mi, 0, 0, time.UTC).UnixMicro() }
+	return map[string]func(w *bytes.Buffer) error{
+		"trips-a.parquet": func(w *bytes.Buffer) error {
+			return pqgen.WriteTo(w, cols, [][]parquet.Value{
+				row(1, "Zoë", 1250, day(2024, 1, 5), us(2024, 1, 5, 8, 30), 1),
+				row(2, "", 99, day(1969, 7, 20), us(1969, 7, 20, 20, 17), 0),
+				row(3, "-", -1, day(2100, 3, 1), us(2100, 3, 1, 0, 0), -1),
+				row(4, "東京", 999999, day(2024, 2, 29), us(2024, 2, 29, 23, 59), 1),
+			}, pqgen.Options{RowsPerGroup: 2})
+		},
+		"trips-b.parquet": func(w *bytes.Buffer) error {
+			return pqgen.WriteTo(w, cols, [][]parquet.Value{
+				row(5, "late", -99999999+99999998, day(2024, 3, 1), us(2024, 3, 1, 12, 0), 0),
+			}, pqgen.Options{})
+		},
+		"legacy-int96.parquet": func(w *bytes.Buffer) error {
+			return pqgen.WriteTo(w, []pqgen.Col{{Name: "id", Node: parquet.Int(32)}, {Name: "ts", Node: parquet.Leaf(parquet.Int96Type)}}, nil, pqgen.Options{})
+		},
+	}
+}
+
+func TestParquetFixtures(t *testing.T) {
+	for name, gen := range parquetFixtures() {
+		var b bytes.Buffer
+		if err := gen(&b); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join("../testdata/sql/files", name)
+		if os.Getenv("GPUSQL_WRITE_FIXTURES") != "" {
+			if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		old, err := os.ReadFile(path)
+		if err != nil || !bytes.Equal(old, b.Bytes()) {
+			t.Errorf("%s differs from what pqgen writes (%v); run this test with GPUSQL_WRITE_FIXTURES=1", path, err)
+		}
 	}
 }
