@@ -514,8 +514,10 @@ func (d *decoder) strings(cv *conv, n int) (*engine.Column, error) {
 			width = max(width, int(offs[j+1]-offs[j]))
 		}
 	}
-	if err := (engine.StoreOptions{MaxTextWidth: d.o.MaxTextWidth}).CheckWidth(engine.RoundWidth(width)); err != nil {
-		return nil, err
+	if m := d.o.MaxTextWidth; m > 0 && width > m {
+		return nil, engine.Errorf(engine.CodeProgramLimitExceeded, "value of %d bytes exceeds the maximum text width of %d bytes", width, m).
+			WithDetail("In %s.", where(d.file, d.rowGroup, cv.src.name)).
+			WithHint("The server's --max-text-width option sets the limit.")
 	}
 	col := engine.NewColumn(cv.dst, n, width, cv.src.optional)
 	w := col.Width

@@ -111,11 +111,11 @@ func rowGroupBytes(compressed, total int64) int64 {
 // decodeJob decodes one row group. parquet-go panics on some damaged
 // pages; such a page is as corrupt as one it reports.
 func decodeJob(ctx context.Context, jb *job, plan []conv, o *Options) (err error) {
-	d := &decoder{file: jb.file.Name, rowGroup: jb.rg, o: o}
+	d := &decoder{file: jb.file.Name, rowGroup: jb.rg + 1, o: o} // row groups count from 1 in messages
 	cur := ""
 	defer func() {
 		if p := recover(); p != nil {
-			err = errCorrupt(jb.file.Name, jb.rg, cur, fmt.Sprint(p))
+			err = errCorrupt(jb.file.Name, jb.rg+1, cur, fmt.Sprint(p))
 		}
 	}()
 	chunks := jb.file.pf.RowGroups()[jb.rg].ColumnChunks()
@@ -124,7 +124,7 @@ func decodeJob(ctx context.Context, jb *job, plan []conv, o *Options) (err error
 		cv := &plan[k]
 		cur = cv.src.name
 		if cv.src.leaf >= len(chunks) {
-			return errCorrupt(jb.file.Name, jb.rg, cur, "the row group lacks the column's chunk")
+			return errCorrupt(jb.file.Name, jb.rg+1, cur, "the row group lacks the column's chunk")
 		}
 		col, err := d.chunk(ctx, chunks[cv.src.leaf], cv, jb.rows)
 		if err != nil {

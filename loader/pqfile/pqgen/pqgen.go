@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/compress"
 )
 
 // Col is one top-level column: its name and its node (parquet.Optional
@@ -24,6 +25,11 @@ type Col struct {
 type Options struct {
 	RowsPerGroup int64 // 0: one row group
 	PageBytes    int   // 0: parquet-go's default page size
+	// PageVersion is the data page format, 1 or 2 (0: parquet-go's
+	// default, 2).
+	PageVersion int
+	// Codec compresses the pages (nil: none).
+	Codec compress.Codec
 }
 
 // Write writes rows to path. Each row holds one value per column, in
@@ -56,6 +62,12 @@ func WriteTo(out io.Writer, cols []Col, rows [][]parquet.Value, o Options) error
 	}
 	if o.PageBytes > 0 {
 		opts = append(opts, parquet.PageBufferSize(o.PageBytes))
+	}
+	if o.PageVersion > 0 {
+		opts = append(opts, parquet.DataPageVersion(o.PageVersion))
+	}
+	if o.Codec != nil {
+		opts = append(opts, parquet.Compression(o.Codec))
 	}
 	w := parquet.NewWriter(out, opts...)
 	batch := make([]parquet.Row, 0, 256)
