@@ -559,8 +559,12 @@ func parquetFixtures() map[string]func(w *bytes.Buffer) error {
 		}
 		return r
 	}
-	day := func(y, m, d int) int32 { return int32(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Unix() / 86400) }
-	us := func(y, m, d, h, mi int) int64 { return time.Date(y, time.Month(m), d, h, mi, 0, 0, time.UTC).UnixMicro() }
+	day := func(y, m, d int) int32 {
+		return int32(time.Date(y, time.Month(m), d, 0, 0, 0, 0, time.UTC).Unix() / 86400)
+	}
+	us := func(y, m, d, h, mi int) int64 {
+		return time.Date(y, time.Month(m), d, h, mi, 0, 0, time.UTC).UnixMicro()
+	}
 	return map[string]func(w *bytes.Buffer) error{
 		"trips-a.parquet": func(w *bytes.Buffer) error {
 			return pqgen.WriteTo(w, cols, [][]parquet.Value{
