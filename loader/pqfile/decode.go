@@ -49,9 +49,13 @@ type decoder struct {
 	kept     []parquet.Page
 }
 
-// chunk decodes the n rows of one column chunk into a new column of the
-// table column's type.
-func (d *decoder) chunk(ctx context.Context, cc parquet.ColumnChunk, cv *conv, n int) (col *engine.Column, err error) {
+// chunk decodes the n rows of one column chunk. A fixed-width column's
+// values go into rows off.. of into, the table's column, and the result
+// is a view of those rows with its own validity bitmap (the bitmap's
+// words at the range's ends are shared with other row groups, so NULLs
+// are marked in into later, by one goroutine). A string column is
+// decoded into a new column of its own.
+func (d *decoder) chunk(ctx context.Context, cc parquet.ColumnChunk, cv *conv, n int, into *engine.Column, off int) (col *engine.Column, err error) {
 	d.dict, d.dictVals = nil, nil
 	pages := cc.Pages()
 	defer pages.Close()
@@ -64,7 +68,7 @@ func (d *decoder) chunk(ctx context.Context, cc parquet.ColumnChunk, cv *conv, n
 	}()
 	str := cv.dst.IsString()
 	if !str {
-		col = engine.NewColumn(cv.dst, n, 0, cv.src.optional)
+		col = view(into, off, n, cv.src.optional)
 	}
 	at := 0
 	for {
@@ -101,6 +105,33 @@ func (d *decoder) chunk(ctx context.Context, cc parquet.ColumnChunk, cv *conv, n
 		return d.strings(cv, n)
 	}
 	return col, nil
+}
+
+// view is rows off..off+n of c's values, with a validity bitmap of its
+// own (every row valid) if nullable.
+func view(c *engine.Column, off, n int, nullable bool) *engine.Column {
+	v := &engine.Column{Type: c.Type, Len: n}
+	switch {
+	case c.B != nil:
+		v.B = c.B[off : off+n : off+n]
+	case c.I16 != nil:
+		v.I16 = c.I16[off : off+n : off+n]
+	case c.I32 != nil:
+		v.I32 = c.I32[off : off+n : off+n]
+	case c.I64 != nil:
+		v.I64 = c.I64[off : off+n : off+n]
+	case c.F32 != nil:
+		v.F32 = c.F32[off : off+n : off+n]
+	case c.F64 != nil:
+		v.F64 = c.F64[off : off+n : off+n]
+	}
+	if nullable {
+		v.Valid = make([]uint64, (n+63)/64)
+		for i := range v.Valid {
+			v.Valid[i] = ^uint64(0)
+		}
+	}
+	return v
 }
 
 func (d *decoder) corrupt(cv *conv, err any) error {

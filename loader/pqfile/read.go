@@ -3,6 +3,7 @@ package pqfile
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -30,6 +31,7 @@ type job struct {
 	fi   int
 	rg   int
 	rows int
+	off  int // the row group's first row in the table
 	// cols are the row group's decoded columns, one per table column.
 	cols []*engine.Column
 }
@@ -43,6 +45,7 @@ type job struct {
 func Read(ctx context.Context, files []*File, cols []engine.ColumnDef, o Options) (*engine.HostTable, error) {
 	plans := make([][]conv, len(files))
 	var jobs []*job
+	total := 0
 	for fi, f := range files {
 		p, err := f.plan(cols)
 		if err != nil {
@@ -50,7 +53,21 @@ func Read(ctx context.Context, files []*File, cols []engine.ColumnDef, o Options
 		}
 		plans[fi] = p
 		for g, rg := range f.pf.RowGroups() {
-			jobs = append(jobs, &job{file: f, fi: fi, rg: g, rows: int(rg.NumRows())})
+			n := rg.NumRows()
+			if n < 0 || n > math.MaxInt32 {
+				return nil, errCorrupt(f.Name, g+1, "", fmt.Sprintf("a row group of %d rows", n))
+			}
+			jobs = append(jobs, &job{file: f, fi: fi, rg: g, rows: int(n), off: total})
+			total += int(n)
+		}
+	}
+	// Fixed-width columns are decoded straight into the table's
+	// columns, each row group into its own range; string columns, whose
+	// width is known only once every row group is read, are joined after.
+	out := make([]*engine.Column, len(cols))
+	for k, c := range cols {
+		if !c.Type.IsString() {
+			out[k] = engine.NewColumn(c.Type, total, 0, false)
 		}
 	}
 	workers := o.Workers
@@ -77,7 +94,7 @@ func Read(ctx context.Context, files []*File, cols []engine.ColumnDef, o Options
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			err := decodeJob(ctx, jb, plans[jb.fi], &o)
+			err := decodeJob(ctx, jb, plans[jb.fi], out, &o)
 			if err != nil {
 				mu.Lock()
 				errs[j] = err
@@ -98,7 +115,7 @@ func Read(ctx context.Context, files []*File, cols []engine.ColumnDef, o Options
 	if failed < len(jobs) {
 		return nil, errs[failed]
 	}
-	return assemble(cols, jobs, workers), nil
+	return assemble(cols, out, jobs, total, workers), nil
 }
 
 func rowGroupBytes(compressed, total int64) int64 {
@@ -110,7 +127,7 @@ func rowGroupBytes(compressed, total int64) int64 {
 
 // decodeJob decodes one row group. parquet-go panics on some damaged
 // pages; such a page is as corrupt as one it reports.
-func decodeJob(ctx context.Context, jb *job, plan []conv, o *Options) (err error) {
+func decodeJob(ctx context.Context, jb *job, plan []conv, into []*engine.Column, o *Options) (err error) {
 	d := &decoder{file: jb.file.Name, rowGroup: jb.rg + 1, o: o} // row groups count from 1 in messages
 	cur := ""
 	defer func() {
@@ -126,7 +143,7 @@ func decodeJob(ctx context.Context, jb *job, plan []conv, o *Options) (err error
 		if cv.src.leaf >= len(chunks) {
 			return errCorrupt(jb.file.Name, jb.rg+1, cur, "the row group lacks the column's chunk")
 		}
-		col, err := d.chunk(ctx, chunks[cv.src.leaf], cv, jb.rows)
+		col, err := d.chunk(ctx, chunks[cv.src.leaf], cv, jb.rows, into[k], jb.off)
 		if err != nil {
 			return err
 		}
@@ -135,14 +152,11 @@ func decodeJob(ctx context.Context, jb *job, plan []conv, o *Options) (err error
 	return nil
 }
 
-// assemble joins the row groups' columns into one table, a column per
-// goroutine; string columns take the widest row group's width.
-func assemble(cols []engine.ColumnDef, jobs []*job, workers int) *engine.HostTable {
-	total := 0
-	for _, jb := range jobs {
-		total += jb.rows
-	}
-	out := make([]*engine.Column, len(cols))
+// assemble finishes the table: the NULLs of each fixed-width column's
+// row groups are marked in it, and the string columns are joined, a
+// column per goroutine; a string column takes its widest row group's
+// width.
+func assemble(cols []engine.ColumnDef, out []*engine.Column, jobs []*job, total, workers int) *engine.HostTable {
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, workers)
 	for k := range cols {
@@ -151,61 +165,64 @@ func assemble(cols []engine.ColumnDef, jobs []*job, workers int) *engine.HostTab
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			out[k] = joinColumn(cols[k].Type, jobs, k, total)
+			if out[k] == nil {
+				out[k] = joinStrings(cols[k].Type, jobs, k, total)
+			} else {
+				markNulls(out[k], jobs, k)
+			}
 		}()
 	}
 	wg.Wait()
 	return engine.NewHostTable(out, int64(total))
 }
 
-// joinColumn joins column k of every job into one column of n rows,
-// dropping each part once it is copied.
-func joinColumn(t engine.Type, jobs []*job, k, n int) *engine.Column {
-	width, nullable := 0, false
+// markNulls marks in c the NULL rows of column k of every job; the
+// values are already in place.
+func markNulls(c *engine.Column, jobs []*job, k int) {
 	for _, jb := range jobs {
-		width = max(width, jb.cols[k].Width)
-		nullable = nullable || jb.cols[k].Valid != nil
+		p := jb.cols[k]
+		if p.Valid != nil {
+			for i := 0; i < p.Len; i++ {
+				if p.IsNull(i) {
+					c.SetNull(jb.off + i)
+				}
+			}
+		}
+		jb.cols[k] = nil
 	}
+}
+
+// joinStrings joins string column k of every job into one column of n
+// rows, dropping each part once it is copied.
+func joinStrings(t engine.Type, jobs []*job, k, n int) *engine.Column {
 	if len(jobs) == 1 {
 		c := jobs[0].cols[k]
 		jobs[0].cols[k] = nil
 		return c
 	}
-	c := engine.NewColumn(t, n, width, nullable)
-	at := 0
+	width, nullable := 0, false
+	for _, jb := range jobs {
+		width = max(width, jb.cols[k].Width)
+		nullable = nullable || jb.cols[k].Valid != nil
+	}
+	c := engine.NewColumn(t, n, width, false)
 	for _, jb := range jobs {
 		p := jb.cols[k]
-		m := p.Len
-		switch {
-		case c.B != nil:
-			copy(c.B[at:], p.B)
-		case c.I16 != nil:
-			copy(c.I16[at:], p.I16)
-		case c.I32 != nil:
-			copy(c.I32[at:], p.I32)
-		case c.I64 != nil:
-			copy(c.I64[at:], p.I64)
-		case c.F32 != nil:
-			copy(c.F32[at:], p.F32)
-		case c.F64 != nil:
-			copy(c.F64[at:], p.F64)
-		case t.IsString():
-			if p.Width == c.Width {
-				copy(c.Str[at*c.Width:], p.Str)
-			} else if p.Width > 0 {
-				for i := 0; i < m; i++ {
-					copy(c.Str[(at+i)*c.Width:], p.Str[i*p.Width:(i+1)*p.Width])
-				}
+		at := jb.off
+		if p.Width == c.Width {
+			copy(c.Str[at*c.Width:], p.Str)
+		} else if p.Width > 0 {
+			for i := 0; i < p.Len; i++ {
+				copy(c.Str[(at+i)*c.Width:], p.Str[i*p.Width:(i+1)*p.Width])
 			}
 		}
 		if p.Valid != nil {
-			for i := 0; i < m; i++ {
+			for i := 0; i < p.Len; i++ {
 				if p.IsNull(i) {
 					c.SetNull(at + i)
 				}
 			}
 		}
-		at += m
 		jb.cols[k] = nil
 	}
 	return c
