@@ -53,6 +53,16 @@ func (s *Session) loadParquet(ctx context.Context, table, path string, cols []en
 		if cols, err = files[0].Columns(); err != nil {
 			return nil, nil, err
 		}
+		var b strings.Builder
+		for i, c := range cols {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(pgQuoteIdent(c.Name) + " " + c.Type.String())
+		}
+		_ = w.Notice(engine.Notice{Severity: "NOTICE", Code: engine.CodeSuccessfulCompletion,
+			Message: fmt.Sprintf("the columns of %s from Parquet file %q: (%s)", table, files[0].Name, b.String()),
+			Detail:  "A column list maps the file's columns by position onto the columns it names (docs/parquet.md)."})
 	}
 	store, err := s.tableStore()
 	if err != nil {
