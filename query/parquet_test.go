@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,7 +18,11 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/cpu"
+	"github.com/gpusql/gpusql/engine/multi"
+	"github.com/gpusql/gpusql/loader"
 	"github.com/gpusql/gpusql/loader/pqfile/pqgen"
+	"github.com/gpusql/gpusql/query"
 )
 
 // A Parquet column of the comparison file: its node, the SQL type it
@@ -601,6 +607,50 @@ func TestParquetFixtures(t *testing.T) {
 		old, err := os.ReadFile(path)
 		if err != nil || !bytes.Equal(old, b.Bytes()) {
 			t.Errorf("%s differs from what pqgen writes (%v); run this test with GPUSQL_WRITE_FIXTURES=1", path, err)
+		}
+	}
+}
+
+// TestParquetMultiBackend: on a backend of several parts (engine/multi,
+// here two CPU parts) the Parquet rows are stored through its Store and
+// read as the same rows as the CSV load, which splits the file over the
+// parts.
+func TestParquetMultiBackend(t *testing.T) {
+	root := t.TempDir()
+	part := cpu.New(loader.NewCPU(loader.Config{}), 1)
+	srv, err := query.NewServer(query.Options{
+		FileRoot:     root,
+		MaxTextWidth: 256,
+		Backend:      multi.New([]engine.Backend{part, cpu.New(loader.NewCPU(loader.Config{}), 1)}, []string{"cpu.0", "cpu.1"}, part, multi.Options{}),
+		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sess, err := srv.NewSession(engine.SessionParams{User: "tester", Database: "gpusql"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(sql string) []string {
+		t.Helper()
+		var r recorder
+		if err := sess.Query(context.Background(), sql, &r); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		return r.rows
+	}
+	defs := writePQCompare(t, root, "m", 700, pqgen.Options{RowsPerGroup: 100})
+	must(`CREATE TABLE p FROM PARQUET 'm.parquet'`)
+	must(`CREATE TABLE c (` + defs + `) FROM CSV 'm.csv'`)
+	must(`COPY p FROM 'm.parquet' WITH (FORMAT parquet)`)
+	pr := must(`SELECT * FROM p ORDER BY a_id, s_text`)
+	cr := must(`SELECT * FROM c, (VALUES (1), (2)) v(x) ORDER BY a_id, s_text`)
+	if len(pr) != 1400 || len(cr) != 1400 {
+		t.Fatalf("rows: %d, %d", len(pr), len(cr))
+	}
+	for i := range pr {
+		if pr[i]+"|" != cr[i][:len(pr[i])+1] {
+			t.Fatalf("row %d:\nparquet %s\n    csv %s", i, pr[i], cr[i])
 		}
 	}
 }
