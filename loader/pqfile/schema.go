@@ -15,6 +15,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
@@ -33,6 +34,7 @@ type File struct {
 	Name   string
 	pf     *parquet.File
 	cols   []column
+	leaves int // primitive columns in the schema
 	closer io.Closer
 }
 
@@ -111,7 +113,28 @@ func Open(r io.ReaderAt, size int64, name string, closer io.Closer) (f *File, er
 	if err := f.describe(); err != nil {
 		return nil, err
 	}
+	// The row groups' row counts size the columns before any page is
+	// read: they must add up to the file's.
+	var rows int64
+	for _, rg := range pf.Metadata().RowGroups {
+		if rg.NumRows < 0 || rg.NumRows > math.MaxInt32 || len(rg.Columns) < f.leaves {
+			return nil, bad(fmt.Sprintf("a row group of %d rows and %d columns", rg.NumRows, len(rg.Columns)))
+		}
+		rows += rg.NumRows
+	}
+	if rows != pf.Metadata().NumRows {
+		return nil, bad(fmt.Sprintf("the row groups hold %d rows, the footer says %d", rows, pf.Metadata().NumRows))
+	}
 	return f, nil
+}
+
+// MaxRowGroupRows is the most rows any row group of the file claims.
+func (f *File) MaxRowGroupRows() int64 {
+	var m int64
+	for _, rg := range f.pf.Metadata().RowGroups {
+		m = max(m, rg.NumRows)
+	}
+	return m
 }
 
 // describe reads the file's schema into f.cols.
@@ -152,6 +175,7 @@ func (f *File) describe() error {
 	if len(f.cols) == 0 {
 		return engine.Errorf(engine.CodeBadCopyFileFormat, "Parquet file %q has no columns", f.Name)
 	}
+	f.leaves = leaf
 	return nil
 }
 
