@@ -38,10 +38,11 @@ type job struct {
 
 // Read decodes every row group of files into one host table whose
 // columns are cols, the files' columns mapped onto them by position
-// (File.plan says what maps). Row groups are decoded in parallel, each
-// by one goroutine, at most Workers at once; their columns are then
-// joined in file and row group order. Any error (the first in file and
-// row group order, whatever the timing) fails the whole read.
+// (File.plan says what maps). Each column chunk (one column of one row
+// group) is decoded by one goroutine, at most Workers at once, so that a
+// file of one row group is decoded in parallel too. Any error (the first
+// in file, row group and column order, whatever the timing) fails the
+// whole read.
 func Read(ctx context.Context, files []*File, cols []engine.ColumnDef, o Options) (*engine.HostTable, error) {
 	plans := make([][]conv, len(files))
 	var jobs []*job
@@ -57,7 +58,7 @@ func Read(ctx context.Context, files []*File, cols []engine.ColumnDef, o Options
 			if n < 0 || n > math.MaxInt32 {
 				return nil, errCorrupt(f.Name, g+1, "", fmt.Sprintf("a row group of %d rows", n))
 			}
-			jobs = append(jobs, &job{file: f, fi: fi, rg: g, rows: int(n), off: total})
+			jobs = append(jobs, &job{file: f, fi: fi, rg: g, rows: int(n), off: total, cols: make([]*engine.Column, len(cols))})
 			total += int(n)
 		}
 	}
@@ -74,37 +75,43 @@ func Read(ctx context.Context, files []*File, cols []engine.ColumnDef, o Options
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	// The free decoders, one per worker, are the semaphore.
+	free := make(chan *decoder, workers)
+	for i := 0; i < workers; i++ {
+		free <- &decoder{o: &o}
+	}
+	ntasks := len(jobs) * len(cols)
 	var (
 		wg     sync.WaitGroup
-		sem    = make(chan struct{}, workers)
 		mu     sync.Mutex
-		failed = len(jobs) // lowest index of a failed job
-		errs   = make([]error, len(jobs))
+		failed = ntasks // lowest index of a failed task
+		errs   = make([]error, ntasks)
 		done   atomic.Int64
 	)
-	for j, jb := range jobs {
+	for t := 0; t < ntasks; t++ {
 		mu.Lock()
-		stop := failed < j
+		stop := failed < t
 		mu.Unlock()
 		if stop || ctx.Err() != nil {
 			break
 		}
-		sem <- struct{}{}
+		d := <-free
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { <-sem }()
-			err := decodeJob(ctx, jb, plans[jb.fi], out, &o)
-			if err != nil {
+			defer func() { free <- d }()
+			jb, k := jobs[t/len(cols)], t%len(cols)
+			cv := &plans[jb.fi][k]
+			if err := decodeTask(ctx, d, jb, k, cv, out[k]); err != nil {
 				mu.Lock()
-				errs[j] = err
-				failed = min(failed, j)
+				errs[t] = err
+				failed = min(failed, t)
 				mu.Unlock()
 				return
 			}
 			if o.Progress != nil {
-				meta := jb.file.pf.Metadata().RowGroups[jb.rg]
-				o.Progress(done.Add(rowGroupBytes(meta.TotalCompressedSize, meta.TotalByteSize)))
+				meta := jb.file.pf.Metadata().RowGroups[jb.rg].Columns[cv.src.leaf].MetaData
+				o.Progress(done.Add(max(meta.TotalCompressedSize, 0)))
 			}
 		}()
 	}
@@ -112,43 +119,30 @@ func Read(ctx context.Context, files []*File, cols []engine.ColumnDef, o Options
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if failed < len(jobs) {
+	if failed < ntasks {
 		return nil, errs[failed]
 	}
 	return assemble(cols, out, jobs, total, workers), nil
 }
 
-func rowGroupBytes(compressed, total int64) int64 {
-	if compressed > 0 {
-		return compressed
-	}
-	return total
-}
-
-// decodeJob decodes one row group. parquet-go panics on some damaged
-// pages; such a page is as corrupt as one it reports.
-func decodeJob(ctx context.Context, jb *job, plan []conv, into []*engine.Column, o *Options) (err error) {
-	d := &decoder{file: jb.file.Name, rowGroup: jb.rg + 1, o: o} // row groups count from 1 in messages
-	cur := ""
+// decodeTask decodes column k of one row group with d. parquet-go panics
+// on some damaged pages; such a page is as corrupt as one it reports.
+func decodeTask(ctx context.Context, d *decoder, jb *job, k int, cv *conv, into *engine.Column) (err error) {
+	d.file, d.rowGroup = jb.file.Name, jb.rg+1 // row groups count from 1 in messages
 	defer func() {
 		if p := recover(); p != nil {
-			err = errCorrupt(jb.file.Name, jb.rg+1, cur, fmt.Sprint(p))
+			err = errCorrupt(jb.file.Name, jb.rg+1, cv.src.name, fmt.Sprint(p))
 		}
 	}()
 	chunks := jb.file.pf.RowGroups()[jb.rg].ColumnChunks()
-	jb.cols = make([]*engine.Column, len(plan))
-	for k := range plan {
-		cv := &plan[k]
-		cur = cv.src.name
-		if cv.src.leaf >= len(chunks) {
-			return errCorrupt(jb.file.Name, jb.rg+1, cur, "the row group lacks the column's chunk")
-		}
-		col, err := d.chunk(ctx, chunks[cv.src.leaf], cv, jb.rows, into[k], jb.off)
-		if err != nil {
-			return err
-		}
-		jb.cols[k] = col
+	if cv.src.leaf >= len(chunks) {
+		return errCorrupt(jb.file.Name, jb.rg+1, cv.src.name, "the row group lacks the column's chunk")
 	}
+	col, err := d.chunk(ctx, chunks[cv.src.leaf], cv, jb.rows, into, jb.off)
+	if err != nil {
+		return err
+	}
+	jb.cols[k] = col
 	return nil
 }
 
