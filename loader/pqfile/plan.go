@@ -2,6 +2,9 @@ package pqfile
 
 import (
 	"fmt"
+	"strings"
+
+	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/gpusql/gpusql/engine"
 )
@@ -46,7 +49,37 @@ func (f *File) plan(cols []engine.ColumnDef) ([]conv, error) {
 		}
 		out[i] = cv
 	}
+	if err := f.checkDeltaInt32(out); err != nil {
+		return nil, err
+	}
 	return out, nil
+}
+
+// checkDeltaInt32 refuses INT32 columns that DuckDB wrote with the
+// DELTA_BINARY_PACKED encoding. DuckDB computes their deltas in 64 bits,
+// so a delta beyond the 32-bit range takes a 33-bit miniblock, which the
+// Parquet format does not allow for INT32 (Arrow rejects such pages) and
+// which parquet-go decodes without an error into wrong values. Refusing
+// every such column is coarse, but a load must not read wrong numbers.
+func (f *File) checkDeltaInt32(plan []conv) error {
+	md := f.pf.Metadata()
+	if !strings.Contains(strings.ToLower(md.CreatedBy), "duckdb") {
+		return nil
+	}
+	for _, cv := range plan {
+		if cv.src.phys != format.Int32 {
+			continue
+		}
+		for _, rg := range md.RowGroups {
+			for _, e := range rg.Columns[cv.src.leaf].MetaData.Encoding {
+				if e == format.DeltaBinaryPacked {
+					return engine.Errorf(engine.CodeFeatureNotSupported, "column %q of Parquet file %q is an INT32 column that DuckDB wrote with DELTA_BINARY_PACKED, which gpusql cannot read reliably", cv.src.name, f.Name).
+						WithHint("Write the file with DuckDB's default PARQUET_VERSION V1, or make the column BIGINT (docs/parquet.md).")
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // intWidth is an integer kind's width in bytes, 0 for other kinds.
