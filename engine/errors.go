@@ -78,6 +78,7 @@ const (
 	CodeConnectionFailure       = "08006"
 	CodeObjectNotInPrereqState  = "55000"
 	CodeInternalError           = "XX000"
+	CodeDataCorrupted           = "XX001" // data_corrupted: damaged pages in an input file
 	// roles, authentication and resource limits
 	CodeInvalidAuthorization = "28000" // invalid_authorization_specification
 	CodeInvalidPassword      = "28P01"

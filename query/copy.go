@@ -66,6 +66,8 @@ func (s *Session) copyFrom(ctx context.Context, st *parse.Copy, w engine.ResultW
 			r = newEndMarkerReader(r, st.Options)
 		}
 		res, err = s.runLoad(ctx, st.Table, "STDIN", r, -1, fileCols, st.Options, w)
+	} else if st.Options.Format == engine.FormatParquet {
+		res, _, err = s.loadParquet(ctx, st.Table, st.Path, fileCols, w)
 	} else {
 		res, err = s.loadFile(ctx, st.Table, st.Path, fileCols, st.Options, w)
 	}

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/dustin/go-humanize"
@@ -58,7 +57,9 @@ func within(root, p string) bool {
 // from names it in the log), sending progress and skipped-row notices.
 func (s *Session) runLoad(ctx context.Context, table, from string, src io.Reader, size int64, cols []engine.ColumnDef, opts engine.CSVOptions, w engine.ResultWriter) (*engine.LoadResult, error) {
 	if opts.Format == engine.FormatParquet {
-		return nil, errParquet()
+		// Files are read by loadParquet; this is COPY FROM STDIN.
+		return nil, engine.Errorf(engine.CodeFeatureNotSupported, "COPY FROM STDIN with FORMAT parquet is not supported by gpusql").
+			WithHint("Parquet is read from server-side files only: COPY t FROM 'file.parquet' WITH (FORMAT parquet).")
 	}
 	opts.MaxTextWidth = s.srv.opts.MaxTextWidth
 	if opts.Zone == nil {
@@ -73,24 +74,7 @@ func (s *Session) runLoad(ctx context.Context, table, from string, src io.Reader
 	}
 	req := &engine.LoadRequest{Table: table, Columns: cols, Options: opts, Source: src, Size: size}
 	start := time.Now()
-	var mu sync.Mutex
-	last := start
-	req.Progress = func(done int64) {
-		mu.Lock()
-		defer mu.Unlock()
-		now := time.Now()
-		if every := s.srv.opts.ProgressEvery; now.Sub(start) < every || now.Sub(last) < every {
-			return
-		}
-		last = now
-		rate := humanize.Bytes(uint64(float64(done)/now.Sub(start).Seconds())) + "/s"
-		msg := fmt.Sprintf("loading %s: %s, %s", table, humanize.Bytes(uint64(done)), rate)
-		if size >= 0 {
-			msg = fmt.Sprintf("loading %s: %s of %s (%.0f%%), %s", table, humanize.Bytes(uint64(done)), humanize.Bytes(uint64(size)),
-				100*float64(done)/float64(max(size, 1)), rate)
-		}
-		_ = w.Notice(engine.Notice{Severity: "NOTICE", Code: engine.CodeSuccessfulCompletion, Message: msg})
-	}
+	req.Progress = loadProgress(table, size, start, s.srv.opts.ProgressEvery, w)
 	res, err := s.srv.backend.Load(ctx, req)
 	if err != nil {
 		if binaryIn {
@@ -177,13 +161,14 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 		s.createdTable(t)
 		return w.Complete("CREATE TABLE")
 	}
-	if st.CSV.Format == "parquet" {
-		return errParquet()
-	}
 	start := time.Now()
 	cols := st.Columns
 	var res *engine.LoadResult
 	switch {
+	case st.CSV.Format == "parquet":
+		// Without a column list the file's own columns; with one, the
+		// file's map onto it by position.
+		res, cols, err = s.loadParquet(ctx, st.Name, st.CSV.Path, cols, w)
 	case len(cols) == 0:
 		res, cols, err = s.loadInferred(ctx, st.Name, st.CSV.Path, st.CSV.Options, st.CSV.Given, w)
 	default:
@@ -220,11 +205,4 @@ func (s *Session) loadedNotice(w engine.ResultWriter, table string, res *engine.
 
 func (s *Session) dropTable(st *parse.DropTable, w engine.ResultWriter) error {
 	return s.dropRelations(st.Names, st.Schemas, st.IfExists, st.Cascade, false, w)
-}
-
-// errParquet refuses Parquet input, which is parsed (CREATE TABLE t FROM
-// PARQUET 'f', COPY ... WITH (FORMAT parquet)) but not yet read.
-func errParquet() error {
-	return engine.Errorf(engine.CodeFeatureNotSupported, "reading Parquet files is not supported by gpusql yet").
-		WithHint("Convert the file to CSV, or load it with a column list from CSV.")
 }
