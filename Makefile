@@ -8,7 +8,7 @@ BIN       := bin/gpusql
 DATA_DIR  ?= ./gpusql-data
 # Packages also tested under the race detector by `make test`.
 RACE_PKGS ?= . ./engine/... ./loader/... ./query/... ./wire/...
-TEST_TIMEOUT ?= 20m
+TEST_TIMEOUT ?= 30m
 FUZZTIME  ?= 30s
 NVCC      ?= nvcc
 NVCCFLAGS ?= -O3

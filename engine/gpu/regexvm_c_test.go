@@ -85,7 +85,11 @@ int main(void) {
 		t.Fatalf("%s: %v\n%s", cc, err, out)
 	}
 	cases, strs := clickBenchVMCases()
-	rc, rstrs := randomVMCases(33, 600)
+	n := 600
+	if raceEnabled {
+		n = 100
+	}
+	rc, rstrs := randomVMCases(33, n)
 	type job struct {
 		c    vmCase
 		strs []string

@@ -160,7 +160,11 @@ func TestVMReplaceClickBench(t *testing.T) {
 
 // TestVMReplaceRandom compares the twin with the CPU on randomVMCases.
 func TestVMReplaceRandom(t *testing.T) {
-	cs, strs := randomVMCases(21, 2500)
+	n := 2500
+	if raceEnabled {
+		n = 300
+	}
+	cs, strs := randomVMCases(21, n)
 	refused := 0
 	for _, c := range cs {
 		if !checkVMReplace(t, c.pat, c.rep, c.flags, c.start, c.nth, strs) {
