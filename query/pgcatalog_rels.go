@@ -66,6 +66,7 @@ type pgTypeRow struct {
 	typmod, ndims                                      int32
 	collation                                          int64
 	def                                                *string
+	descr                                              string // PostgreSQL's comment, shown by \dT+
 }
 
 // pgProcRow is a pg_proc row of a function gpusql implements.
@@ -88,6 +89,11 @@ type pgProcRow struct {
 	// PostgreSQL's pg_get_function_arguments, _identity_arguments and
 	// _result texts (defaults, OUT arguments and ORDER BY included).
 	args, identArgs, result string
+	// procost, prorows, prosupport, proleakproof and prosecdef
+	// (pg_get_functiondef prints them).
+	cost, rows        float32
+	support           string
+	leakproof, secdef bool
 }
 
 func sp(s string) *string { return &s }
@@ -346,7 +352,21 @@ func (s *Session) rowsOf(rel *pgRel) []row {
 	case "pg_views":
 		return s.pgViewsRows()
 	case "pg_description":
-		return procDescriptionRows()
+		out := procDescriptionRows()
+		for _, t := range pgData().typeOrd {
+			if t.descr != "" {
+				out = append(out, row{"objoid": t.oid, "classoid": int64(1247), "objsubid": int32(0), "description": t.descr})
+			}
+		}
+		for _, oid := range []int64{oidPgCatalog, oidPgToast, oidPublic} {
+			out = append(out, row{"objoid": oid, "classoid": int64(2615), "objsubid": int32(0), "description": namespaceDescriptions[oid]})
+		}
+		return out
+	case "pg_shdescription":
+		if d := s.databaseDescription(oidDatabase); d != "" {
+			return []row{{"objoid": int64(oidDatabase), "classoid": int64(1262), "description": d}}
+		}
+		return nil
 	}
 	// Everything else (pg_index, pg_constraint, pg_description, ...):
 	// gpusql has no such objects.
@@ -567,13 +587,16 @@ func (s *Session) pgSettingsRows() []row {
 		if p, ok := settingNames[name]; ok {
 			shown = p
 		}
-		src := "default"
+		src, reset := "default", defaultSettings[name]
+		if c, ok := s.client[name]; ok {
+			src, reset = "client", c
+		}
 		if _, ok := s.settings[name]; ok {
 			src = "session"
 		}
 		out = append(out, row{
 			"name": shown, "setting": v, "category": "gpusql", "short_desc": "", "context": ctx,
-			"vartype": vartype, "source": src, "boot_val": defaultSettings[name], "reset_val": defaultSettings[name],
+			"vartype": vartype, "source": src, "boot_val": defaultSettings[name], "reset_val": reset,
 			"pending_restart": false,
 		})
 	}
@@ -612,8 +635,8 @@ func pgProcRows() []row {
 		p := &pgProcs[i]
 		r := row{
 			"oid": p.oid, "proname": p.name, "pronamespace": oidPgCatalog, "proowner": oidSuperuser,
-			"prolang": p.lang, "procost": float32(1), "prorows": float32(0), "provariadic": p.variadic, "prosupport": "-",
-			"prokind": string(p.kind), "prosecdef": false, "proleakproof": false, "proisstrict": p.strict,
+			"prolang": p.lang, "procost": p.cost, "prorows": p.rows, "provariadic": p.variadic, "prosupport": p.support,
+			"prokind": string(p.kind), "prosecdef": p.secdef, "proleakproof": p.leakproof, "proisstrict": p.strict,
 			"proretset": p.retset, "provolatile": string(p.volatile), "proparallel": string(p.parallel), "pronargs": p.nargs,
 			"pronargdefaults": p.ndefaults, "prorettype": p.rettype, "proargtypes": p.argtypes, "prosrc": p.src,
 		}

@@ -136,18 +136,66 @@ var pgFuncs = map[string]pgFunc{
 		}
 		return fnull(), nil
 	}},
-	// Built-in functions keep PostgreSQL's comments (pg_description).
-	"obj_description": {args: []argKind{argInt, argText}, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
-		if len(a) > 1 && a[1].s != "pg_proc" {
-			return fnull(), nil
+	// Built-in functions and schemas keep PostgreSQL's comments
+	// (pg_description).
+	// The object is an OID, or a regproc column's text (pg_operator's
+	// oprcode).
+	"obj_description": {args: []argKind{argObj, argText}, min: 1, ret: engine.Text, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		oid := a[0].i
+		if a[0].isText {
+			o, err := s.regOID("regproc", a[0].s)
+			if err != nil {
+				return fnull(), nil
+			}
+			oid = o
 		}
-		if d := procDescription(a[0].i); d != "" {
+		d := ""
+		switch {
+		case len(a) == 1:
+			d = procDescription(oid)
+			if d == "" {
+				d = namespaceDescriptions[oid]
+			}
+		case a[1].s == "pg_proc":
+			d = procDescription(oid)
+		case a[1].s == "pg_namespace":
+			d = namespaceDescriptions[oid]
+		case a[1].s == "pg_type":
+			if t := pgData().types[oid]; t != nil {
+				d = t.descr
+			}
+		}
+		if d != "" {
 			return ftext(d), nil
 		}
 		return fnull(), nil
 	}},
-	"col_description":   nothing([]argKind{argInt, argInt}, 2),
-	"shobj_description": nothing([]argKind{argInt, argText}, 2),
+	"col_description": nothing([]argKind{argInt, argInt}, 2),
+	"shobj_description": {args: []argKind{argInt, argText}, min: 2, ret: engine.Text, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		if a[1].s == "pg_database" {
+			if d := s.databaseDescription(a[0].i); d != "" {
+				return ftext(d), nil
+			}
+		}
+		return fnull(), nil
+	}},
+	"pg_database_size": {args: []argKind{argObj}, min: 1, ret: engine.Int64, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		return s.databaseSize(a[0])
+	}},
+	"pg_get_functiondef": {args: kInt, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		p, ok := pgData().procs[a[0].i]
+		if !ok {
+			return fnull(), nil
+		}
+		d, err := functionDef(p)
+		if err != nil {
+			return fval{}, err
+		}
+		return ftext(d), nil
+	}},
+	"pg_operator_is_visible": notInCatalog(),
+	"pg_opclass_is_visible":  notInCatalog(),
+	"pg_opfamily_is_visible": notInCatalog(),
 	// A view's definition is its query as written (pgcatalog_user.go).
 	"pg_get_viewdef": {args: []argKind{argObj, argAny}, min: 1, ret: engine.Text, strict: true, fn: func(s *Session, a []fval) (fval, error) {
 		oid, ok, err := s.objOID(a[0])

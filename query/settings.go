@@ -65,6 +65,9 @@ func (s *Session) setting(name string) string {
 	if v, ok := s.settings[name]; ok {
 		return v
 	}
+	if v, ok := s.client[name]; ok {
+		return v
+	}
 	switch name {
 	case "server_version":
 		return PGVersion
