@@ -82,6 +82,17 @@ func (s *Session) CursorColumns(name string) ([]engine.ResultColumn, bool) {
 // Prepare parses and binds sql, inferring the types of parameters that
 // paramOIDs leave open.
 func (s *Session) Prepare(ctx context.Context, sql string, paramOIDs []uint32) (engine.Prepared, error) {
+	p, err := s.prepareExt(ctx, sql, paramOIDs)
+	if err != nil {
+		// As any error in a transaction block, a failed Parse fails the
+		// block.
+		s.fail()
+		return nil, err
+	}
+	return p, nil
+}
+
+func (s *Session) prepareExt(ctx context.Context, sql string, paramOIDs []uint32) (engine.Prepared, error) {
 	stmts, err := parse.Parse(sql)
 	if err != nil {
 		return nil, err
