@@ -240,6 +240,25 @@ func (s *Session) prepareTyped(ctx context.Context, st parse.Stmt, given, elems 
 	return p, nil
 }
 
+// CheckParams reads params as Run does, without running the statement:
+// the first invalid value's error (which fails a transaction block).
+func (p *prepared) CheckParams(params []engine.Param) error {
+	if len(params) != len(p.types) {
+		return nil // Run reports the count
+	}
+	for i, v := range params {
+		v, err := p.s.zonedParam(p.oids[i], v)
+		if err == nil {
+			_, err = paramConst(p.types[i], v)
+		}
+		if err != nil {
+			p.s.fail()
+			return err
+		}
+	}
+	return nil
+}
+
 // Run runs the statement with params.
 func (p *prepared) Run(ctx context.Context, params []engine.Param, w engine.ResultWriter) error {
 	s := p.s

@@ -136,6 +136,9 @@ func (s *Session) Query(ctx context.Context, sql string, w engine.ResultWriter) 
 	return nil
 }
 
+// FailBlock fails an open transaction block (engine.BlockFailer).
+func (s *Session) FailBlock() { s.fail() }
+
 func (s *Session) fail() {
 	if s.inTx {
 		s.failedTx = true

@@ -178,6 +178,9 @@ func (c *conn) extended(msg pgproto3.FrontendMessage) bool {
 
 // extError reports err and skips messages until Sync.
 func (c *conn) extError(err error) {
+	if f, ok := c.sess.(engine.BlockFailer); ok {
+		f.FailBlock()
+	}
 	c.sendError(err)
 	c.ext.ignoring = true
 	c.ext.pending = nil
@@ -232,6 +235,11 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		}
 		if n := c.srv.cfg.MaxPortals; len(e.portals) >= n {
 			return engine.Errorf(engine.CodeProgramLimitExceeded, "too many portals (at most %d per session)", n)
+		}
+	}
+	if pc, ok := st.prep.(engine.ParamChecker); ok {
+		if err := pc.CheckParams(params); err != nil {
+			return err
 		}
 	}
 	formats := append([]int16(nil), m.ResultFormatCodes...)

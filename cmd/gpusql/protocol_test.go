@@ -208,7 +208,20 @@ func TestProtocol(t *testing.T) {
 			c.send(&pgproto3.Parse{Query: "SELECT 1"}, &pgproto3.Bind{}, &pgproto3.Execute{}, &pgproto3.Sync{})
 			out = append(out, c.ready()...)
 			c.send(&pgproto3.Query{String: "ROLLBACK"})
-			return append(out, c.ready()...)
+			out = append(out, c.ready()...)
+			// An error the protocol finds itself fails the block too.
+			for _, m := range []pgproto3.FrontendMessage{&pgproto3.Bind{PreparedStatement: "nosuch"},
+				&pgproto3.Execute{Portal: "nosuch"}, &pgproto3.Describe{ObjectType: 'S', Name: "nosuch"}} {
+				c.send(&pgproto3.Query{String: "BEGIN"})
+				out = append(out, c.ready()...)
+				c.send(m, &pgproto3.Sync{})
+				out = append(out, c.ready()...)
+				c.send(&pgproto3.Query{String: "SELECT 1"})
+				out = append(out, c.ready()...)
+				c.send(&pgproto3.Query{String: "ROLLBACK"})
+				out = append(out, c.ready()...)
+			}
+			return out
 		}},
 		// Execute with a row limit: PortalSuspended until the rows run
 		// out; in a block, so that the portal outlives each Sync.
@@ -299,6 +312,30 @@ func TestProtocol(t *testing.T) {
 		{"copy_out_extended", func(c *protoConn) []string {
 			c.send(&pgproto3.Parse{Query: "COPY (SELECT k FROM p WHERE k < 3 ORDER BY k) TO STDOUT"}, &pgproto3.Bind{},
 				&pgproto3.Describe{ObjectType: 'P'}, &pgproto3.Execute{}, &pgproto3.Sync{})
+			return c.ready()
+		}},
+		// Bind errors: a parameter that is not a valid value of its
+		// type, and a wrong parameter count, fail at Bind (no
+		// BindComplete).
+		{"bind_errors", func(c *protoConn) []string {
+			c.send(&pgproto3.Parse{Name: "b1", Query: "SELECT k FROM p WHERE k = $1", ParameterOIDs: []uint32{23}},
+				&pgproto3.Bind{PreparedStatement: "b1", Parameters: [][]byte{[]byte("x")}}, &pgproto3.Execute{}, &pgproto3.Sync{})
+			out := c.ready()
+			c.send(&pgproto3.Bind{PreparedStatement: "b1"}, &pgproto3.Execute{}, &pgproto3.Sync{})
+			out = append(out, c.ready()...)
+			c.send(&pgproto3.Bind{PreparedStatement: "nosuch"}, &pgproto3.Execute{}, &pgproto3.Sync{})
+			out = append(out, c.ready()...)
+			c.send(&pgproto3.Bind{PreparedStatement: "b1", Parameters: [][]byte{[]byte("4")}}, &pgproto3.Execute{}, &pgproto3.Sync{})
+			return append(out, c.ready()...)
+		}},
+		// Describe of a portal and of a statement that returns no rows.
+		{"describe", func(c *protoConn) []string {
+			c.send(&pgproto3.Parse{Name: "d1", Query: "SELECT k, v, k::numeric / 2 AS half FROM p WHERE v = $1"},
+				&pgproto3.Describe{ObjectType: 'S', Name: "d1"},
+				&pgproto3.Bind{PreparedStatement: "d1", Parameters: [][]byte{[]byte("two")}, ResultFormatCodes: []int16{1, 0, 0}},
+				&pgproto3.Describe{ObjectType: 'P'}, &pgproto3.Execute{},
+				&pgproto3.Parse{Name: "d2", Query: "SET application_name = 'x'"}, &pgproto3.Describe{ObjectType: 'S', Name: "d2"},
+				&pgproto3.Describe{ObjectType: 'P', Name: "nosuch"}, &pgproto3.Sync{})
 			return c.ready()
 		}},
 		// An empty query, simple and extended.
