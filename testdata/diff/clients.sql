@@ -75,3 +75,27 @@ SELECT 1 & 2 | 4 AS a, 4 | (1 & 2) AS b, 1 << 2 & 7 AS c, 2 | 1 = 3 AS d;
 -- name: cl021_bitwise_mixed_refused
 -- gpusql-error 0A000
 SELECT 4 | 1 & 2;
+
+-- LIMIT and OFFSET as postgres_fdw pushes them down: with casts.
+-- name: cl022_limit_offset_casts
+-- ordered
+SELECT id FROM obs ORDER BY id LIMIT 3::bigint OFFSET 1::bigint;
+
+-- name: cl023_limit_cast_forms
+-- ordered
+SELECT id FROM obs ORDER BY id DESC LIMIT CAST(2 AS integer) OFFSET (1);
+
+-- name: cl024_limit_string_cast
+-- ordered
+SELECT id FROM obs ORDER BY id LIMIT '2'::bigint;
+
+-- name: cl025_pg_get_functiondef
+SELECT pg_get_functiondef('lower(text)'::regprocedure), pg_get_functiondef('now'::regproc);
+
+-- name: cl026_functiondef_aggregate
+-- error 42809
+SELECT pg_get_functiondef('max(integer)'::regprocedure);
+
+-- name: cl027_regprocedure_overload
+-- ordered
+SELECT proname::text, proargtypes::text FROM pg_proc WHERE oid IN ('generate_series(int, int)'::regprocedure, 'generate_series(bigint, bigint)'::regprocedure) ORDER BY 2;
