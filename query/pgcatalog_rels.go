@@ -116,12 +116,36 @@ type pgCatalogData struct {
 	types   map[int64]*pgTypeRow
 	typeOrd []*pgTypeRow
 	procs   map[int64]*pgProcRow
+	ops     map[int64]*pgOperatorRow
+	// opCodeDescr is the comment of each operator's function by its
+	// name (pg_operator.oprcode), for obj_description(oprcode, 'pg_proc').
+	opCodeDescr map[string]string
+}
+
+// pgOperatorRow is a pg_operator row of an operator gpusql implements.
+type pgOperatorRow struct {
+	oid                 int64
+	name                string
+	kind                byte
+	canMerge, canHash   bool
+	left, right, result int64
+	com, negate         int64
+	code, rest, join    string
+	descr, codeDescr    string
 }
 
 var pgData = sync.OnceValue(func() *pgCatalogData {
 	d := &pgCatalogData{
 		rels: pgRels, cols: map[int64][]pgCol{}, byName: map[string]*pgRel{}, byOID: map[int64]*pgRel{},
 		types: map[int64]*pgTypeRow{}, procs: map[int64]*pgProcRow{},
+		ops: map[int64]*pgOperatorRow{}, opCodeDescr: map[string]string{},
+	}
+	for i := range pgOperators {
+		o := &pgOperators[i]
+		d.ops[o.oid] = o
+		if o.codeDescr != "" {
+			d.opCodeDescr[o.code] = o.codeDescr
+		}
 	}
 	for i := range pgTypes {
 		d.types[pgTypes[i].oid] = &pgTypes[i]
@@ -351,8 +375,15 @@ func (s *Session) rowsOf(rel *pgRel) []row {
 		return s.pgStatTablesRows(rel.name)
 	case "pg_views":
 		return s.pgViewsRows()
+	case "pg_operator":
+		return pgOperatorRows()
 	case "pg_description":
 		out := procDescriptionRows()
+		for i := range pgOperators {
+			if o := &pgOperators[i]; o.descr != "" {
+				out = append(out, row{"objoid": o.oid, "classoid": int64(2617), "objsubid": int32(0), "description": o.descr})
+			}
+		}
 		for _, t := range pgData().typeOrd {
 			if t.descr != "" {
 				out = append(out, row{"objoid": t.oid, "classoid": int64(1247), "objsubid": int32(0), "description": t.descr})
@@ -650,6 +681,20 @@ func pgProcRows() []row {
 			r["proargnames"] = *p.argname
 		}
 		out = append(out, r)
+	}
+	return out
+}
+
+func pgOperatorRows() []row {
+	out := make([]row, 0, len(pgOperators))
+	for i := range pgOperators {
+		o := &pgOperators[i]
+		out = append(out, row{
+			"oid": o.oid, "oprname": o.name, "oprnamespace": oidPgCatalog, "oprowner": oidSuperuser,
+			"oprkind": string(o.kind), "oprcanmerge": o.canMerge, "oprcanhash": o.canHash, "oprleft": o.left,
+			"oprright": o.right, "oprresult": o.result, "oprcom": o.com, "oprnegate": o.negate,
+			"oprcode": o.code, "oprrest": o.rest, "oprjoin": o.join,
+		})
 	}
 	return out
 }

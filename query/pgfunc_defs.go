@@ -145,6 +145,11 @@ var pgFuncs = map[string]pgFunc{
 		if a[0].isText {
 			o, err := s.regOID("regproc", a[0].s)
 			if err != nil {
+				// An operator's function that pg_proc does not list
+				// (int4pl): the comment psql's \do+ falls back on.
+				if d := pgData().opCodeDescr[a[0].s]; d != "" && (len(a) == 1 || a[1].s == "pg_proc") {
+					return ftext(d), nil
+				}
 				return fnull(), nil
 			}
 			oid = o
@@ -160,6 +165,10 @@ var pgFuncs = map[string]pgFunc{
 			d = procDescription(oid)
 		case a[1].s == "pg_namespace":
 			d = namespaceDescriptions[oid]
+		case a[1].s == "pg_operator":
+			if o := pgData().ops[oid]; o != nil {
+				d = o.descr
+			}
 		case a[1].s == "pg_type":
 			if t := pgData().types[oid]; t != nil {
 				d = t.descr
@@ -193,7 +202,12 @@ var pgFuncs = map[string]pgFunc{
 		}
 		return ftext(d), nil
 	}},
-	"pg_operator_is_visible": notInCatalog(),
+	"pg_operator_is_visible": {args: kInt, min: 1, ret: engine.Bool, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		if _, ok := pgData().ops[a[0].i]; !ok {
+			return fnull(), nil
+		}
+		return fbool(true), nil
+	}},
 	"pg_opclass_is_visible":  notInCatalog(),
 	"pg_opfamily_is_visible": notInCatalog(),
 	// A view's definition is its query as written (pgcatalog_user.go).

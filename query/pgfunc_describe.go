@@ -10,7 +10,7 @@ import (
 // The functions psql's describe commands call beyond the catalogs:
 // \sf (pg_get_functiondef), \l+ (pg_database_size, shobj_description),
 // \dn+ (obj_description of a schema), \do and \dd (the *_is_visible
-// functions of catalogs gpusql leaves empty).
+// functions).
 
 // functionDef is pg_get_functiondef of a built-in function, laid out as
 // PostgreSQL 15 lays it out: the header, RETURNS, LANGUAGE, a line of the
@@ -143,7 +143,7 @@ func (s *Session) databaseSize(v fval) (fval, error) {
 	return fint(n), nil
 }
 
-// notInCatalog is pg_operator_is_visible and the like for catalogs that
+// notInCatalog is pg_opclass_is_visible and the like for catalogs that
 // gpusql leaves empty: no OID names a row, so the answer is NULL, as
 // PostgreSQL's for an OID it does not have.
 func notInCatalog() pgFunc {

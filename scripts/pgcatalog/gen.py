@@ -47,6 +47,10 @@ FUNCS = """current_schema current_schemas current_database current_setting set_c
 PROBED = "16,20,21,23,25,700,701,1700,1042,1043,1082,1083,1114,1184,1186,19,26,2276,2283,5077,2277,5078,1009,1007,1016"
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "functions.txt")) as f:
     SQL_FUNCS = [line.split()[0] for line in f if line.strip()]
+# The operators gpusql implements: operators.txt, written by
+# probe_operators.py.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "operators.txt")) as f:
+    OPERATORS = [line.split()[0] for line in f if line.strip()]
 
 
 def rows(sql):
@@ -126,6 +130,19 @@ def main():
         w(f"\t{{{oid}, {q(name)}, '{kind}', {strict == 't'}, {retset == 't'}, '{vol}', {variadic}, {nargs}, {ndef}, {ret}, "
           f"{q(argt)}, {nul(allt)}, {nul(modes)}, {nul(argn)}, {q(src)}, '{par}', {q(descr)}, {lang}, {nul(body)}, "
           f"{q(fargs)}, {q(fident)}, {q(fres)}, {cost}, {prows}, {q(support)}, {leak == 't'}, {secdef == 't'}}},\n".replace("True", "true").replace("False", "false"))
+    w("}\n\n")
+
+    w("// pgOperators are the pg_operator rows of the operators gpusql implements\n")
+    w("// (scripts/pgcatalog/probe_operators.py), with the comments psql's \\do+\n")
+    w("// shows: the operator's own, and its function's.\n")
+    w("var pgOperators = []pgOperatorRow{\n")
+    for r in rows(f"""select o.oid, oprname, oprkind, oprcanmerge, oprcanhash, oprleft, oprright, oprresult, oprcom, oprnegate,
+          oprcode::text, oprrest::text, oprjoin::text, coalesce(obj_description(o.oid, 'pg_operator'), ''),
+          coalesce(obj_description(oprcode, 'pg_proc'), '')
+        from pg_operator o where o.oid in ({",".join(OPERATORS) or "0"}) order by o.oid"""):
+        (oid, name, kind, merge, hash_, left, right, res, com, neg, code, rest, join, descr, cdescr) = r
+        w(f"\t{{{oid}, {q(name)}, '{kind}', {merge == 't'}, {hash_ == 't'}, {left}, {right}, {res}, {com}, {neg}, "
+          f"{q(code)}, {q(rest)}, {q(join)}, {q(descr)}, {q(cdescr)}}},\n".replace("True", "true").replace("False", "false"))
     w("}\n")
 
 
