@@ -290,6 +290,39 @@ func TestProtocol(t *testing.T) {
 			c.send(&pgproto3.Query{String: "SELECT a, b, b IS NULL FROM cc ORDER BY a"})
 			return append(out, c.ready()...)
 		}},
+		// A bad row: the error comes while the client still sends;
+		// the rest of its CopyData and the CopyDone are discarded.
+		{"copy_in_bad_row", func(c *protoConn) []string {
+			c.send(&pgproto3.Query{String: "CREATE TEMP TABLE cb (a integer)"})
+			out := c.ready()
+			c.send(&pgproto3.Query{String: "COPY cb FROM STDIN"})
+			out = append(out, c.until(isType[*pgproto3.CopyInResponse])...)
+			c.send(&pgproto3.CopyData{Data: []byte("1\nx\n3\n")}, &pgproto3.CopyData{Data: []byte("4\n")}, &pgproto3.CopyDone{})
+			out = append(out, c.ready()...)
+			c.send(&pgproto3.Query{String: "SELECT count(*) FROM cb"})
+			return append(out, c.ready()...)
+		}},
+		// COPY FROM STDIN through the extended protocol: CopyInResponse
+		// at Execute, the rows, CopyDone, then Sync.
+		{"copy_in_extended", func(c *protoConn) []string {
+			c.send(&pgproto3.Query{String: "CREATE TEMP TABLE ce (a integer, b text)"})
+			out := c.ready()
+			c.send(&pgproto3.Parse{Query: "COPY ce FROM STDIN WITH (FORMAT csv)"}, &pgproto3.Bind{}, &pgproto3.Execute{}, &pgproto3.Flush{})
+			out = append(out, c.until(isType[*pgproto3.CopyInResponse])...)
+			c.send(&pgproto3.CopyData{Data: []byte("1,a\n2,")}, &pgproto3.CopyData{Data: []byte("b\n")}, &pgproto3.CopyDone{}, &pgproto3.Sync{})
+			out = append(out, c.ready()...)
+			c.send(&pgproto3.Query{String: "SELECT a, b FROM ce ORDER BY a"})
+			return append(out, c.ready()...)
+		}},
+		// Several statements in one Query: the rows of the first, then
+		// the error, which ends the string (and rolls back its
+		// implicit transaction).
+		{"multi_statement_error", func(c *protoConn) []string {
+			c.send(&pgproto3.Query{String: "CREATE TEMP TABLE ms (a integer); INSERT INTO ms VALUES (1); SELECT count(*) FROM ms; SELECT 1/0; SELECT 3"})
+			out := c.ready()
+			c.send(&pgproto3.Query{String: "SELECT count(*) FROM pg_class WHERE relname = 'ms'"})
+			return append(out, c.ready()...)
+		}},
 		// CopyFail: the COPY ends with 57014 and loads nothing.
 		{"copy_fail", func(c *protoConn) []string {
 			c.send(&pgproto3.Query{String: "CREATE TEMP TABLE cf (a integer)"})
