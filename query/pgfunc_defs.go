@@ -208,8 +208,26 @@ var pgFuncs = map[string]pgFunc{
 		}
 		return fbool(true), nil
 	}},
-	"pg_opclass_is_visible":  notInCatalog(),
-	"pg_opfamily_is_visible": notInCatalog(),
+	"pg_opclass_is_visible":        notInCatalog(),
+	"pg_opfamily_is_visible":       notInCatalog(),
+	"pg_conversion_is_visible":     notInCatalog(),
+	"pg_statistics_obj_is_visible": notInCatalog(),
+	"pg_ts_parser_is_visible":      notInCatalog(),
+	"pg_ts_dict_is_visible":        notInCatalog(),
+	"pg_ts_template_is_visible":    notInCatalog(),
+	"pg_ts_config_is_visible":      notInCatalog(),
+	// pg_collation's rows are all in pg_catalog (pgCollationRows).
+	"pg_collation_is_visible": {args: kInt, min: 1, ret: engine.Bool, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		for _, r := range pgCollationRows() {
+			if oid, ok := r["oid"].(int); ok && int64(oid) == a[0].i {
+				return fbool(true), nil
+			}
+		}
+		return fnull(), nil
+	}},
+	"getdatabaseencoding": {args: k0, ret: engine.Text, fn: func(*Session, []fval) (fval, error) {
+		return ftext("UTF8"), nil
+	}},
 	// A view's definition is its query as written (pgcatalog_user.go).
 	"pg_get_viewdef": {args: []argKind{argObj, argAny}, min: 1, ret: engine.Text, strict: true, fn: func(s *Session, a []fval) (fval, error) {
 		oid, ok, err := s.objOID(a[0])

@@ -75,6 +75,14 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 		{"dv", `\dv`},
 		{"di", `\di`},
 		{"ds", `\ds`},
+		// Objects gpusql has none of, nor PostgreSQL outside pg_catalog
+		// here: conversions, per-role settings, user mappings, extended
+		// statistics, collations.
+		{"dc", `\dc`},
+		{"drds", `\drds`},
+		{"deu", `\deu`},
+		{"dX", `\dX`},
+		{"dO", `\dO`},
 		{"dconfig_style", `\dconfig *style*`},
 		{"dconfig_names", `\dconfig search_path|standard_conforming_strings|bytea_output|DateStyle|lc_c*`},
 		// \sf prints pg_get_functiondef: internal functions as

@@ -20,7 +20,8 @@ RELS = {
       pg_auth_members pg_init_privs pg_stat_user_tables pg_statio_user_tables pg_stat_activity pg_locks
       pg_opclass pg_operator pg_cast pg_aggregate pg_conversion pg_default_acl pg_stat_database pg_group
       pg_shadow pg_seclabel pg_transform pg_ts_config pg_largeobject_metadata pg_subscription
-      pg_ts_dict pg_ts_template pg_ts_parser pg_opfamily pg_amop pg_amproc pg_seclabels""",
+      pg_ts_dict pg_ts_template pg_ts_parser pg_opfamily pg_amop pg_amproc pg_seclabels pg_db_role_setting
+      pg_user_mappings pg_parameter_acl""",
     "information_schema": """tables columns schemata views table_constraints key_column_usage routines
       parameters referential_constraints constraint_column_usage check_constraints sequences triggers
       table_privileges column_privileges domains element_types character_sets enabled_roles
