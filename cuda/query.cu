@@ -2237,6 +2237,18 @@ __device__ __forceinline__ bool validAt(const QCol &c, i64 row) {
     return (v[row >> 6] >> (row & 63)) & 1;
 }
 
+// colNum is a fixed-width column's value at row as a register holds it
+// (OP_COL; numerics' high word is the sign, floats are doubles' bits).
+__device__ __forceinline__ i64 colNum(const QCol &c, i64 row) {
+    switch (c.cls) {
+    case CLS_BOOL: return ((const unsigned char *)c.data)[row];
+    case CLS_I16: return ((const short *)c.data)[row];
+    case CLS_I32: return ((const int *)c.data)[row];
+    case CLS_F32: return __double_as_longlong((double)((const float *)c.data)[row]);
+    }
+    return ((const i64 *)c.data)[row]; // CLS_I64, CLS_DEC, CLS_F64
+}
+
 // ---- numdiv begin: numeric division and modulo with per-row scales ----
 // A numeric whose scale varies by row (a quotient, a CASE over numerics
 // of different scales) keeps its scale in an int register beside the
@@ -2651,13 +2663,13 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             rn[d] = !ok;
             rh[d] = 0;
             switch (c.cls) {
-            case CLS_BOOL: rl[d] = ((const unsigned char *)c.data)[row]; break;
-            case CLS_I16: rl[d] = ((const short *)c.data)[row]; break;
-            case CLS_I32: rl[d] = ((const int *)c.data)[row]; break;
-            case CLS_I64: rl[d] = ((const i64 *)c.data)[row]; break;
-            case CLS_DEC: rl[d] = ((const i64 *)c.data)[row]; rh[d] = rl[d] >> 63; break;
-            case CLS_F32: rl[d] = __double_as_longlong((double)((const float *)c.data)[row]); break;
-            case CLS_F64: rl[d] = ((const i64 *)c.data)[row]; break;
+            case CLS_BOOL:
+            case CLS_I16:
+            case CLS_I32:
+            case CLS_I64:
+            case CLS_F32:
+            case CLS_F64: rl[d] = colNum(c, row); break;
+            case CLS_DEC: rl[d] = colNum(c, row); rh[d] = rl[d] >> 63; break;
             case CLS_STR:
             case CLS_CHAR: {
                 const unsigned char *s = (const unsigned char *)c.data + row * (i64)c.width;
@@ -3516,6 +3528,50 @@ extern "C" __global__ void __launch_bounds__(TPB) q_filter(QArgs q) {
     }
 }
 
+// q_cmpfilter is q_filter for a conjunction of comparisons of integer
+// columns with constants (engine/gpu/cmpfilter.go): no interpreter, the
+// terms in shared memory, the same bitmap and chunk counts. A NULL fails
+// its term. op: 0 =, 1 <>, 2 <, 3 <=, 4 >, 5 >=.
+typedef struct {
+    u64 data, valid;
+    int width, op;
+    i64 k;
+} CmpTerm;
+
+extern "C" __global__ void __launch_bounds__(TPB) q_cmpfilter(u64 termsPtr, int nterms, i64 n, u64 bitmapPtr, u64 countsPtr) {
+    __shared__ CmpTerm t[8];
+    if (threadIdx.x < nterms) t[threadIdx.x] = ((const CmpTerm *)termsPtr)[threadIdx.x];
+    __syncthreads();
+    unsigned *bm = (unsigned *)bitmapPtr;
+    unsigned *counts = (unsigned *)countsPtr;
+    for (i64 base = (i64)blockIdx.x * TPB; base < n; base += (i64)gridDim.x * TPB) {
+        i64 row = base + threadIdx.x;
+        bool pass = row < n;
+        for (int j = 0; j < nterms && pass; j++) {
+            const CmpTerm c = t[j];
+            if (c.valid && !((((const u64 *)c.valid)[row >> 6] >> (row & 63)) & 1)) {
+                pass = false;
+                break;
+            }
+            i64 v = c.width == 2 ? (i64)((const short *)c.data)[row]
+                  : c.width == 4 ? (i64)((const int *)c.data)[row] : ((const i64 *)c.data)[row];
+            switch (c.op) {
+            case 0: pass = v == c.k; break;
+            case 1: pass = v != c.k; break;
+            case 2: pass = v < c.k; break;
+            case 3: pass = v <= c.k; break;
+            case 4: pass = v > c.k; break;
+            default: pass = v >= c.k; break;
+            }
+        }
+        unsigned bal = __ballot_sync(0xffffffffu, pass);
+        if ((threadIdx.x & 31) == 0 && base + threadIdx.x < n) {
+            bm[(base + threadIdx.x) >> 5] = bal;
+            if (bal) atomicAdd(&counts[(base + threadIdx.x) >> 10], __popc(bal));
+        }
+    }
+}
+
 // q_scan turns counts[0..nchunks) into exclusive offsets, in place, and
 // stores the total at counts[nchunks]. One block.
 extern "C" __global__ void q_scan(u64 countsPtr, i64 nchunks) {
@@ -3605,6 +3661,30 @@ extern "C" __global__ void __launch_bounds__(TPB) q_project(QArgs q) {
                 ((i64 *)o.lo)[i] = rl[r];
                 if (o.hi) ((i64 *)o.hi)[i] = rh[r];
             }
+        }
+    }
+}
+
+// q_colkeys writes the sort keys of plain fixed-width columns over the
+// selected rows as q_project would (engine/gpu/sort.go, columnKeys):
+// the value as OP_COL loads it, the numerics' high word, a NULL flag, with
+// no interpreter.
+struct ColKey {
+    QCol col;
+    u64 lo, hi, nul;
+};
+
+extern "C" __global__ void __launch_bounds__(TPB) q_colkeys(u64 keysPtr, int nkeys, i64 n, u64 selPtr) {
+    const ColKey *keys = (const ColKey *)keysPtr;
+    const int *sel = (const int *)selPtr;
+    for (i64 i = (i64)blockIdx.x * TPB + threadIdx.x; i < n; i += (i64)gridDim.x * TPB) {
+        i64 row = sel ? sel[i] : i;
+        for (int k = 0; k < nkeys; k++) {
+            const ColKey K = keys[k];
+            ((unsigned char *)K.nul)[i] = !validAt(K.col, row);
+            i64 v = colNum(K.col, row);
+            ((i64 *)K.lo)[i] = v;
+            if (K.hi) ((i64 *)K.hi)[i] = v >> 63;
         }
     }
 }

@@ -64,7 +64,7 @@ func (b *Backend) kernels() error {
 		}
 		b.mod = m
 		b.fns = map[string]*cuda.Function{}
-		for _, n := range []string{"q_filter", "q_scan", "q_compact", "q_project", "q_group", "q_agg", "q_minmax"} {
+		for _, n := range []string{"q_filter", "q_cmpfilter", "q_colkeys", "q_scan", "q_compact", "q_project", "q_group", "q_agg", "q_minmax"} {
 			f, err := m.Function(n)
 			if err != nil {
 				b.modErr = err

@@ -13,16 +13,6 @@ import (
 // selection runs the filter and returns the device list of passing row ids
 // (at most limit of them, in row order) and its length.
 func (r *run) selection(filter engine.Expr, limit int64) (uint64, int64, error) {
-	p := newProgram()
-	c := &compiler{p: p, cols: r.t.Cols}
-	f, err := c.compile(filter, 0)
-	if err != nil {
-		return 0, 0, err
-	}
-	a := qArgs{N: r.n, Filter: f.reg}
-	if err := r.prepare(p, &a); err != nil {
-		return 0, 0, err
-	}
 	words := (r.n + 31) / 32
 	chunks := (r.n + 1023) / 1024
 	bm, err := r.s.alloc(words * 4)
@@ -33,12 +23,29 @@ func (r *run) selection(filter engine.Expr, limit int64) (uint64, int64, error) 
 	if err != nil {
 		return 0, 0, err
 	}
-	a.Bitmap, a.Counts = uint64(bm.Ptr()), uint64(counts.Ptr())
-	if err := r.launch("q_filter", r.grid(r.n), 0, &a); err != nil {
-		return 0, 0, err
-	}
-	if err := r.check(p); err != nil {
-		return 0, 0, err
+	if terms, ok := cmpTerms(filter, r.t.Cols); ok {
+		// comparisons of integer columns with constants (cmpfilter.go)
+		if err := r.cmpFilter(terms, bm, counts); err != nil {
+			return 0, 0, err
+		}
+	} else {
+		p := newProgram()
+		c := &compiler{p: p, cols: r.t.Cols}
+		f, err := c.compile(filter, 0)
+		if err != nil {
+			return 0, 0, err
+		}
+		a := qArgs{N: r.n, Filter: f.reg}
+		if err := r.prepare(p, &a); err != nil {
+			return 0, 0, err
+		}
+		a.Bitmap, a.Counts = uint64(bm.Ptr()), uint64(counts.Ptr())
+		if err := r.launch("q_filter", r.grid(r.n), 0, &a); err != nil {
+			return 0, 0, err
+		}
+		if err := r.check(p); err != nil {
+			return 0, 0, err
+		}
 	}
 	if err := r.b.dev.Launch(r.b.fns["q_scan"], cuda.Dim3{X: 1, Y: 1, Z: 1}, cuda.Dim3{X: 1024, Y: 1, Z: 1}, 0, nil,
 		counts.Ptr(), chunks); err != nil {

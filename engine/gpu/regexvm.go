@@ -264,14 +264,17 @@ func (c *compiler) regexpReplace(e *engine.HostFunc, mask int32) (val, error) {
 		flags = ks[3].S
 	case extended:
 		start = int(ks[3].I)
+		if start <= 0 || start > 1<<30 {
+			return val{}, unsupported("regexp_replace with this start")
+		}
 		if len(args) > 4 {
+			if ks[4].I < 0 || ks[4].I > 1<<30 {
+				return val{}, unsupported("regexp_replace with this n") // the CPU raises 22023 row by row
+			}
 			nth = int(ks[4].I)
 		}
 		if len(args) > 5 {
 			flags = ks[5].S
-		}
-		if start <= 0 || nth < -1 || start > 1<<30 || nth > 1<<30 {
-			return val{}, unsupported("regexp_replace with this start or n")
 		}
 	}
 	opts, err := eval.ParseRegexOpts(flags)

@@ -216,6 +216,8 @@ func TestRegexpReplaceCompiles(t *testing.T) {
 		{`SELECT regexp_replace(s, 'a', x) FROM ar`, false},
 		{`SELECT regexp_replace(s, 'a', 'b', 'z') FROM ar`, false},
 		{`SELECT regexp_replace(s, 'a', 'b', 0) FROM ar`, false},
+		{`SELECT regexp_replace(s, 'a', 'b', 1, -1) FROM ar`, false},
+		{`SELECT regexp_replace(s, 'a', 'b', 1, -2, 'g') FROM ar`, false},
 	}
 	for _, tc := range cases {
 		rec.plan = nil

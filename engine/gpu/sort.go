@@ -120,6 +120,9 @@ func (r *run) sortProject(p *engine.Plan) (*engine.Batch, error) {
 // a row's error is raised as the CPU backend raises it, whether or not
 // the row is shown) and keeps the sort keys' values on the device.
 func (r *run) sortKeys(p *engine.Plan, sel uint64, n int64) ([]sKey, error) {
+	if keys, ok, err := r.columnKeys(p, sel, n); ok || err != nil {
+		return keys, err
+	}
 	prog := newProgram()
 	c := &compiler{p: prog, cols: r.t.Cols}
 	vals, err := c.compileOutputs(p.Project, 0)
@@ -190,6 +193,71 @@ func (r *run) sortKeys(p *engine.Plan, sel uint64, n int64) ([]sKey, error) {
 		words = append(words, w...)
 	}
 	return words, nil
+}
+
+// colKey mirrors ColKey of cuda/query.cu.
+type colKey struct {
+	Col         qCol
+	Lo, Hi, Nul uint64
+}
+
+// columnKeys is sortKeys for a projection of plain columns sorted by
+// fixed-width ones (integers, dates, timestamps, floats, numerics,
+// booleans): a column raises no error, so only the keys are written, by
+// q_colkeys, which loads each value as OP_COL does, without the
+// interpreter (whose 164 registers a thread keep it far from the memory's
+// rate). ok is false for any other projection.
+func (r *run) columnKeys(p *engine.Plan, sel uint64, n int64) ([]sKey, bool, error) {
+	if n == 0 || len(p.OrderBy) == 0 {
+		return nil, false, nil
+	}
+	for _, e := range p.Project {
+		if _, ok := e.(*engine.ColRef); !ok {
+			return nil, false, nil
+		}
+	}
+	c := &compiler{p: newProgram(), cols: r.t.Cols}
+	var jobs []colKey
+	var keys []sKey
+	for _, o := range p.OrderBy {
+		ref := p.Project[o.Col].(*engine.ColRef)
+		if ref.Idx < 0 || ref.Idx >= len(r.t.Cols) || r.t.Cols[ref.Idx].Data == nil {
+			return nil, false, nil
+		}
+		col := r.t.Cols[ref.Idx]
+		v, err := c.compile(ref, 0)
+		if err != nil || v.scaleReg != 0 {
+			return nil, false, nil
+		}
+		switch v.cls {
+		case clsBool, clsI16, clsI32, clsI64, clsF32, clsF64, clsDec:
+		default:
+			return nil, false, nil
+		}
+		key, _, err := r.keyArrays(v, n)
+		if err != nil {
+			return nil, true, err
+		}
+		if o.Desc {
+			key.Desc = 1
+		}
+		if o.NullsFirst {
+			key.NullsFirst = 1
+		}
+		j := colKey{Col: qCol{Data: uint64(col.Data.Ptr()), Cls: v.cls, Width: int32(col.Width)}, Lo: key.Lo, Hi: key.Hi, Nul: key.Nul}
+		if col.Valid != nil {
+			j.Col.Valid = uint64(col.Valid.Ptr())
+		}
+		jobs, keys = append(jobs, j), append(keys, key)
+	}
+	jp, err := r.s.upload(sliceBytes(jobs))
+	if err != nil {
+		return nil, true, err
+	}
+	if err := r.launch("q_colkeys", r.grid(n), 0, jp, int32(len(jobs)), n, sel); err != nil {
+		return nil, true, err
+	}
+	return keys, true, nil
 }
 
 // keyWords is the number of 64-bit sort words of a key (sort.cu).
