@@ -146,3 +146,11 @@ type ParamChecker interface {
 type BlockFailer interface {
 	FailBlock()
 }
+
+// SettingReader is an optional interface of a Session: the current value
+// of a run-time parameter (as SHOW gives it). The protocol reports the
+// parameters PostgreSQL reports (TimeZone, application_name, ...) with
+// ParameterStatus at startup and whenever a statement changes them.
+type SettingReader interface {
+	Setting(name string) string
+}

@@ -56,6 +56,9 @@ var settingNames = map[string]string{
 	"datestyle": "DateStyle", "intervalstyle": "IntervalStyle", "timezone": "TimeZone",
 }
 
+// Setting is a parameter's current value (engine.SettingReader).
+func (s *Session) Setting(name string) string { return s.setting(name) }
+
 func (s *Session) setting(name string) string {
 	name = strings.ToLower(name)
 	if name == "transaction_isolation" {

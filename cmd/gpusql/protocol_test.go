@@ -11,6 +11,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,9 +28,19 @@ type protoConn struct {
 	t    testing.TB
 	conn net.Conn
 	fe   *pgproto3.Frontend
+	// status: until keeps ParameterStatus messages.
+	status bool
 }
 
 func dialProto(t testing.TB, port int) *protoConn {
+	t.Helper()
+	c, _ := dialProtoWith(t, port, nil)
+	return c
+}
+
+// dialProtoWith connects with extra startup parameters and returns the
+// ParameterStatus messages of the startup, sorted.
+func dialProtoWith(t testing.TB, port int, extra map[string]string) (*protoConn, []string) {
 	t.Helper()
 	conn, err := net.DialTimeout("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)), protoDeadline)
 	if err != nil {
@@ -37,12 +48,19 @@ func dialProto(t testing.TB, port int) *protoConn {
 	}
 	t.Cleanup(func() { conn.Close() })
 	c := &protoConn{t: t, conn: conn, fe: pgproto3.NewFrontend(conn, conn)}
-	c.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersionNumber,
-		Parameters: map[string]string{"user": "postgres", "database": "postgres", "application_name": "proto"}})
+	params := map[string]string{"user": "postgres", "database": "postgres", "application_name": "proto"}
+	for k, v := range extra {
+		params[k] = v
+	}
+	c.send(&pgproto3.StartupMessage{ProtocolVersion: pgproto3.ProtocolVersionNumber, Parameters: params})
+	var status []string
 	for {
 		switch m := c.recv().(type) {
 		case *pgproto3.ReadyForQuery:
-			return c
+			sort.Strings(status)
+			return c, status
+		case *pgproto3.ParameterStatus:
+			status = append(status, m.Name+"="+m.Value)
 		case *pgproto3.ErrorResponse:
 			t.Fatalf("startup: %s", m.Message)
 		}
@@ -78,7 +96,11 @@ func (c *protoConn) until(stop func(pgproto3.BackendMessage) bool) []string {
 	for {
 		m := c.recv()
 		switch m.(type) {
-		case *pgproto3.ParameterStatus, *pgproto3.NoticeResponse:
+		case *pgproto3.ParameterStatus:
+			if !c.status {
+				continue
+			}
+		case *pgproto3.NoticeResponse:
 			continue
 		}
 		out = append(out, describeMsg(m))
@@ -99,7 +121,7 @@ func isType[T pgproto3.BackendMessage](m pgproto3.BackendMessage) bool { _, ok :
 func describeMsg(m pgproto3.BackendMessage) string {
 	switch m := m.(type) {
 	case *pgproto3.ErrorResponse:
-		return fmt.Sprintf("ErrorResponse %s %s %q", m.Severity, m.Code, m.Message)
+		return fmt.Sprintf("ErrorResponse %s %s %q position=%d detail=%q hint=%q", m.Severity, m.Code, m.Message, m.Position, m.Detail, m.Hint)
 	case *pgproto3.CommandComplete:
 		return "CommandComplete " + string(m.CommandTag)
 	case *pgproto3.DataRow:
@@ -128,6 +150,8 @@ func describeMsg(m pgproto3.BackendMessage) string {
 		return fmt.Sprintf("CopyOutResponse %d %v", m.OverallFormat, m.ColumnFormatCodes)
 	case *pgproto3.CopyData:
 		return "CopyData " + strconv.Quote(string(m.Data))
+	case *pgproto3.ParameterStatus:
+		return "ParameterStatus " + m.Name + "=" + m.Value
 	}
 	return strings.TrimPrefix(fmt.Sprintf("%T", m), "*pgproto3.")
 }
@@ -371,6 +395,19 @@ func TestProtocol(t *testing.T) {
 				&pgproto3.Describe{ObjectType: 'P', Name: "nosuch"}, &pgproto3.Sync{})
 			return c.ready()
 		}},
+		// The settings PostgreSQL reports as they change
+		// (ParameterStatus): drivers read TimeZone and
+		// application_name from them.
+		{"parameter_status", func(c *protoConn) []string {
+			c.status = true
+			var out []string
+			for _, q := range []string{"SET application_name = 'changed'", "SET TimeZone = 'Europe/Paris'", "SET DateStyle = 'ISO, DMY'",
+				"SET IntervalStyle = 'postgres'", "RESET application_name", "BEGIN", "SET TimeZone = 'UTC'", "COMMIT", "SET search_path = public"} {
+				c.send(&pgproto3.Query{String: q})
+				out = append(out, c.ready()...)
+			}
+			return out
+		}},
 		// An empty query, simple and extended.
 		{"empty_query", func(c *protoConn) []string {
 			c.send(&pgproto3.Query{String: ""})
@@ -392,6 +429,25 @@ func TestProtocol(t *testing.T) {
 			t.Logf("replies:\n%s", gs)
 		})
 	}
+
+	// The parameters reported at startup, with the client's options
+	// among them (server_version aside: a version string).
+	t.Run("startup_status", func(t *testing.T) {
+		opts := map[string]string{"TimeZone": "Asia/Tokyo", "DateStyle": "ISO, DMY", "application_name": "startup"}
+		_, g := dialProtoWith(t, gp.port, opts)
+		_, p := dialProtoWith(t, pg.port, opts)
+		mask := func(s []string) string {
+			for i := range s {
+				if strings.HasPrefix(s[i], "server_version=") {
+					s[i] = "server_version=(version)"
+				}
+			}
+			return strings.Join(s, "\n")
+		}
+		if gs, ps := mask(g), mask(p); gs != ps {
+			t.Errorf("startup ParameterStatus differs\n%s", lineDiff(gs, ps))
+		}
+	})
 
 	// Terminate in the middle of a transaction block: the block's
 	// writes are rolled back.
