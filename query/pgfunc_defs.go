@@ -60,8 +60,9 @@ var pgFuncs = map[string]pgFunc{
 		}
 		return ftext(s.setting(name)), nil
 	}},
-	// set_config(name, value, is_local) sets a session setting (is_local
-	// is treated as false: gpusql has no transaction-scoped settings).
+	// set_config(name, value, is_local) sets a setting as SET (or SET
+	// LOCAL) does; outside a block a local setting ends with the
+	// statement, so it has no effect beyond the value returned.
 	"set_config": {args: []argKind{argText, argText, argBool}, min: 3, ret: engine.Text, fn: func(s *Session, a []fval) (fval, error) {
 		if a[0].null {
 			return fval{}, engine.Errorf(engine.CodeNullValueNotAllowed, "SET requires parameter name")
@@ -74,7 +75,11 @@ var pgFuncs = map[string]pgFunc{
 		if a[1].null {
 			v = defaultSettings[name]
 		}
-		s.settings[name] = v
+		local := !a[2].null && a[2].i != 0
+		if local && !s.inBlock() {
+			return ftext(v), nil
+		}
+		s.setValue(name, v, false, local)
 		return ftext(s.setting(name)), nil
 	}},
 	"pg_table_is_visible": {args: kInt, min: 1, ret: engine.Bool, strict: true, fn: func(s *Session, a []fval) (fval, error) {

@@ -44,3 +44,42 @@ func TestClientSettings(t *testing.T) {
 		}
 	}
 }
+
+// SET in a transaction block is transactional: a rollback (or ROLLBACK
+// TO) undoes it, and SET LOCAL ends with the block.
+func TestSetInBlock(t *testing.T) {
+	srv, _ := newTestServer(t)
+	s, err := srv.NewSession(engine.SessionParams{User: "tester", Database: "gpusql"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	q := func(sql string) string {
+		t.Helper()
+		var r recorder
+		if err := s.Query(context.Background(), sql, &r); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		return strings.Join(r.rows, "\n")
+	}
+	for _, step := range []struct{ sql, want string }{
+		{"BEGIN; SET TimeZone = 'Asia/Tokyo'; ROLLBACK; SHOW TimeZone", "UTC"},
+		{"BEGIN; SET LOCAL TimeZone = 'Asia/Tokyo'; COMMIT; SHOW TimeZone", "UTC"},
+		{"BEGIN; SET LOCAL TimeZone = 'Asia/Tokyo'; SHOW TimeZone", "Asia/Tokyo"},
+		{"COMMIT; SHOW TimeZone", "UTC"},
+		{"BEGIN; SET TimeZone = 'Europe/Paris'; SAVEPOINT a; SET TimeZone = 'Asia/Tokyo'; ROLLBACK TO a; COMMIT; SHOW TimeZone", "Europe/Paris"},
+		{"BEGIN; SET LOCAL TimeZone = 'Asia/Tokyo'; SET TimeZone = 'Asia/Seoul'; COMMIT; SHOW TimeZone", "Asia/Seoul"},
+		// One Query of several statements is an implicit block: the
+		// SET LOCAL lasts until its end, as in PostgreSQL.
+		{"SET LOCAL TimeZone = 'UTC'; SHOW TimeZone", "UTC"},
+		{"SHOW TimeZone", "Asia/Seoul"},
+		{"SET LOCAL TimeZone = 'UTC'", ""},
+		{"SHOW TimeZone", "Asia/Seoul"},
+		{"BEGIN; RESET ALL; ROLLBACK; SHOW TimeZone", "Asia/Seoul"},
+		{"BEGIN; SELECT set_config('TimeZone', 'UTC', true); COMMIT; SHOW TimeZone", "Asia/Seoul"},
+	} {
+		if got := q(step.sql); !strings.HasSuffix(got, step.want) {
+			t.Errorf("%s: got %q, want %q", step.sql, got, step.want)
+		}
+	}
+}

@@ -402,7 +402,19 @@ func TestProtocol(t *testing.T) {
 			c.status = true
 			var out []string
 			for _, q := range []string{"SET application_name = 'changed'", "SET TimeZone = 'Europe/Paris'", "SET DateStyle = 'ISO, DMY'",
-				"SET IntervalStyle = 'postgres'", "RESET application_name", "BEGIN", "SET TimeZone = 'UTC'", "COMMIT", "SET search_path = public"} {
+				"SET IntervalStyle = 'postgres'", "RESET application_name", "BEGIN", "SET TimeZone = 'UTC'", "COMMIT",
+				// In a block: SET LOCAL ends with it, a rolled-back
+				// SET is undone, ROLLBACK TO undoes what followed.
+				"BEGIN", "SET LOCAL TimeZone = 'Asia/Tokyo'", "SHOW TimeZone", "COMMIT", "SHOW TimeZone",
+				"BEGIN", "SET application_name = 'rolled'", "SET LOCAL DateStyle = 'ISO, YMD'", "ROLLBACK", "SHOW application_name",
+				"BEGIN", "SET TimeZone = 'Europe/Paris'", "SAVEPOINT a", "SET TimeZone = 'America/New_York'", "SET LOCAL application_name = 'sp'",
+				"ROLLBACK TO a", "SHOW TimeZone", "COMMIT", "SHOW TimeZone",
+				"BEGIN", "SET LOCAL TimeZone = 'Asia/Tokyo'", "SET TimeZone = 'Asia/Seoul'", "COMMIT", "SHOW TimeZone",
+				"SET LOCAL TimeZone = 'UTC'", "SHOW TimeZone", "SET LOCAL TimeZone = 'UTC'; SHOW TimeZone", "SHOW TimeZone",
+				"BEGIN", "SELECT set_config('application_name', 'cfg', true)", "COMMIT", "SHOW application_name",
+				"SELECT set_config('application_name', 'cfg2', true)", "SHOW application_name",
+				"BEGIN", "RESET ALL", "ROLLBACK", "SHOW TimeZone",
+				"SET search_path = public"} {
 				c.send(&pgproto3.Query{String: q})
 				out = append(out, c.ready()...)
 			}
