@@ -138,11 +138,6 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 	if err := b.bindWith(sel.With); err != nil {
 		return nil, nil, err
 	}
-	if hasSelectSRF(sel) {
-		s := *sel
-		s.With = nil
-		return b.projectSet(&s) // projectset.go
-	}
 	b.params.mapMarkers(sel.Limit)
 	if err := b.bindFrom(sel.From); err != nil {
 		return nil, nil, err
@@ -192,6 +187,12 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 		name := f.AsName.O
 		if name == "" {
 			name = exprName(f.Expr)
+		}
+		if nodes, names, ok := expandRecordItem(f.Expr, name); ok { // srf.go
+			for k := range nodes {
+				items = append(items, item{node: nodes[k], name: names[k], col: -1})
+			}
+			continue
 		}
 		items = append(items, item{node: f.Expr, name: name, col: -1})
 	}

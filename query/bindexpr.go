@@ -783,7 +783,7 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 		return nil
 	}
 	if isSetFunc(name) {
-		return b.setFuncCall(n) // srf.go
+		return b.setFuncCall(n, "") // srf.go
 	}
 	switch name {
 	case "__gpusql_cast":

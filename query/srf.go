@@ -12,8 +12,8 @@ import (
 )
 
 // Set-returning functions (generate_series, unnest, regexp_matches,
-// regexp_split_to_table, string_to_table) with PostgreSQL 15's
-// semantics. In a select list each call binds, like a window call, to a
+// regexp_split_to_table, string_to_table, _pg_expandarray) with
+// PostgreSQL 15's semantics. In a select list each call binds, like a window call, to a
 // placeholder column; srfScope.finish then splits the plan in two: a
 // pipeline that filters, groups and computes the calls' arguments, an
 // engine.ProjectSet that expands its rows (the calls of one list zipped,
@@ -41,15 +41,16 @@ type srfScope struct {
 
 func isSetFunc(name string) bool {
 	switch name {
-	case "generate_series", "unnest", "regexp_matches", "regexp_split_to_table", "string_to_table":
+	case "generate_series", "unnest", "regexp_matches", "regexp_split_to_table", "string_to_table", "_pg_expandarray":
 		return true
 	}
 	return false
 }
 
 // setFuncCall binds a set-returning call in an expression: a placeholder
-// in a select list, an error elsewhere.
-func (b *binder) setFuncCall(n *ast.FuncCallExpr) (engine.Expr, error) {
+// in a select list, an error elsewhere. field is the field selected by
+// (call).field, "" for the whole value.
+func (b *binder) setFuncCall(n *ast.FuncCallExpr, field string) (engine.Expr, error) {
 	name := n.FnName.L
 	switch {
 	case b.sets == nil:
@@ -64,12 +65,167 @@ func (b *binder) setFuncCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := b.setFunc(name, args)
+	var f engine.SetFunc
+	switch {
+	case name == "_pg_expandarray":
+		f, err = expandArrayFunc(args, field)
+	case field != "":
+		if f, err = b.setFunc(name, args); err == nil {
+			err = engine.Errorf(engine.CodeWrongObjectType, "column notation .%s applied to type %s, which is not a composite type", field, pgTypeName(f.T))
+		}
+	default:
+		f, err = b.setFunc(name, args)
+	}
 	if err != nil {
 		return nil, err
 	}
 	b.sets.calls = append(b.sets.calls, f)
-	return &engine.ColRef{Idx: srfPlaceholder + len(b.sets.calls) - 1, Name: name, T: f.T}, nil
+	return &engine.ColRef{Idx: srfPlaceholder + len(b.sets.calls) - 1, Name: f.Name, T: f.T}, nil
+}
+
+// expandArrayFunc binds a field of information_schema._pg_expandarray(a),
+// whose rows are the records (x, n): n the 1-based positions of a's
+// elements, x the element at n. gpusql has no record values, so each
+// field is a set function of its own; two calls over one array give sets
+// of one length, which the ProjectSet zips row by row. x is a smallint:
+// gpusql's arrays are text, so anyelement cannot resolve, and PostgreSQL's
+// information_schema and the drivers call it on int2vector and int2[]
+// columns (indkey, conkey) only; an element that is not a smallint is
+// 22P02, one out of its range 22003.
+func expandArrayFunc(args []engine.Expr, field string) (engine.SetFunc, error) {
+	f := engine.SetFunc{Name: "_pg_expandarray", Args: args}
+	if len(args) != 1 {
+		return f, noFunc(f.Name, args)
+	}
+	if t := args[0].Type(); !t.IsString() {
+		return f, engine.Errorf(engine.CodeUndefinedFunction, "function _pg_expandarray(%s) does not exist", pgTypeName(t)).
+			WithHint("No function matches the given name and argument types. You might need to add explicit type casts.")
+	}
+	switch field {
+	case "x":
+		f.T, f.Fn = engine.Int16, expandArrayElems
+	case "n":
+		f.T, f.Fn = engine.Int32, expandArrayPositions
+	case "":
+		return f, unsupported("_pg_expandarray's record is supported by gpusql only as a whole select-list item or under (_pg_expandarray(a)).x or .n")
+	default:
+		return f, engine.Errorf(engine.CodeUndefinedColumn, "column %q not found in data type record", field)
+	}
+	return f, nil
+}
+
+// expandArrayElems is _pg_expandarray's x: the elements as smallints.
+func expandArrayElems(vs []*engine.Vec, n int) (*engine.Vec, []int32, error) {
+	out := engine.NewVec(engine.Int16, 0)
+	counts := make([]int32, n)
+	for i := 0; i < n; i++ {
+		if vs[0].IsNull(i) {
+			continue
+		}
+		els, err := parseTextArray(string(vs[0].S[i]))
+		if err != nil {
+			return nil, nil, err
+		}
+		if out.N+len(els) > maxSetValues {
+			return nil, nil, errTooManyValues("_pg_expandarray")
+		}
+		for _, e := range els {
+			x := int64(0)
+			if e == nil {
+				if out.Null == nil {
+					out.Null = make([]bool, out.N)
+				}
+			} else {
+				var st engine.ParseStatus
+				if x, st = engine.ParseInt([]byte(*e), engine.KindInt16); st != engine.ParseOK {
+					return nil, nil, engine.InputError(engine.Int16, st, []byte(*e))
+				}
+			}
+			if out.Null != nil {
+				out.Null = append(out.Null, e == nil)
+			}
+			out.I = append(out.I, x)
+			out.N++
+		}
+		counts[i] = int32(len(els))
+	}
+	return out, counts, nil
+}
+
+// expandArrayPositions is _pg_expandarray's n: 1 to the array's length.
+func expandArrayPositions(vs []*engine.Vec, n int) (*engine.Vec, []int32, error) {
+	out := engine.NewVec(engine.Int32, 0)
+	counts := make([]int32, n)
+	for i := 0; i < n; i++ {
+		if vs[0].IsNull(i) {
+			continue
+		}
+		els, err := parseTextArray(string(vs[0].S[i]))
+		if err != nil {
+			return nil, nil, err
+		}
+		if out.N+len(els) > maxSetValues {
+			return nil, nil, errTooManyValues("_pg_expandarray")
+		}
+		for k := range els {
+			out.I = append(out.I, int64(k+1))
+		}
+		out.N += len(els)
+		counts[i] = int32(len(els))
+	}
+	return out, counts, nil
+}
+
+// fieldSelect binds (x).f: a field of a set-returning call in a select
+// list (_pg_expandarray's x or n), or of a column that holds a record,
+// which gpusql keeps as one column per field named "x.f" (a bare
+// _pg_expandarray(a) AS k in a derived table's select list gives k.x and
+// k.n).
+func (b *binder) fieldSelect(x, f ast.ExprNode) (engine.Expr, error) {
+	field, err := stringArg(f)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		p, ok := x.(*ast.ParenthesesExpr)
+		if !ok {
+			break
+		}
+		x = p.Expr
+	}
+	if fc, ok := x.(*ast.FuncCallExpr); ok && isSetFunc(fc.FnName.L) {
+		return b.setFuncCall(fc, field)
+	}
+	c, ok := x.(*ast.ColumnNameExpr)
+	if !ok {
+		return nil, engine.Errorf(engine.CodeWrongObjectType, "column notation .%s applied to a value that is not a composite type", field)
+	}
+	name := *c.Name
+	name.Name = ast.NewCIStr(c.Name.Name.O + "." + field)
+	e, err := b.expr(&ast.ColumnNameExpr{Name: &name})
+	if err != nil {
+		if _, err2 := b.expr(c); err2 == nil {
+			return nil, engine.Errorf(engine.CodeWrongObjectType, "column notation .%s applied to a value that is not a composite type", field)
+		}
+		return nil, err
+	}
+	return e, nil
+}
+
+// expandRecordItem is the select-list items a bare
+// _pg_expandarray(a) AS k stands for: (_pg_expandarray(a)).x AS "k.x"
+// and (_pg_expandarray(a)).n AS "k.n", which (q.k).x reads from an
+// enclosing query. ok is false for any other expression.
+func expandRecordItem(n ast.ExprNode, name string) (nodes []ast.ExprNode, names []string, ok bool) {
+	fc, isCall := n.(*ast.FuncCallExpr)
+	if !isCall || fc.FnName.L != "_pg_expandarray" {
+		return nil, nil, false
+	}
+	for _, f := range []string{"x", "n"} {
+		nodes = append(nodes, &ast.FuncCallExpr{FnName: ast.NewCIStr("__gpusql_field"), Args: []ast.ExprNode{fc, ast.NewValueExpr(f, "", "")}})
+		names = append(names, name+"."+f)
+	}
+	return nodes, names, true
 }
 
 // denySRF binds under a construct that takes no set-returning call.
@@ -181,6 +337,8 @@ func (b *binder) setFunc(name string, args []engine.Expr) (engine.SetFunc, error
 			return f, err
 		}
 		f.T, f.Fn = engine.Text, regexpSplitTable
+	case "_pg_expandarray":
+		return f, unsupported("_pg_expandarray is supported by gpusql only in a select list")
 	default:
 		return f, noFunc(name, args)
 	}

@@ -76,26 +76,63 @@ SELECT 1 & 2 | 4 AS a, 4 | (1 & 2) AS b, 1 << 2 & 7 AS c, 2 | 1 = 3 AS d;
 -- gpusql-error 0A000
 SELECT 4 | 1 & 2;
 
+-- name: cl022_expandarray_padded
+-- ordered
+SELECT generate_series(1, 4) AS g, (information_schema._pg_expandarray('{5,7}'::int2[])).x,
+       (information_schema._pg_expandarray('{5,7}'::int2[])).n ORDER BY g;
+
+-- name: cl023_expandarray_distinct_limit
+-- ordered
+SELECT DISTINCT (information_schema._pg_expandarray('{5,5,7,3}'::int2[])).x AS x ORDER BY x DESC LIMIT 2;
+
+-- name: cl024_expandarray_null_elements
+SELECT (information_schema._pg_expandarray('{5,NULL,-7}'::int2[])).x, (information_schema._pg_expandarray('{5,NULL,-7}'::int2[])).n,
+       (information_schema._pg_expandarray(NULL::int2[])).n AS none;
+
+-- name: cl025_expandarray_per_row
+-- ordered
+SELECT id, (information_schema._pg_expandarray(('{' || id || ',' || (id * 2) || '}')::int2[])).x AS x
+  FROM obs WHERE id <= 3 ORDER BY id, x OFFSET 1;
+
+-- name: cl026_expandarray_record_reads
+-- ordered
+SELECT (k).n, (k).x * 2 AS x2 FROM (SELECT information_schema._pg_expandarray('{4,8}'::int2[]) AS k) q ORDER BY 1 DESC;
+
+-- name: cl027_expandarray_grouped
+-- ordered
+SELECT grp, count(*) AS c, (information_schema._pg_expandarray('{1,2}'::int2[])).n FROM obs GROUP BY grp ORDER BY grp, 3;
+
+-- name: cl028_expandarray_bad_field
+-- error 42703
+SELECT (information_schema._pg_expandarray('{1}'::int2[])).y;
+
+-- name: cl029_unnest_field
+-- error 42809
+SELECT (unnest('{a}'::text[])).x;
+
+-- name: cl030_generate_series_int_types
+SELECT generate_series(1::int2, 3) AS a, generate_series(1, 2::bigint) AS b, generate_series('2', 3) AS c;
+
 -- LIMIT and OFFSET as postgres_fdw pushes them down: with casts.
--- name: cl022_limit_offset_casts
+-- name: cl031_limit_offset_casts
 -- ordered
 SELECT id FROM obs ORDER BY id LIMIT 3::bigint OFFSET 1::bigint;
 
--- name: cl023_limit_cast_forms
+-- name: cl032_limit_cast_forms
 -- ordered
 SELECT id FROM obs ORDER BY id DESC LIMIT CAST(2 AS integer) OFFSET (1);
 
--- name: cl024_limit_string_cast
+-- name: cl033_limit_string_cast
 -- ordered
 SELECT id FROM obs ORDER BY id LIMIT '2'::bigint;
 
--- name: cl025_pg_get_functiondef
+-- name: cl034_pg_get_functiondef
 SELECT pg_get_functiondef('lower(text)'::regprocedure), pg_get_functiondef('now'::regproc);
 
--- name: cl026_functiondef_aggregate
+-- name: cl035_functiondef_aggregate
 -- error 42809
 SELECT pg_get_functiondef('max(integer)'::regprocedure);
 
--- name: cl027_regprocedure_overload
+-- name: cl036_regprocedure_overload
 -- ordered
 SELECT proname::text, proargtypes::text FROM pg_proc WHERE oid IN ('generate_series(int, int)'::regprocedure, 'generate_series(bigint, bigint)'::regprocedure) ORDER BY 2;
