@@ -41,6 +41,7 @@ const (
 	CodeDuplicatePreparedStmt   = "42P05"
 	CodeUndefinedParameter      = "42P02"
 	CodeInvalidSchemaName       = "3F000"
+	CodeInvalidCatalogName      = "3D000" // a database that does not exist
 	CodeLimitMustNotBeNegative  = "2201W"
 	CodeInvalidWindowFrameSize  = "22013" // invalid_preceding_or_following_size
 	CodeInvalidArgForNtile      = "22014"

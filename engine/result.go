@@ -130,3 +130,27 @@ type Prepared interface {
 	// changed under it).
 	Run(ctx context.Context, params []Param, w ResultWriter) error
 }
+
+// ParamChecker is an optional interface of a Prepared: CheckParams reads
+// the parameter values as Run would and returns the error of the first
+// that is not a valid value of its type, so that the protocol reports it
+// at Bind, as PostgreSQL does.
+type ParamChecker interface {
+	CheckParams(params []Param) error
+}
+
+// BlockFailer is an optional interface of a Session: FailBlock marks an
+// open transaction block failed (25P02 until it ends), as any error does
+// in PostgreSQL; the protocol calls it for the errors it finds itself
+// (an unknown statement or portal at Bind, Describe or Execute).
+type BlockFailer interface {
+	FailBlock()
+}
+
+// SettingReader is an optional interface of a Session: the current value
+// of a run-time parameter (as SHOW gives it). The protocol reports the
+// parameters PostgreSQL reports (TimeZone, application_name, ...) with
+// ParameterStatus at startup and whenever a statement changes them.
+type SettingReader interface {
+	Setting(name string) string
+}

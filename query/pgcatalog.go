@@ -78,9 +78,18 @@ func (s *Session) regOID(kind, name string) (int64, error) {
 		}
 		return 0, engine.Errorf(engine.CodeUndefinedObject, "role %q does not exist", parts[0])
 	case "regproc", "regprocedure":
-		fn := name
-		if kind == "regprocedure" {
-			fn, _, _ = strings.Cut(name, "(")
+		fn, argList, hasArgs := strings.Cut(name, "(")
+		if kind == "regproc" {
+			fn, hasArgs = name, false
+		}
+		// regprocedure names the overload by its argument types.
+		var want []string
+		if hasArgs {
+			types, ok := procArgTypes(argList)
+			if !ok {
+				return 0, engine.Errorf(engine.CodeUndefinedFunction, "function %q does not exist", name)
+			}
+			want = types
 		}
 		parts, err := parseQualified(strings.TrimSpace(fn))
 		if err != nil || len(parts) > 2 || len(parts) == 2 && parts[0] != "pg_catalog" {
@@ -88,7 +97,7 @@ func (s *Session) regOID(kind, name string) (int64, error) {
 		}
 		var found []int64
 		for _, p := range pgProcs {
-			if p.name == parts[len(parts)-1] {
+			if p.name == parts[len(parts)-1] && (!hasArgs || p.argtypes == strings.Join(want, " ")) {
 				found = append(found, p.oid)
 			}
 		}
@@ -103,6 +112,47 @@ func (s *Session) regOID(kind, name string) (int64, error) {
 		return 0, engine.Errorf(engine.CodeUndefinedFunction, "function %q does not exist", name)
 	}
 	return 0, engine.Errorf(engine.CodeFeatureNotSupported, "type %s is not supported", kind)
+}
+
+// procArgTypes resolves regprocedure's argument list ("int, text)") to
+// type OIDs; ok is false for an unknown type or a missing ")".
+func procArgTypes(list string) ([]string, bool) {
+	list = strings.TrimSpace(list)
+	if !strings.HasSuffix(list, ")") {
+		return nil, false
+	}
+	list = strings.TrimSpace(strings.TrimSuffix(list, ")"))
+	if list == "" {
+		return []string{}, true
+	}
+	// Split at the commas outside parentheses (numeric(10,2)).
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i <= len(list); i++ {
+		if i < len(list) {
+			switch list[i] {
+			case '(':
+				depth++
+				continue
+			case ')':
+				depth--
+				continue
+			case ',':
+				if depth > 0 {
+					continue
+				}
+			default:
+				continue
+			}
+		}
+		oid, ok := typeOIDByName(list[start:i])
+		if !ok {
+			return nil, false
+		}
+		out = append(out, strconv.FormatInt(oid, 10))
+		start = i + 1
+	}
+	return out, true
 }
 
 // regName renders an OID as a reg* type's text form (what oid::regclass

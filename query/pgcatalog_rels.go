@@ -66,6 +66,7 @@ type pgTypeRow struct {
 	typmod, ndims                                      int32
 	collation                                          int64
 	def                                                *string
+	descr                                              string // PostgreSQL's comment, shown by \dT+
 }
 
 // pgProcRow is a pg_proc row of a function gpusql implements.
@@ -88,6 +89,11 @@ type pgProcRow struct {
 	// PostgreSQL's pg_get_function_arguments, _identity_arguments and
 	// _result texts (defaults, OUT arguments and ORDER BY included).
 	args, identArgs, result string
+	// procost, prorows, prosupport, proleakproof and prosecdef
+	// (pg_get_functiondef prints them).
+	cost, rows        float32
+	support           string
+	leakproof, secdef bool
 }
 
 func sp(s string) *string { return &s }
@@ -110,12 +116,36 @@ type pgCatalogData struct {
 	types   map[int64]*pgTypeRow
 	typeOrd []*pgTypeRow
 	procs   map[int64]*pgProcRow
+	ops     map[int64]*pgOperatorRow
+	// opCodeDescr is the comment of each operator's function by its
+	// name (pg_operator.oprcode), for obj_description(oprcode, 'pg_proc').
+	opCodeDescr map[string]string
+}
+
+// pgOperatorRow is a pg_operator row of an operator gpusql implements.
+type pgOperatorRow struct {
+	oid                 int64
+	name                string
+	kind                byte
+	canMerge, canHash   bool
+	left, right, result int64
+	com, negate         int64
+	code, rest, join    string
+	descr, codeDescr    string
 }
 
 var pgData = sync.OnceValue(func() *pgCatalogData {
 	d := &pgCatalogData{
 		rels: pgRels, cols: map[int64][]pgCol{}, byName: map[string]*pgRel{}, byOID: map[int64]*pgRel{},
 		types: map[int64]*pgTypeRow{}, procs: map[int64]*pgProcRow{},
+		ops: map[int64]*pgOperatorRow{}, opCodeDescr: map[string]string{},
+	}
+	for i := range pgOperators {
+		o := &pgOperators[i]
+		d.ops[o.oid] = o
+		if o.codeDescr != "" {
+			d.opCodeDescr[o.code] = o.codeDescr
+		}
 	}
 	for i := range pgTypes {
 		d.types[pgTypes[i].oid] = &pgTypes[i]
@@ -345,8 +375,29 @@ func (s *Session) rowsOf(rel *pgRel) []row {
 		return s.pgStatTablesRows(rel.name)
 	case "pg_views":
 		return s.pgViewsRows()
+	case "pg_operator":
+		return pgOperatorRows()
 	case "pg_description":
-		return procDescriptionRows()
+		out := procDescriptionRows()
+		for i := range pgOperators {
+			if o := &pgOperators[i]; o.descr != "" {
+				out = append(out, row{"objoid": o.oid, "classoid": int64(2617), "objsubid": int32(0), "description": o.descr})
+			}
+		}
+		for _, t := range pgData().typeOrd {
+			if t.descr != "" {
+				out = append(out, row{"objoid": t.oid, "classoid": int64(1247), "objsubid": int32(0), "description": t.descr})
+			}
+		}
+		for _, oid := range []int64{oidPgCatalog, oidPgToast, oidPublic} {
+			out = append(out, row{"objoid": oid, "classoid": int64(2615), "objsubid": int32(0), "description": namespaceDescriptions[oid]})
+		}
+		return out
+	case "pg_shdescription":
+		if d := s.databaseDescription(oidDatabase); d != "" {
+			return []row{{"objoid": int64(oidDatabase), "classoid": int64(1262), "description": d}}
+		}
+		return nil
 	}
 	// Everything else (pg_index, pg_constraint, pg_description, ...):
 	// gpusql has no such objects.
@@ -567,13 +618,16 @@ func (s *Session) pgSettingsRows() []row {
 		if p, ok := settingNames[name]; ok {
 			shown = p
 		}
-		src := "default"
+		src, reset := "default", defaultSettings[name]
+		if c, ok := s.client[name]; ok {
+			src, reset = "client", c
+		}
 		if _, ok := s.settings[name]; ok {
 			src = "session"
 		}
 		out = append(out, row{
 			"name": shown, "setting": v, "category": "gpusql", "short_desc": "", "context": ctx,
-			"vartype": vartype, "source": src, "boot_val": defaultSettings[name], "reset_val": defaultSettings[name],
+			"vartype": vartype, "source": src, "boot_val": defaultSettings[name], "reset_val": reset,
 			"pending_restart": false,
 		})
 	}
@@ -612,8 +666,8 @@ func pgProcRows() []row {
 		p := &pgProcs[i]
 		r := row{
 			"oid": p.oid, "proname": p.name, "pronamespace": oidPgCatalog, "proowner": oidSuperuser,
-			"prolang": p.lang, "procost": float32(1), "prorows": float32(0), "provariadic": p.variadic, "prosupport": "-",
-			"prokind": string(p.kind), "prosecdef": false, "proleakproof": false, "proisstrict": p.strict,
+			"prolang": p.lang, "procost": p.cost, "prorows": p.rows, "provariadic": p.variadic, "prosupport": p.support,
+			"prokind": string(p.kind), "prosecdef": p.secdef, "proleakproof": p.leakproof, "proisstrict": p.strict,
 			"proretset": p.retset, "provolatile": string(p.volatile), "proparallel": string(p.parallel), "pronargs": p.nargs,
 			"pronargdefaults": p.ndefaults, "prorettype": p.rettype, "proargtypes": p.argtypes, "prosrc": p.src,
 		}
@@ -627,6 +681,20 @@ func pgProcRows() []row {
 			r["proargnames"] = *p.argname
 		}
 		out = append(out, r)
+	}
+	return out
+}
+
+func pgOperatorRows() []row {
+	out := make([]row, 0, len(pgOperators))
+	for i := range pgOperators {
+		o := &pgOperators[i]
+		out = append(out, row{
+			"oid": o.oid, "oprname": o.name, "oprnamespace": oidPgCatalog, "oprowner": oidSuperuser,
+			"oprkind": string(o.kind), "oprcanmerge": o.canMerge, "oprcanhash": o.canHash, "oprleft": o.left,
+			"oprright": o.right, "oprresult": o.result, "oprcom": o.com, "oprnegate": o.negate,
+			"oprcode": o.code, "oprrest": o.rest, "oprjoin": o.join,
+		})
 	}
 	return out
 }

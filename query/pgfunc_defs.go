@@ -60,8 +60,9 @@ var pgFuncs = map[string]pgFunc{
 		}
 		return ftext(s.setting(name)), nil
 	}},
-	// set_config(name, value, is_local) sets a session setting (is_local
-	// is treated as false: gpusql has no transaction-scoped settings).
+	// set_config(name, value, is_local) sets a setting as SET (or SET
+	// LOCAL) does; outside a block a local setting ends with the
+	// statement, so it has no effect beyond the value returned.
 	"set_config": {args: []argKind{argText, argText, argBool}, min: 3, ret: engine.Text, fn: func(s *Session, a []fval) (fval, error) {
 		if a[0].null {
 			return fval{}, engine.Errorf(engine.CodeNullValueNotAllowed, "SET requires parameter name")
@@ -74,7 +75,11 @@ var pgFuncs = map[string]pgFunc{
 		if a[1].null {
 			v = defaultSettings[name]
 		}
-		s.settings[name] = v
+		local := !a[2].null && a[2].i != 0
+		if local && !s.inBlock() {
+			return ftext(v), nil
+		}
+		s.setValue(name, v, false, local)
 		return ftext(s.setting(name)), nil
 	}},
 	"pg_table_is_visible": {args: kInt, min: 1, ret: engine.Bool, strict: true, fn: func(s *Session, a []fval) (fval, error) {
@@ -136,18 +141,98 @@ var pgFuncs = map[string]pgFunc{
 		}
 		return fnull(), nil
 	}},
-	// Built-in functions keep PostgreSQL's comments (pg_description).
-	"obj_description": {args: []argKind{argInt, argText}, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
-		if len(a) > 1 && a[1].s != "pg_proc" {
-			return fnull(), nil
+	// Built-in functions and schemas keep PostgreSQL's comments
+	// (pg_description).
+	// The object is an OID, or a regproc column's text (pg_operator's
+	// oprcode).
+	"obj_description": {args: []argKind{argObj, argText}, min: 1, ret: engine.Text, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		oid := a[0].i
+		if a[0].isText {
+			o, err := s.regOID("regproc", a[0].s)
+			if err != nil {
+				// An operator's function that pg_proc does not list
+				// (int4pl): the comment psql's \do+ falls back on.
+				if d := pgData().opCodeDescr[a[0].s]; d != "" && (len(a) == 1 || a[1].s == "pg_proc") {
+					return ftext(d), nil
+				}
+				return fnull(), nil
+			}
+			oid = o
 		}
-		if d := procDescription(a[0].i); d != "" {
+		d := ""
+		switch {
+		case len(a) == 1:
+			d = procDescription(oid)
+			if d == "" {
+				d = namespaceDescriptions[oid]
+			}
+		case a[1].s == "pg_proc":
+			d = procDescription(oid)
+		case a[1].s == "pg_namespace":
+			d = namespaceDescriptions[oid]
+		case a[1].s == "pg_operator":
+			if o := pgData().ops[oid]; o != nil {
+				d = o.descr
+			}
+		case a[1].s == "pg_type":
+			if t := pgData().types[oid]; t != nil {
+				d = t.descr
+			}
+		}
+		if d != "" {
 			return ftext(d), nil
 		}
 		return fnull(), nil
 	}},
-	"col_description":   nothing([]argKind{argInt, argInt}, 2),
-	"shobj_description": nothing([]argKind{argInt, argText}, 2),
+	"col_description": nothing([]argKind{argInt, argInt}, 2),
+	"shobj_description": {args: []argKind{argInt, argText}, min: 2, ret: engine.Text, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		if a[1].s == "pg_database" {
+			if d := s.databaseDescription(a[0].i); d != "" {
+				return ftext(d), nil
+			}
+		}
+		return fnull(), nil
+	}},
+	"pg_database_size": {args: []argKind{argObj}, min: 1, ret: engine.Int64, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		return s.databaseSize(a[0])
+	}},
+	"pg_get_functiondef": {args: kInt, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		p, ok := pgData().procs[a[0].i]
+		if !ok {
+			return fnull(), nil
+		}
+		d, err := functionDef(p)
+		if err != nil {
+			return fval{}, err
+		}
+		return ftext(d), nil
+	}},
+	"pg_operator_is_visible": {args: kInt, min: 1, ret: engine.Bool, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		if _, ok := pgData().ops[a[0].i]; !ok {
+			return fnull(), nil
+		}
+		return fbool(true), nil
+	}},
+	"pg_opclass_is_visible":        notInCatalog(),
+	"pg_opfamily_is_visible":       notInCatalog(),
+	"pg_conversion_is_visible":     notInCatalog(),
+	"pg_statistics_obj_is_visible": notInCatalog(),
+	"pg_ts_parser_is_visible":      notInCatalog(),
+	"pg_ts_dict_is_visible":        notInCatalog(),
+	"pg_ts_template_is_visible":    notInCatalog(),
+	"pg_ts_config_is_visible":      notInCatalog(),
+	// pg_collation's rows are all in pg_catalog (pgCollationRows).
+	"pg_collation_is_visible": {args: kInt, min: 1, ret: engine.Bool, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		for _, r := range pgCollationRows() {
+			if oid, ok := r["oid"].(int); ok && int64(oid) == a[0].i {
+				return fbool(true), nil
+			}
+		}
+		return fnull(), nil
+	}},
+	"getdatabaseencoding": {args: k0, ret: engine.Text, fn: func(*Session, []fval) (fval, error) {
+		return ftext("UTF8"), nil
+	}},
 	// A view's definition is its query as written (pgcatalog_user.go).
 	"pg_get_viewdef": {args: []argKind{argObj, argAny}, min: 1, ret: engine.Text, strict: true, fn: func(s *Session, a []fval) (fval, error) {
 		oid, ok, err := s.objOID(a[0])

@@ -82,6 +82,17 @@ func (s *Session) CursorColumns(name string) ([]engine.ResultColumn, bool) {
 // Prepare parses and binds sql, inferring the types of parameters that
 // paramOIDs leave open.
 func (s *Session) Prepare(ctx context.Context, sql string, paramOIDs []uint32) (engine.Prepared, error) {
+	p, err := s.prepareExt(ctx, sql, paramOIDs)
+	if err != nil {
+		// As any error in a transaction block, a failed Parse fails the
+		// block.
+		s.fail()
+		return nil, err
+	}
+	return p, nil
+}
+
+func (s *Session) prepareExt(ctx context.Context, sql string, paramOIDs []uint32) (engine.Prepared, error) {
 	stmts, err := parse.Parse(sql)
 	if err != nil {
 		return nil, err
@@ -227,6 +238,25 @@ func (s *Session) prepareTyped(ctx context.Context, st parse.Stmt, given, elems 
 		}
 	}
 	return p, nil
+}
+
+// CheckParams reads params as Run does, without running the statement:
+// the first invalid value's error (which fails a transaction block).
+func (p *prepared) CheckParams(params []engine.Param) error {
+	if len(params) != len(p.types) {
+		return nil // Run reports the count
+	}
+	for i, v := range params {
+		v, err := p.s.zonedParam(p.oids[i], v)
+		if err == nil {
+			_, err = paramConst(p.types[i], v)
+		}
+		if err != nil {
+			p.s.fail()
+			return err
+		}
+	}
+	return nil
 }
 
 // Run runs the statement with params.

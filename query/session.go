@@ -16,6 +16,10 @@ type Session struct {
 	srv      *Server
 	params   engine.SessionParams
 	settings map[string]string
+	// client holds the settings the client gave at startup (options and
+	// application_name): RESET returns to them, as in PostgreSQL, and
+	// pg_settings shows their source as "client".
+	client   map[string]string
 	inTx     bool
 	failedTx bool
 	tx       txState    // the open block's writes and savepoints (tx.go)
@@ -44,7 +48,10 @@ func newSession(srv *Server, p engine.SessionParams) *Session {
 	if p.BackendPID == 0 {
 		p.BackendPID = srv.embeddedPIDs.Add(1)
 	}
-	s := &Session{srv: srv, params: p, settings: map[string]string{}}
+	s := &Session{srv: srv, params: p, settings: map[string]string{}, client: map[string]string{}}
+	if p.Application != "" {
+		s.client["application_name"] = p.Application
+	}
 	for k, v := range p.Options {
 		k = strings.ToLower(k)
 		_, ok := defaultSettings[k]
@@ -63,7 +70,7 @@ func newSession(srv *Server, p engine.SessionParams) *Session {
 			v = z
 		}
 		if ok {
-			s.settings[k] = v
+			s.client[k] = v
 		}
 	}
 	now := time.Now()
@@ -128,6 +135,9 @@ func (s *Session) Query(ctx context.Context, sql string, w engine.ResultWriter) 
 	}
 	return nil
 }
+
+// FailBlock fails an open transaction block (engine.BlockFailer).
+func (s *Session) FailBlock() { s.fail() }
 
 func (s *Session) fail() {
 	if s.inTx {

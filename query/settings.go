@@ -56,6 +56,9 @@ var settingNames = map[string]string{
 	"datestyle": "DateStyle", "intervalstyle": "IntervalStyle", "timezone": "TimeZone",
 }
 
+// Setting is a parameter's current value (engine.SettingReader).
+func (s *Session) Setting(name string) string { return s.setting(name) }
+
 func (s *Session) setting(name string) string {
 	name = strings.ToLower(name)
 	if name == "transaction_isolation" {
@@ -63,6 +66,9 @@ func (s *Session) setting(name string) string {
 		return "read committed"
 	}
 	if v, ok := s.settings[name]; ok {
+		return v
+	}
+	if v, ok := s.client[name]; ok {
 		return v
 	}
 	switch name {
@@ -133,15 +139,80 @@ func (s *Session) set(st *parse.Set, w engine.ResultWriter) error {
 		}
 		v = z
 	}
-	s.settings[name] = v
+	if st.Local && !s.inBlock() {
+		// As PostgreSQL: a warning, and no effect.
+		_ = w.Notice(engine.Notice{Severity: "WARNING", Code: engine.CodeNoActiveSQLTransaction,
+			Message: "SET LOCAL can only be used in transaction blocks"})
+		return w.Complete("SET")
+	}
+	s.setValue(name, v, false, st.Local)
 	return w.Complete("SET")
+}
+
+// localPrev is a setting's session value before a block's SET LOCAL,
+// which COMMIT restores.
+type localPrev struct {
+	value string
+	had   bool
+}
+
+// setValue sets (or with del, resets) a session setting as a statement
+// does. In a transaction block the change is undone when the block, or
+// the savepoint since, rolls back; a SET LOCAL's (local) also ends with
+// the block's COMMIT, unless a plain SET of the name follows it.
+func (s *Session) setValue(name, v string, del, local bool) {
+	if s.inBlock() {
+		prev, had := s.settings[name]
+		lprev, lhad := s.tx.local[name]
+		s.tx.undo = append(s.tx.undo, func() {
+			if had {
+				s.settings[name] = prev
+			} else {
+				delete(s.settings, name)
+			}
+			if lhad {
+				s.tx.local[name] = lprev
+			} else {
+				delete(s.tx.local, name)
+			}
+		})
+		switch {
+		case local && !lhad:
+			if s.tx.local == nil {
+				s.tx.local = map[string]localPrev{}
+			}
+			s.tx.local[name] = localPrev{prev, had}
+		case !local:
+			delete(s.tx.local, name)
+		}
+	}
+	if del {
+		delete(s.settings, name)
+	} else {
+		s.settings[name] = v
+	}
+}
+
+// endLocalSettings restores the settings a committed block set with SET
+// LOCAL.
+func (s *Session) endLocalSettings() {
+	for name, p := range s.tx.local {
+		if p.had {
+			s.settings[name] = p.value
+		} else {
+			delete(s.settings, name)
+		}
+	}
+	s.tx.local = nil
 }
 
 func (s *Session) reset(st *parse.Reset, w engine.ResultWriter) error {
 	if strings.EqualFold(st.Name, "all") {
-		s.settings = map[string]string{}
+		for name := range s.settings {
+			s.setValue(name, "", true, false)
+		}
 	} else {
-		delete(s.settings, strings.ToLower(st.Name))
+		s.setValue(strings.ToLower(st.Name), "", true, false)
 	}
 	if t := strings.TrimSpace(st.Text); len(t) >= 3 && strings.EqualFold(t[:3], "set") {
 		return w.Complete("SET") // SET x TO DEFAULT, SET TIME ZONE LOCAL

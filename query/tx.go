@@ -82,6 +82,10 @@ type txState struct {
 	savepoints []*savepoint
 	// roles are the block's role statements (roles.go); nil if none ran
 	roles *auth.Tx
+	// local holds, by name, the session values of the settings the
+	// block set with SET LOCAL: COMMIT restores them (a rollback's undo
+	// restores every setting the block changed).
+	local map[string]localPrev
 	// queried: a statement that reads or writes data ran in the block,
 	// after which its isolation level can no longer change.
 	queried bool
@@ -199,6 +203,7 @@ func (s *Session) commitTx() error {
 		}
 		s.tx.created = nil
 		s.tx.undo = nil
+		s.endLocalSettings()
 	}
 	s.endTx()
 	return err

@@ -42,6 +42,8 @@ type conn struct {
 	slot        bool // holds a Config.MaxConnections slot
 
 	ext extState
+	// reported holds the parameter values last sent in ParameterStatus.
+	reported map[string]string
 
 	watch watchState // checks of a vanished client (watch.go)
 
@@ -217,6 +219,7 @@ func (c *conn) runQuery(sql string, w engine.ResultWriter) (err error, shutdown 
 }
 
 func (c *conn) readyForQuery() {
+	c.reportChanges()
 	tx := c.sess.TxStatus()
 	c.send(&pgproto3.ReadyForQuery{TxStatus: tx})
 	if tx == 'I' {

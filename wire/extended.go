@@ -30,6 +30,7 @@ package wire
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/gpusql/gpusql/engine"
@@ -75,6 +76,20 @@ type portal struct {
 	tag     string
 	empty   bool
 	done    bool // Execute has sent CommandComplete
+	// suspended: an Execute has sent PortalSuspended; the tag of a
+	// SELECT then counts only the rows of the Execute that completes it.
+	suspended bool
+}
+
+// pieceTag is the CommandComplete tag of an Execute that sent n of the
+// portal's rows: as PostgreSQL, a SELECT's count is the rows of this
+// Execute once the portal has been fetched in pieces (or is fetched again
+// after it completed).
+func (p *portal) pieceTag(n int) string {
+	if (p.suspended || p.done) && strings.HasPrefix(p.tag, "SELECT ") {
+		return "SELECT " + strconv.Itoa(n)
+	}
+	return p.tag
 }
 
 type extState struct {
@@ -163,6 +178,9 @@ func (c *conn) extended(msg pgproto3.FrontendMessage) bool {
 
 // extError reports err and skips messages until Sync.
 func (c *conn) extError(err error) {
+	if f, ok := c.sess.(engine.BlockFailer); ok {
+		f.FailBlock()
+	}
 	c.sendError(err)
 	c.ext.ignoring = true
 	c.ext.pending = nil
@@ -217,6 +235,11 @@ func (c *conn) bind(m *pgproto3.Bind) error {
 		}
 		if n := c.srv.cfg.MaxPortals; len(e.portals) >= n {
 			return engine.Errorf(engine.CodeProgramLimitExceeded, "too many portals (at most %d per session)", n)
+		}
+	}
+	if pc, ok := st.prep.(engine.ParamChecker); ok {
+		if err := pc.CheckParams(params); err != nil {
+			return err
 		}
 	}
 	formats := append([]int16(nil), m.ResultFormatCodes...)
@@ -349,7 +372,7 @@ func (c *conn) executeBuffered(p *portal, maxRows int) bool {
 		return c.writeErr == nil
 	}
 	if p.done {
-		c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag)})
+		c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.pieceTag(0))})
 		return c.writeErr == nil
 	}
 	if p.empty {
@@ -357,7 +380,7 @@ func (c *conn) executeBuffered(p *portal, maxRows int) bool {
 		c.send(&pgproto3.EmptyQueryResponse{})
 		return c.writeErr == nil
 	}
-	end := len(p.rowEnds)
+	end, first := len(p.rowEnds), p.next
 	limited := maxRows > 0 && p.next+maxRows <= end
 	if limited {
 		end = p.next + maxRows
@@ -375,12 +398,14 @@ func (c *conn) executeBuffered(p *portal, maxRows int) bool {
 	if limited {
 		// As PostgreSQL: a fetch that fills its limit suspends the
 		// portal, even if no rows are left; the next Execute completes it.
+		p.suspended = true
 		c.send(&pgproto3.PortalSuspended{})
 		return c.writeErr == nil
 	}
+	tag := p.pieceTag(end - first)
 	p.done = true
 	p.rows, p.rowEnds = nil, nil
-	c.send(&pgproto3.CommandComplete{CommandTag: []byte(p.tag)})
+	c.send(&pgproto3.CommandComplete{CommandTag: []byte(tag)})
 	return c.writeErr == nil
 }
 

@@ -413,8 +413,9 @@ func TestEngineDescribeCursorPortal(t *testing.T) {
 			ready++
 		}
 	}
-	// The Describe of an unknown portal fails; the Sync ends the error.
-	want := []string{"desc k:23,v:25", "error 34000", "desc k:23,v:25", "row 7", "row 8", "complete FETCH 2"}
+	// The Describe of an unknown portal fails, and, as in PostgreSQL,
+	// fails the transaction block: the FETCH after the Sync is refused.
+	want := []string{"desc k:23,v:25", "error 34000", "error 25P02"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}

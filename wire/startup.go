@@ -201,10 +201,13 @@ func (c *conn) startSession(version uint32, body []byte) bool {
 		c.send(&pgproto3.NegotiateProtocolVersion{NewestMinorProtocol: 0, UnrecognizedOptions: unknown})
 	}
 	c.send(&pgproto3.AuthenticationOk{})
+	c.reported = map[string]string{}
 	for _, ps := range [][2]string{
 		{"application_name", p.Application},
 		{"client_encoding", "UTF8"},
 		{"DateStyle", "ISO, MDY"},
+		{"default_transaction_read_only", "off"},
+		{"in_hot_standby", "off"},
 		{"integer_datetimes", "on"},
 		{"IntervalStyle", "postgres"},
 		{"is_superuser", superuserSetting(sess)},
@@ -214,7 +217,12 @@ func (c *conn) startSession(version uint32, body []byte) bool {
 		{"standard_conforming_strings", "on"},
 		{"TimeZone", "UTC"},
 	} {
-		c.send(&pgproto3.ParameterStatus{Name: ps[0], Value: ps[1]})
+		v := ps[1]
+		if r, ok := sess.(engine.SettingReader); ok && reportedFromSession[ps[0]] {
+			v = r.Setting(ps[0]) // the client's startup options count
+		}
+		c.reported[ps[0]] = v
+		c.send(&pgproto3.ParameterStatus{Name: ps[0], Value: v})
 	}
 	var key [4]byte
 	binary.BigEndian.PutUint32(key[:], c.secret)
@@ -228,6 +236,34 @@ func (c *conn) startSession(version uint32, body []byte) bool {
 	}
 	return true
 }
+
+// reportedFromSession are the reported parameters a session can change
+// (SET, or the client's startup options): ParameterStatus tells the
+// client their new values before ReadyForQuery, as PostgreSQL does.
+var reportedFromSession = map[string]bool{
+	"application_name": true, "client_encoding": true, "DateStyle": true, "IntervalStyle": true,
+	"standard_conforming_strings": true, "TimeZone": true,
+}
+
+// reportChanges sends ParameterStatus for each reported parameter whose
+// value differs from the one last sent.
+func (c *conn) reportChanges() {
+	r, ok := c.sess.(engine.SettingReader)
+	if !ok || c.reported == nil {
+		return
+	}
+	for _, name := range reportedOrder {
+		if v := r.Setting(name); v != c.reported[name] {
+			c.reported[name] = v
+			c.send(&pgproto3.ParameterStatus{Name: name, Value: v})
+		}
+	}
+}
+
+// reportedOrder is PostgreSQL's order of reporting (its parameters by
+// name, case-insensitively).
+var reportedOrder = []string{"application_name", "client_encoding", "DateStyle", "IntervalStyle",
+	"standard_conforming_strings", "TimeZone"}
 
 // Superuserer is an optional interface of an engine.Session: whether its
 // role is a superuser (the is_superuser parameter).

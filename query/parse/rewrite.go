@@ -702,6 +702,7 @@ func (r *rewriter) limit(items []*node) ([]*node, error) {
 		}
 	}
 	marker := func(x []*node) []*node {
+		x = limitOperand(x)
 		if len(x) == 2 && x[0].word(fnParam) && x[1].group && len(x[1].kids) == 1 {
 			if n, err := strconv.Atoi(x[1].kids[0].tok.text); err == nil {
 				r.limitParams = append(r.limitParams, n)
@@ -733,6 +734,33 @@ func (r *rewriter) limit(items []*node) ([]*node, error) {
 	out := append([]*node(nil), items[:start]...)
 	out = append(out, clause...)
 	return append(out, items[stop:]...), nil
+}
+
+// limitOperand strips what PostgreSQL's own clients wrap around a LIMIT
+// or OFFSET value (postgres_fdw sends LIMIT 3::bigint): casts to an
+// integer type and parentheses, around a number, a string or a
+// parameter. Anything else is left as it is.
+func limitOperand(x []*node) []*node {
+	for {
+		switch {
+		case len(x) == 2 && x[0].word(fnCast) && x[1].group && len(x[1].kids) >= 3:
+			k := x[1].kids
+			t := k[len(k)-1]
+			if !k[len(k)-2].op(",") || t.group || t.tok.kind != kString {
+				return x
+			}
+			switch t.tok.text {
+			case "bigint", "integer", "smallint":
+			default:
+				return x
+			}
+			x = k[:len(k)-2]
+		case len(x) == 1 && x[0].group && len(x[0].kids) > 0 && !startsQuery(x[0].kids):
+			x = x[0].kids
+		default:
+			return x
+		}
+	}
 }
 
 // tokAt is items[i]'s token if i < stop, else end.

@@ -20,7 +20,8 @@ RELS = {
       pg_auth_members pg_init_privs pg_stat_user_tables pg_statio_user_tables pg_stat_activity pg_locks
       pg_opclass pg_operator pg_cast pg_aggregate pg_conversion pg_default_acl pg_stat_database pg_group
       pg_shadow pg_seclabel pg_transform pg_ts_config pg_largeobject_metadata pg_subscription
-      pg_ts_dict pg_ts_template pg_ts_parser pg_opfamily pg_amop pg_amproc pg_seclabels""",
+      pg_ts_dict pg_ts_template pg_ts_parser pg_opfamily pg_amop pg_amproc pg_seclabels pg_db_role_setting
+      pg_user_mappings pg_parameter_acl""",
     "information_schema": """tables columns schemata views table_constraints key_column_usage routines
       parameters referential_constraints constraint_column_usage check_constraints sequences triggers
       table_privileges column_privileges domains element_types character_sets enabled_roles
@@ -37,7 +38,8 @@ FUNCS = """current_schema current_schemas current_database current_setting set_c
   current_user session_user pg_get_function_result pg_get_function_arguments pg_get_triggerdef
   pg_postmaster_start_time pg_get_partkeydef array_to_string json_build_object to_regclass to_regtype
   to_regnamespace to_regrole to_regproc pg_is_in_recovery pg_tablespace_location quote_literal quote_nullable
-  pg_char_to_encoding pg_get_function_identity_arguments pg_get_function_sqlbody""".split()
+  pg_char_to_encoding pg_get_function_identity_arguments pg_get_function_sqlbody pg_operator_is_visible
+  pg_opclass_is_visible pg_opfamily_is_visible pg_database_size pg_get_functiondef""".split()
 
 # The functions gpusql implements, by PostgreSQL 15 OID: functions.txt,
 # written by probe_functions.py. A function of FUNCS is listed from its
@@ -46,6 +48,10 @@ FUNCS = """current_schema current_schemas current_database current_setting set_c
 PROBED = "16,20,21,23,25,700,701,1700,1042,1043,1082,1083,1114,1184,1186,19,26,2276,2283,5077,2277,5078,1009,1007,1016"
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "functions.txt")) as f:
     SQL_FUNCS = [line.split()[0] for line in f if line.strip()]
+# The operators gpusql implements: operators.txt, written by
+# probe_operators.py.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "operators.txt")) as f:
+    OPERATORS = [line.split()[0] for line in f if line.strip()]
 
 
 def rows(sql):
@@ -92,15 +98,15 @@ def main():
         select t.oid, typname, typnamespace, typlen, typbyval, typtype, typcategory, typispreferred, typdelim,
           typrelid, typsubscript::text, typelem, typarray, typinput::text, typoutput::text, typreceive::text,
           typsend::text, typmodin::text, typmodout::text, typanalyze::text, typalign, typstorage, typbasetype,
-          typtypmod, typndims, typcollation, coalesce(typdefault, '\\N')
+          typtypmod, typndims, typcollation, coalesce(typdefault, '\\N'), coalesce(obj_description(t.oid, 'pg_type'), '')
         from pg_type t where t.oid in (select t from allt) and typtype <> 'c'
           and not exists (select 1 from pg_type e where e.oid = t.typelem and e.typtype = 'c')
         order by t.oid"""):
         (oid, name, nsp, ln, byval, typ, cat, pref, delim, relid, sub, elem, arr, i, o, rcv, snd, mi, mo, an,
-         align, stor, base, tmod, nd, coll, df) = r
+         align, stor, base, tmod, nd, coll, df, descr) = r
         w(f"\t{{{oid}, {q(name)}, {nsp}, {ln}, {byval == 't'}, '{typ}', '{cat}', {pref == 't'}, '{delim}', {relid}, "
           f"{q(sub)}, {elem}, {arr}, {q(i)}, {q(o)}, {q(rcv)}, {q(snd)}, {q(mi)}, {q(mo)}, {q(an)}, "
-          f"'{align}', '{stor}', {base}, {tmod}, {nd}, {coll}, {nul(df)}}},\n".replace("True", "true").replace("False", "false"))
+          f"'{align}', '{stor}', {base}, {tmod}, {nd}, {coll}, {nul(df)}, {q(descr)}}},\n".replace("True", "true").replace("False", "false"))
     w("}\n\n")
 
     w("// pgProcs are the pg_proc rows of the functions gpusql implements: the\n")
@@ -113,17 +119,31 @@ def main():
           pronargdefaults, prorettype, proargtypes::text, coalesce(proallargtypes::text, '\\N'),
           coalesce(proargmodes::text, '\\N'), coalesce(proargnames::text, '\\N'), translate(prosrc, E'\\n', E'\\x01'), proparallel,
           coalesce(d.description, ''), prolang, coalesce(translate(pg_get_function_sqlbody(p.oid), E'\\n', E'\\x01'), '\\N'),
-          pg_get_function_arguments(p.oid), pg_get_function_identity_arguments(p.oid), pg_get_function_result(p.oid)
+          pg_get_function_arguments(p.oid), pg_get_function_identity_arguments(p.oid), pg_get_function_result(p.oid),
+          procost, prorows, prosupport::text, proleakproof, prosecdef
         from pg_proc p left join pg_description d on d.objoid = p.oid and d.classoid = 'pg_proc'::regclass
         where p.oid in ({oids}) or proname in ({names}) and not proargtypes::oid[] <@ array[{PROBED}]::oid[]
         order by p.oid"""):
         (oid, name, kind, strict, retset, vol, variadic, nargs, ndef, ret, argt, allt, modes, argn, src, par, descr,
-         lang, body, fargs, fident, fres) = r
+         lang, body, fargs, fident, fres, cost, prows, support, leak, secdef) = r
         # newlines were sent as SOH: rows() splits lines
         body, src = body.replace("\x01", "\n"), src.replace("\x01", "\n")
         w(f"\t{{{oid}, {q(name)}, '{kind}', {strict == 't'}, {retset == 't'}, '{vol}', {variadic}, {nargs}, {ndef}, {ret}, "
           f"{q(argt)}, {nul(allt)}, {nul(modes)}, {nul(argn)}, {q(src)}, '{par}', {q(descr)}, {lang}, {nul(body)}, "
-          f"{q(fargs)}, {q(fident)}, {q(fres)}}},\n".replace("True", "true").replace("False", "false"))
+          f"{q(fargs)}, {q(fident)}, {q(fres)}, {cost}, {prows}, {q(support)}, {leak == 't'}, {secdef == 't'}}},\n".replace("True", "true").replace("False", "false"))
+    w("}\n\n")
+
+    w("// pgOperators are the pg_operator rows of the operators gpusql implements\n")
+    w("// (scripts/pgcatalog/probe_operators.py), with the comments psql's \\do+\n")
+    w("// shows: the operator's own, and its function's.\n")
+    w("var pgOperators = []pgOperatorRow{\n")
+    for r in rows(f"""select o.oid, oprname, oprkind, oprcanmerge, oprcanhash, oprleft, oprright, oprresult, oprcom, oprnegate,
+          oprcode::text, oprrest::text, oprjoin::text, coalesce(obj_description(o.oid, 'pg_operator'), ''),
+          coalesce(obj_description(oprcode, 'pg_proc'), '')
+        from pg_operator o where o.oid in ({",".join(OPERATORS) or "0"}) order by o.oid"""):
+        (oid, name, kind, merge, hash_, left, right, res, com, neg, code, rest, join, descr, cdescr) = r
+        w(f"\t{{{oid}, {q(name)}, '{kind}', {merge == 't'}, {hash_ == 't'}, {left}, {right}, {res}, {com}, {neg}, "
+          f"{q(code)}, {q(rest)}, {q(join)}, {q(descr)}, {q(cdescr)}}},\n".replace("True", "true").replace("False", "false"))
     w("}\n")
 
 

@@ -112,3 +112,27 @@ SELECT (unnest('{a}'::text[])).x;
 
 -- name: cl030_generate_series_int_types
 SELECT generate_series(1::int2, 3) AS a, generate_series(1, 2::bigint) AS b, generate_series('2', 3) AS c;
+
+-- LIMIT and OFFSET as postgres_fdw pushes them down: with casts.
+-- name: cl031_limit_offset_casts
+-- ordered
+SELECT id FROM obs ORDER BY id LIMIT 3::bigint OFFSET 1::bigint;
+
+-- name: cl032_limit_cast_forms
+-- ordered
+SELECT id FROM obs ORDER BY id DESC LIMIT CAST(2 AS integer) OFFSET (1);
+
+-- name: cl033_limit_string_cast
+-- ordered
+SELECT id FROM obs ORDER BY id LIMIT '2'::bigint;
+
+-- name: cl034_pg_get_functiondef
+SELECT pg_get_functiondef('lower(text)'::regprocedure), pg_get_functiondef('now'::regproc);
+
+-- name: cl035_functiondef_aggregate
+-- error 42809
+SELECT pg_get_functiondef('max(integer)'::regprocedure);
+
+-- name: cl036_regprocedure_overload
+-- ordered
+SELECT proname::text, proargtypes::text FROM pg_proc WHERE oid IN ('generate_series(int, int)'::regprocedure, 'generate_series(bigint, bigint)'::regprocedure) ORDER BY 2;
