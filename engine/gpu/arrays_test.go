@@ -94,6 +94,7 @@ var arrayQueries = []string{
 // at 1, 5,000 and 70,000 rows with and without malformed arrays, the
 // device's pool poisoned before each query.
 func TestArraysMatchCPU(t *testing.T) {
+	skipCPUHalfUnderRace(t)
 	host := loader.NewCPU(loader.Config{})
 	mk := func(dir string, b engine.Backend) engine.Session {
 		return newSession(t, dir, b, `CREATE TABLE ar (id bigint, a text, g boolean, s text, d varchar(4), x text, i integer) FROM CSV 'ar.csv'`)

@@ -92,6 +92,7 @@ var fmtQueries = []string{
 // pool poisoned before each query; the CPU results are computed first,
 // so the queries are checked where no GPU exists too.
 func TestFormatMatchesCPU(t *testing.T) {
+	skipCPUHalfUnderRace(t)
 	host := loader.NewCPU(loader.Config{})
 	mk := func(dir string, b engine.Backend) engine.Session {
 		return newSession(t, dir, b, `CREATE TABLE t3 (id bigint, f text, g text, s text, v varchar(12), a numeric(10,2), c integer, t0 timestamp, t1 timestamp, fl boolean, d double precision, ch char(4)) FROM CSV 't3.csv'`)

@@ -28,6 +28,18 @@ func openDev(t testing.TB) *cuda.Device {
 	return d
 }
 
+// skipCPUHalfUnderRace skips a device test at once under the race
+// detector when no GPU is present. Such a test first computes the CPU
+// backend's answers (and checks that they raise no unexpected errors):
+// the plain test run keeps that check, while under -race those CPU halves
+// took most of the package's twenty minutes on a 2-core machine.
+func skipCPUHalfUnderRace(t *testing.T) {
+	t.Helper()
+	if gpu.RaceEnabled {
+		openDev(t)
+	}
+}
+
 func randomHost(rng *rand.Rand, n int) *engine.HostTable {
 	types := []engine.Type{engine.Bool, engine.Int16, engine.Int32, engine.Int64, engine.Float32, engine.Float64,
 		engine.NumericType(12, 2), engine.Date, engine.Timestamp, engine.Text}

@@ -54,6 +54,7 @@ func writeGroupingCSV(t *testing.T, path string, n int, rng *rand.Rand) {
 // workers first, so the statistics' order independence is tested where
 // no GPU exists too.
 func TestGroupingAggsMatchCPU(t *testing.T) {
+	skipCPUHalfUnderRace(t)
 	host := loader.NewCPU(loader.Config{})
 	mk := func(dir string, b engine.Backend) engine.Session {
 		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})

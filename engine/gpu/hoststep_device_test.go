@@ -78,6 +78,7 @@ var stepErrors = map[int]bool{3: true}
 // pool poisoned before each query: rows, and errors by SQLSTATE and
 // message.
 func TestHostStepsMatchCPU(t *testing.T) {
+	skipCPUHalfUnderRace(t)
 	host := loader.NewCPU(loader.Config{})
 	mk := func(dir string, b engine.Backend) engine.Session {
 		return newSession(t, dir, b, `CREATE TABLE hs (id bigint, o integer, r text, u integer, sz bigint) FROM CSV 'hs.csv'`)

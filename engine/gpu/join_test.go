@@ -107,6 +107,7 @@ func writeJoinTable(t *testing.T, path string, n, keys int, rng *rand.Rand) {
 // The CPU results are computed first, so that the queries are bound and
 // run where no GPU exists too.
 func TestJoinsMatchCPU(t *testing.T) {
+	skipCPUHalfUnderRace(t)
 	host := loader.NewCPU(loader.Config{})
 	const cols = `(id integer, k integer, k8 bigint, s text, c char(5), n numeric(10,2), n0 numeric(8,0), d date, f double precision, flag boolean)`
 	for _, size := range []struct{ a, b, keys int }{{1, 1, 1}, {200, 150, 40}, {5000, 3000, 700}, {60000, 20000, 9000}} {

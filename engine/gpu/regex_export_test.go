@@ -6,3 +6,7 @@ var (
 	RegexPatterns = regexPatterns
 	RegexStrings  = regexStrings
 )
+
+// RaceEnabled tells the device tests (package gpu_test) that the race
+// detector is on (race_on_test.go).
+const RaceEnabled = raceEnabled

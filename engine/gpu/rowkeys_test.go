@@ -103,6 +103,7 @@ func poisonPool(t *testing.T, dev *cuda.Device) {
 // CPU results are computed first, so that the queries are checked (bound
 // and run) where no GPU exists too.
 func TestRowKeysMatchCPU(t *testing.T) {
+	skipCPUHalfUnderRace(t)
 	host := loader.NewCPU(loader.Config{})
 	mk := func(dir string, b engine.Backend) engine.Session {
 		return newSession(t, dir, b, `CREATE TABLE rk (id bigint, a numeric(10,2), b numeric(12,4), f double precision, c integer, t0 timestamp, t1 timestamp) FROM CSV 'rk.csv'`)

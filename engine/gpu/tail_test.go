@@ -78,6 +78,7 @@ var tailQueries = []string{
 // pool poisoned before each query. The CPU results are computed first, so
 // that the queries are checked where no GPU exists too.
 func TestTailMatchesCPU(t *testing.T) {
+	skipCPUHalfUnderRace(t)
 	host := loader.NewCPU(loader.Config{})
 	mk := func(dir string, b engine.Backend) engine.Session {
 		return newSession(t, dir, b, `CREATE TABLE tl (id bigint, a numeric(10,2), b numeric(12,4), c integer, t0 timestamp, t1 timestamp, s text, v varchar(12)) FROM CSV 'tl.csv'`)

@@ -42,6 +42,7 @@ func writeWideCSV(t *testing.T, path string, n int, rng *rand.Rand) {
 // the shared instruction list) on the device with the CPU backend at 1,
 // 5,000 and 70,000 rows, the pool poisoned before each query.
 func TestWideMatchesCPU(t *testing.T) {
+	skipCPUHalfUnderRace(t)
 	host := loader.NewCPU(loader.Config{})
 	mk := func(dir string, b engine.Backend) engine.Session {
 		return newSession(t, dir, b, gpu.WideDDL+` FROM CSV 'tw.csv'`)

@@ -140,6 +140,7 @@ func writeWindowCSV(t *testing.T, path string, n int, rng *rand.Rand) {
 // the device's pool poisoned before each query, and checks that
 // windowRefused answer 0A000 on the device.
 func TestWindowMatchesCPU(t *testing.T) {
+	skipCPUHalfUnderRace(t)
 	host := loader.NewCPU(loader.Config{})
 	mk := func(dir string, b engine.Backend) engine.Session {
 		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
