@@ -4185,28 +4185,45 @@ extern "C" __global__ void __launch_bounds__(256) q_dict_codes(u64 dataP, int wi
 // are) when row r's string is not NULL and matches the pattern, as OP_LIKE
 // matches it; the fused kernels read LIKE over wide columns from it
 // (engine/gpu/precomp.go). Each warp writes the 32-bit word of its 32
-// rows.
+// rows. With stage set (width a multiple of 4, at most likeStageMax), a
+// block first copies its rows into shared memory with coalesced 4-byte
+// loads, and the matching, byte by byte, reads them there: matching
+// straight from global memory waits on a dependent load per byte. The
+// pattern is copied to shared memory first; the dynamic shared size is
+// 16-aligned pattern bytes plus (stage) blockDim.x * width.
 extern "C" __global__ void __launch_bounds__(256) q_like_bits(u64 dataP, int width, int isChar, u64 validP, i64 n,
-                                                              u64 patP, int lp, int esc, int ci, u64 outP) {
+                                                              u64 patP, int lp, int esc, int ci, u64 outP, int stage) {
+    extern __shared__ unsigned char likeSmem[];
     const unsigned char *data = (const unsigned char *)dataP;
+    unsigned char *pat = likeSmem;
+    unsigned char *rows = likeSmem + ((lp + 15) & ~15);
+    for (int i = threadIdx.x; i < lp; i += blockDim.x) pat[i] = ((const unsigned char *)patP)[i];
+    __syncthreads();
     QCol c;
     c.data = dataP;
     c.valid = validP;
-    i64 warp = ((i64)blockIdx.x * blockDim.x + threadIdx.x) >> 5;
-    i64 warps = ((i64)gridDim.x * blockDim.x) >> 5;
-    int lane = threadIdx.x & 31;
-    for (i64 base = warp * 32; base < n; base += warps * 32) {
-        i64 row = base + lane;
+    for (i64 base = (i64)blockIdx.x * blockDim.x; base < n; base += (i64)gridDim.x * blockDim.x) {
+        i64 row = base + threadIdx.x;
+        const unsigned char *s = data + row * (i64)width;
+        if (stage) {
+            i64 cnt = n - base < (i64)blockDim.x ? n - base : (i64)blockDim.x;
+            const unsigned *src = (const unsigned *)(data + base * (i64)width);
+            unsigned *dst = (unsigned *)rows;
+            int words = (int)(cnt * width / 4);
+            for (int w = threadIdx.x; w < words; w += blockDim.x) dst[w] = src[w];
+            __syncthreads();
+            s = rows + threadIdx.x * width;
+        }
         bool m = false;
         if (row < n && validAt(c, row)) {
-            const unsigned char *s = data + row * (i64)width;
             int l = dictLen(s, width);
             if (isChar) {
                 while (l > 0 && s[l - 1] == ' ') l--;
             }
-            m = like(s, l, (const unsigned char *)patP, lp, esc, ci != 0);
+            m = like(s, l, pat, lp, esc, ci != 0);
         }
         unsigned bits = __ballot_sync(0xffffffffu, m);
-        if (lane == 0) ((unsigned *)outP)[base >> 5] = bits;
+        if ((threadIdx.x & 31) == 0 && row < n) ((unsigned *)outP)[row >> 5] = bits;
+        if (stage) __syncthreads(); // the next rows overwrite these
     }
 }

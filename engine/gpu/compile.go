@@ -138,6 +138,11 @@ type compiler struct {
 	// intvOK lets the next compile return an interval (the operand of an
 	// interval operator, an output column); compile clears it
 	intvOK bool
+	// fitMax: a sum or avg over numerics whose scale varies by row adds
+	// each value at the largest scale it can have (opDFitR with imm -1,
+	// which only the fused generator reads), beside the hidden max of
+	// the scales; the interpreter's two passes leave it unset
+	fitMax bool
 }
 
 func (c *compiler) compile(e engine.Expr, mask int32) (val, error) {

@@ -31,6 +31,9 @@ type fusedKernel struct {
 	entry  string // the kernel's name in ptx: "fused" when empty
 	// preArgs: the arguments of precomputed values, after the columns'
 	preArgs []preArg
+	// fitScale, by aggregate: the scale a sum over numerics whose scale
+	// varies by row adds at (its values extended by opDFitR)
+	fitScale map[int]int32
 }
 
 // fusedAggregate runs p as one generated kernel. ok is false when the plan
@@ -50,7 +53,7 @@ func (r *run) fusedAggregate(ctx context.Context, p *engine.Plan) (res *engine.B
 		return nil, false, err
 	}
 	prog := newProgram()
-	c := &compiler{p: prog, cols: r.t.Cols}
+	c := &compiler{p: prog, cols: r.t.Cols, fitMax: true}
 	mask, filter := int32(0), int32(-1)
 	if p.Filter != nil {
 		f, err := c.compile(p.Filter, 0)
@@ -86,11 +89,14 @@ func (r *run) fusedAggregate(ctx context.Context, p *engine.Plan) (res *engine.B
 	}
 	grid = min(grid, (r.n+fusedTPB-1)/fusedTPB)
 	perThread := (r.n + grid*fusedTPB - 1) / (grid * fusedTPB)
-	argKeys := make([]string, len(orig.Aggs))
+	argKeys := make([]string, len(qa))
 	for k, ag := range orig.Aggs {
 		if ag.Arg != nil {
 			argKeys[k] = ag.Arg.String()
 		}
+	}
+	for k := len(orig.Aggs); k < len(qa); k++ {
+		argKeys[k] = fmt.Sprintf("\x00scale of %d", k) // the hidden max of a scale
 	}
 	key, err := r.fusedKey(prog, filter, keyVals, qa, argKeys, perThread)
 	if err != nil {
@@ -172,7 +178,8 @@ func (r *run) fusedAggregate(ctx context.Context, p *engine.Plan) (res *engine.B
 			keyCols = append(keyCols, kp.decode(packed, prog.pres))
 		}
 	}
-	res, err = r.aggResult(orig, keyCols, argv, accs, ng, na, nil, nil, nil)
+	scales := fitScales(orig, qa, fk, accs, ng, na)
+	res, err = r.aggResult(orig, keyCols, argv, accs, ng, na, nil, nil, scales)
 	if l := engine.StepLogOf(ctx); l != nil && err == nil {
 		l.Note("Fused Kernel: one generated kernel")
 		for _, p := range prog.pres {
@@ -195,6 +202,43 @@ func accInit(q qAgg) qAcc {
 		}
 	}
 	return a
+}
+
+// fitScales finishes the sums over numerics whose scale varies by row:
+// the kernel added every value at scale S (fk.fitScale), and the hidden
+// max after the plan's aggregates holds each group's largest scale S_g;
+// each group's sum is divided by 10^(S-S_g), exactly, since every term is
+// a multiple of it: the CPU backend's sum at S_g (as accumulateScaled
+// does for the interpreter). It returns the scales by aggregate, nil
+// when there are none.
+func fitScales(p *engine.Plan, qa []qAgg, fk *fusedKernel, accs []qAcc, ng, na int) map[int][]int32 {
+	var scales map[int][]int32
+	h := len(p.Aggs)
+	for k := range p.Aggs {
+		s, ok := fk.fitScale[k]
+		if !ok {
+			continue
+		}
+		sc := make([]int32, ng)
+		for g := 0; g < ng; g++ {
+			x, hx := &accs[g*na+k], accs[g*na+h]
+			sc[g] = s
+			if hx.Cnt == 0 {
+				continue
+			}
+			sc[g] = int32(int64(hx.S0))
+			if sc[g] != s {
+				b := new(big.Int).Quo(sum192(*x), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(s-sc[g])), nil))
+				set192(x, b)
+			}
+		}
+		if scales == nil {
+			scales = map[int][]int32{}
+		}
+		scales[k] = sc
+		h++
+	}
+	return scales
 }
 
 // decode turns packed group keys back into the key's values; pres are
@@ -406,6 +450,19 @@ func genFused(prog *program, filter int32, keyVals []val, qa []qAgg, argKeys []s
 	g.f("@%s bra %s;", pe, end)
 	if err := g.program(prog, row); err != nil {
 		return nil, err
+	}
+	for k, q := range qa {
+		if q.Cls != accInt || q.Pad != 1 || q.Fn != int32(engine.AggSum) && q.Fn != int32(engine.AggAvg) {
+			continue
+		}
+		s, ok := g.fitScale[q.Reg]
+		if !ok {
+			return nil, notFused("sums of numerics whose scale varies by row, not extended")
+		}
+		if fk.fitScale == nil {
+			fk.fitScale = map[int]int32{}
+		}
+		fk.fitScale[k] = s
 	}
 	pass := ptrue
 	if filter >= 0 {

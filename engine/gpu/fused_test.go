@@ -125,12 +125,36 @@ func TestFusedPrecomputed(t *testing.T) {
 	}
 }
 
+// TestFusedScaledSums checks that the generator takes sums over numerics
+// whose scale varies by row (a CASE of a price and 0), extending each to
+// the largest scale, and that ptxas assembles the kernel.
+func TestFusedScaledSums(t *testing.T) {
+	ptxas, _ := exec.LookPath("ptxas")
+	n := engine.Type{Kind: engine.KindNumeric}
+	cs := genCols(true)
+	kase := &engine.Case{
+		Conds:   []engine.Expr{call(engine.OpGe, engine.Bool, col(cs, 2), numc(5, 2)), call(engine.OpGt, engine.Bool, col(cs, 7), &engine.Const{T: engine.Int32, I: 7})},
+		Results: []engine.Expr{call(engine.OpCast, n, col(cs, 1)), &engine.Const{T: n, D: engine.DecFromScaled(15, 1)}},
+		Else:    &engine.Const{T: n, D: engine.DecFromScaled(0, 0)},
+		T:       n,
+	}
+	p := &engine.Plan{
+		Aggregate: true,
+		GroupBy:   []engine.Expr{col(cs, 4)},
+		Aggs:      []engine.AggCall{{Func: engine.AggSum, Arg: kase, T: n}, {Func: engine.AggAvg, Arg: kase, T: n}},
+	}
+	fk := assembleFused(t, "scaled sums", p, cs, ptxas)
+	if fk.fitScale[0] != 2 || fk.fitScale[1] != 2 {
+		t.Errorf("sums extended to scales %v, want 2 and 2", fk.fitScale)
+	}
+}
+
 // assembleFused compiles plan p over cs, generates its fused kernel and
 // assembles it with ptxas (when installed) for sm_80 and sm_90.
-func assembleFused(t *testing.T, name string, p *engine.Plan, cs []*Column, ptxas string) {
+func assembleFused(t *testing.T, name string, p *engine.Plan, cs []*Column, ptxas string) *fusedKernel {
 	t.Helper()
 	prog := newProgram()
-	c := &compiler{p: prog, cols: cs}
+	c := &compiler{p: prog, cols: cs, fitMax: true}
 	filter, mask := int32(-1), int32(0)
 	if p.Filter != nil {
 		f, err := c.compile(p.Filter, 0)
@@ -152,18 +176,21 @@ func assembleFused(t *testing.T, name string, p *engine.Plan, cs []*Column, ptxa
 	if err != nil {
 		t.Fatal(err)
 	}
-	argKeys := make([]string, len(p.Aggs))
+	argKeys := make([]string, len(qa))
 	for k, ag := range p.Aggs {
 		if ag.Arg != nil {
 			argKeys[k] = ag.Arg.String()
 		}
+	}
+	for k := len(p.Aggs); k < len(qa); k++ {
+		argKeys[k] = fmt.Sprintf("hidden %d", k)
 	}
 	fk, err := genFused(prog, filter, keys, qa, argKeys, 1000, cs, genStats)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
 	if ptxas == "" {
-		return
+		return fk
 	}
 	dir := t.TempDir()
 	src := filepath.Join(dir, "k.ptx")
@@ -182,6 +209,7 @@ func assembleFused(t *testing.T, name string, p *engine.Plan, cs []*Column, ptxa
 	if os.Getenv("FUSED_DUMP") == name {
 		t.Logf("%s", fk.ptx)
 	}
+	return fk
 }
 
 // TestFusedRefuses: ranges that may overflow 64 bits or a type's range,

@@ -46,6 +46,10 @@ const (
 	preRange         // a value per value of an integer column of a narrow range
 )
 
+// likeShared is the most dynamic shared memory q_like_bits takes (the
+// default limit of a block).
+const likeShared = 48 << 10
+
 // rangeMax is the widest value range of an integer column whose values
 // get a table (preRange).
 const rangeMax = 1 << 16
@@ -493,11 +497,22 @@ func (pc precomp) like(e engine.Expr, k int) (*pre, error) {
 	if col.Type.Kind == engine.KindChar {
 		isChar = 1
 	}
+	// rows go through shared memory when a block's fit beside the pattern
+	// (q_like_bits)
+	shared := (len(pat.S) + 15) &^ 15
+	stage := int32(0)
+	if col.Width%4 == 0 && shared+256*col.Width <= likeShared {
+		stage = 1
+		shared += 256 * col.Width
+	}
+	if shared > likeShared {
+		return nil, nil // a pattern past shared memory: the interpreter
+	}
 	dev := pc.r.b.dev
 	g := uint32(min((n+255)/256, int64(dev.Props().SMs)*16))
 	err = dev.Do(func() error {
-		return dev.Launch(pc.r.b.fns["q_like_bits"], cuda.Dim3{X: g, Y: 1, Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, 0, nil,
-			col.Data.Ptr(), int32(col.Width), isChar, valid, n, cuda.DevPtr(pp), int32(len(pat.S)), esc, ci, bm.Ptr())
+		return dev.Launch(pc.r.b.fns["q_like_bits"], cuda.Dim3{X: g, Y: 1, Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, uint32(shared), nil,
+			col.Data.Ptr(), int32(col.Width), isChar, valid, n, cuda.DevPtr(pp), int32(len(pat.S)), esc, ci, bm.Ptr(), stage)
 	})
 	if err != nil {
 		return nil, err

@@ -60,11 +60,12 @@ type ptxGen struct {
 
 	// precomputed values (precomp.go)
 	pres     []*pre
-	prePtr   []string       // pre -> its bitmap or table parameter
-	preValid []string       // pre -> its column's validity parameter (preBits)
-	codePtr  map[int]string // column -> its codes parameter
-	codeRegs map[int]string // column -> the row's code, once loaded
-	preOf    map[int32]int  // program register -> 1 + the precomputed value it holds
+	prePtr   []string        // pre -> its bitmap or table parameter
+	preValid []string        // pre -> its column's validity parameter (preBits)
+	codePtr  map[int]string  // column -> its codes parameter
+	codeRegs map[int]string  // column -> the row's code, once loaded
+	preOf    map[int32]int   // program register -> 1 + the precomputed value it holds
+	fitScale map[int32]int32 // opDFitR's register -> the scale it extends to
 }
 
 func (g *ptxGen) f(format string, args ...any) {
@@ -378,6 +379,31 @@ func (g *ptxGen) op(in qIns) error {
 		r := g.r64()
 		g.f("%s %s, %s;", ins, r, va())
 		g.set(d, r, g.nul[a], rg)
+	case opDFitR:
+		// only the fused form: to the largest scale the row's can be
+		if in.Imm != -1 {
+			return notFused("opcode %d", in.Op)
+		}
+		if err := needs(a, b); err != nil {
+			return err
+		}
+		sr := g.rng[b]
+		if !sr.lo.IsInt64() || !sr.hi.IsInt64() || sr.lo.Sign() < 0 || sr.hi.Int64() > 18 {
+			return notFused("numerics of scales out of range")
+		}
+		lo, hi := sr.lo.Int64(), sr.hi.Int64()
+		x := g.r64()
+		g.f("mov.b64 %s, %s;", x, va())
+		for s := lo; s < hi; s++ {
+			p := g.pred()
+			g.f("setp.eq.s64 %s, %s, %d;", p, g.val[b], s)
+			g.f("@%s mul.lo.s64 %s, %s, %d;", p, x, va(), pow10i(int(hi-s)))
+		}
+		g.set(d, x, g.nul[a], g.rng[a].union(g.rng[a].scale(int(hi-lo))))
+		if g.fitScale == nil {
+			g.fitScale = map[int32]int32{}
+		}
+		g.fitScale[d] = int32(hi)
 	case opRescale:
 		if err := needs(a); err != nil {
 			return err
