@@ -19,9 +19,10 @@ import (
 // values (sm, with ” and trailing blanks), char(10) (ch), exactly 255
 // and 256 values (the last 1-byte dictionary and the first 2-byte one),
 // exactly 65,535 and 65,536 stored forms (the last dictionary and the
-// first column without one), and a comment with LIKE's special bytes.
+// first column without one), a comment with LIKE's special bytes, and
+// random 8-digit hex filling its width (fw).
 const dictDDL = `CREATE TABLE dt (id bigint, sm varchar(12), ch char(10), v255 varchar(8), v256 varchar(8),
-	v65535 varchar(10), v65536 varchar(10), cm varchar(44), x integer, p numeric(12,2), d date, ts timestamp) FROM CSV 'dt.csv'`
+	v65535 varchar(10), v65536 varchar(10), cm varchar(44), x integer, p numeric(12,2), d date, ts timestamp, fw varchar(8)) FROM CSV 'dt.csv'`
 
 func writeDictCSV(t *testing.T, path string, n int, rng *rand.Rand) {
 	t.Helper()
@@ -46,7 +47,7 @@ func writeDictCSV(t *testing.T, path string, n int, rng *rand.Rand) {
 			c = c[:36]
 		}
 		c += fmt.Sprintf(" #%d", i) // too many values for a dictionary
-		fmt.Fprintf(&b, "%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", i,
+		fmt.Fprintf(&b, "%d,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", i,
 			null(quote(sm[rng.Intn(len(sm))])),
 			null(quote(ch[rng.Intn(len(ch))])),
 			null(fmt.Sprintf("k%d", i%255)),
@@ -57,7 +58,8 @@ func writeDictCSV(t *testing.T, path string, n int, rng *rand.Rand) {
 			null(fmt.Sprint(rng.Intn(2000)-1000)),
 			null(fmt.Sprintf("%d.%02d", rng.Intn(2000)-1000, rng.Intn(100))),
 			null(fmt.Sprintf("199%d-%02d-%02d", 2+rng.Intn(7), 1+rng.Intn(12), 1+rng.Intn(28))),
-			null(fmt.Sprintf("20%02d-%02d-%02d %02d:%02d:%02d", rng.Intn(30), 1+rng.Intn(12), 1+rng.Intn(28), rng.Intn(24), rng.Intn(60), rng.Intn(60))))
+			null(fmt.Sprintf("20%02d-%02d-%02d %02d:%02d:%02d", rng.Intn(30), 1+rng.Intn(12), 1+rng.Intn(28), rng.Intn(24), rng.Intn(60), rng.Intn(60))),
+			null(fmt.Sprintf("%08x", rng.Uint32()))) // the full width: no zero byte between rows
 	}
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
@@ -106,7 +108,7 @@ var dictQueries = []dictQuery{
 	// the largest scale, then each group's sum at its own
 	{"SELECT sm, sum(CASE WHEN x > 0 THEN p ELSE 0 END), avg(CASE WHEN x > 0 THEN p ELSE 0 END) FROM dt GROUP BY sm ORDER BY sm", "Fused Kernel: one generated kernel"},
 	{"SELECT sm, sum(CASE WHEN x > 990 AND sm = 'RAIL' THEN p ELSE 0 END) FROM dt GROUP BY sm ORDER BY sm", "Fused Kernel: one generated kernel"},
-	{"SELECT ch, sum(CASE WHEN x > 500 THEN p * p WHEN x > 0 THEN 1.5 WHEN x < -900 THEN NULL ELSE 0 END) FROM dt GROUP BY ch ORDER BY ch", "Fused Kernel: one generated kernel"},
+	{"SELECT ch, sum(CASE WHEN x > 500 THEN p * p WHEN x > 0 THEN 1.5 WHEN x < -900 THEN NULL ELSE 0 END) FROM dt GROUP BY ch ORDER BY ch", ""}, // not fused yet: the interpreter
 	{"SELECT sum(CASE WHEN x > 2000 THEN p ELSE 0 END), sum(CASE WHEN x > 2000 THEN p END) FROM dt", "Fused Kernel: one generated kernel"},
 	// errors for some dictionary values: the interpreter raises them
 	{"SELECT count(*) FROM dt WHERE sm::int > 0", ""},
@@ -122,6 +124,10 @@ var dictQueries = []dictQuery{
 	{"SELECT count(*) FROM dt WHERE cm ILIKE '%É%'", "read from a match bitmap"},
 	{"SELECT count(*) FROM dt WHERE cm LIKE '% #1%'", "read from a match bitmap"},
 	{"SELECT count(*) FROM dt WHERE v65536 LIKE 'w1%'", "read from a match bitmap"},
+	// q_like_sub over values filling their width: no match across rows
+	{"SELECT count(*) FROM dt WHERE fw LIKE '%9a%'", "read from a match bitmap"},
+	{"SELECT count(*) FROM dt WHERE fw ILIKE '%A0B%' OR fw LIKE '%0000%'", "read from a match bitmap"},
+	{"SELECT count(*) FROM dt WHERE fw LIKE '%%ff%%' AND fw NOT LIKE '%f_f%'", "read from a match bitmap"},
 }
 
 // TestDictionariesMatchCPU runs dictQueries on the device and on the CPU
