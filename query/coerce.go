@@ -148,10 +148,6 @@ func unifyTarget(t engine.Type) engine.Type {
 	switch t.Kind {
 	case engine.KindNumeric:
 		return engine.Numeric
-	case engine.KindChar:
-		return engine.Type{Kind: engine.KindChar}
-	case engine.KindVarchar:
-		return engine.Text
 	}
 	return engine.Type{Kind: t.Kind}
 }

@@ -25,6 +25,13 @@ func TestCommonTypeStrings(t *testing.T) {
 		{engine.Text, char4, engine.Text},
 		{vc10, engine.Text, engine.Text},
 		{vc10, engine.Type{Kind: engine.KindVarchar, Len: 3}, engine.Type{Kind: engine.KindVarchar}},
+		// an unknown literal (or NULL) takes the other's type, without
+		// its length: CASE WHEN ... THEN a_varchar END is varchar, as in
+		// PostgreSQL (lib/pq showed it as text)
+		{engine.Unknown, vc10, engine.Type{Kind: engine.KindVarchar}},
+		{vc10, engine.Unknown, engine.Type{Kind: engine.KindVarchar}},
+		{engine.Unknown, char4, bpchar},
+		{engine.Unknown, engine.Unknown, engine.Text},
 	} {
 		got, ok := commonType(c.a, c.b)
 		if !ok || got != c.want {
