@@ -32,6 +32,7 @@ type program struct {
 	nreg     int32         // registers used: the most next has been
 	scratch  int           // bytes of string scratch per thread (strSlot)
 	poolAddr uint64        // the device address of strPool's latest upload (prepare), for error records (arrays.go)
+	pres     []*pre        // precomputed values read by opPre (fused kernels only: precomp.go)
 }
 
 func unsupported(what string, args ...any) error {
@@ -178,6 +179,8 @@ func (c *compiler) compileAny(e engine.Expr, mask int32) (val, error) {
 		return c.call(e, mask)
 	case *engine.HostFunc:
 		return c.hostFunc(e, mask)
+	case *preExpr:
+		return c.pre(e)
 	}
 	return val{}, unsupported("expression %T", e)
 }

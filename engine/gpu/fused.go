@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -28,12 +29,14 @@ type fusedKernel struct {
 	shared int    // dynamic shared bytes per block
 	gslots int    // global hash slots (1 without GROUP BY)
 	entry  string // the kernel's name in ptx: "fused" when empty
+	// preArgs: the arguments of precomputed values, after the columns'
+	preArgs []preArg
 }
 
 // fusedAggregate runs p as one generated kernel. ok is false when the plan
 // is outside what the generator proves exact (see ptxgen.go) or when the
 // groups overflow the hash tables; the caller then runs the interpreter.
-func (r *run) fusedAggregate(p *engine.Plan) (res *engine.Batch, ok bool, err error) {
+func (r *run) fusedAggregate(ctx context.Context, p *engine.Plan) (res *engine.Batch, ok bool, err error) {
 	if r.n == 0 || r.n >= fusedMaxRows || len(p.Aggs) == 0 || len(p.Aggs) > maxAggs {
 		return nil, false, nil
 	}
@@ -41,6 +44,10 @@ func (r *run) fusedAggregate(p *engine.Plan) (res *engine.Batch, ok bool, err er
 		if isDistinctPass(ag) {
 			return nil, false, nil // the interpreter path's distinctAggs
 		}
+	}
+	orig := p
+	if p, err = r.precompute(p); err != nil {
+		return nil, false, err
 	}
 	prog := newProgram()
 	c := &compiler{p: prog, cols: r.t.Cols}
@@ -79,8 +86,8 @@ func (r *run) fusedAggregate(p *engine.Plan) (res *engine.Batch, ok bool, err er
 	}
 	grid = min(grid, (r.n+fusedTPB-1)/fusedTPB)
 	perThread := (r.n + grid*fusedTPB - 1) / (grid * fusedTPB)
-	argKeys := make([]string, len(p.Aggs))
-	for k, ag := range p.Aggs {
+	argKeys := make([]string, len(orig.Aggs))
+	for k, ag := range orig.Aggs {
 		if ag.Arg != nil {
 			argKeys[k] = ag.Arg.String()
 		}
@@ -127,6 +134,7 @@ func (r *run) fusedAggregate(p *engine.Plan) (res *engine.Batch, ok bool, err er
 			args = append(args, col.Valid.Ptr())
 		}
 	}
+	args = preArgs(args, fk, prog.pres, r.t.Cols)
 	shared := uint32(fk.shared)
 	err = r.b.dev.Do(func() error {
 		if err := r.b.dev.CopyHtoD(base, host, nil); err != nil {
@@ -161,10 +169,16 @@ func (r *run) fusedAggregate(p *engine.Plan) (res *engine.Batch, ok bool, err er
 		}
 		accs = compact
 		for _, kp := range fk.keys {
-			keyCols = append(keyCols, kp.decode(packed))
+			keyCols = append(keyCols, kp.decode(packed, prog.pres))
 		}
 	}
-	res, err = r.aggResult(p, keyCols, argv, accs, ng, na, nil, nil, nil)
+	res, err = r.aggResult(orig, keyCols, argv, accs, ng, na, nil, nil, nil)
+	if l := engine.StepLogOf(ctx); l != nil && err == nil {
+		l.Note("Fused Kernel: one generated kernel")
+		for _, p := range prog.pres {
+			l.Note(p.note())
+		}
+	}
 	return res, err == nil, err
 }
 
@@ -183,8 +197,9 @@ func accInit(q qAgg) qAcc {
 	return a
 }
 
-// decode turns packed group keys back into the key's values.
-func (kp keyPart) decode(packed []uint64) *engine.Vec {
+// decode turns packed group keys back into the key's values; pres are
+// the run's precomputed values (a dictionary code's key reads its values).
+func (kp keyPart) decode(packed []uint64, pres []*pre) *engine.Vec {
 	out := engine.NewVec(kp.v.t, len(packed))
 	for g, k := range packed {
 		code := k >> kp.shift
@@ -216,6 +231,15 @@ func (kp keyPart) decode(packed []uint64) *engine.Vec {
 		}
 		v := new(big.Int).SetUint64(code - 1)
 		x := v.Add(v, kp.lo).Int64()
+		if kp.preKey > 0 {
+			d := pres[kp.preKey-1].dict
+			if x == int64(d.nullCode()) {
+				out.SetNull(g)
+			} else {
+				out.S[g] = d.vals.S[x]
+			}
+			continue
+		}
 		switch engine.PhysOf(kp.v.t.Kind) {
 		case engine.PhysDec:
 			out.D[g] = engine.DecFromScaled(x, int(kp.v.scale))
@@ -263,6 +287,9 @@ func (r *run) fusedKey(prog *program, filter int32, keyVals []val, qa []qAgg, ar
 			b = fmt.Appendf(b, ",%d,%d,%d", st.lo, st.hi, st.count)
 		}
 		b = append(b, ';')
+	}
+	for _, p := range prog.pres {
+		b = append(b, p.key(r.t.Cols)...)
 	}
 	return string(b), nil
 }
@@ -352,6 +379,7 @@ func genFused(prog *program, filter int32, keyVals []val, qa []qAgg, argKeys []s
 		g.colPtr[k] = ptr
 		fk.cols = append(fk.cols, k)
 	}
+	g.preParams(fk, prog.pres)
 	// thread indices
 	tid, cta, ntid, ncta := g.r32(), g.r32(), g.r32(), g.r32()
 	g.f("mov.u32 %s, %%tid.x;", tid)
@@ -655,6 +683,9 @@ func (g *ptxGen) packKeys(fk *fusedKernel, prog *program, keyVals []val, row str
 		} else {
 			if err := g.use(v.reg); err != nil {
 				return "", err
+			}
+			if i := g.preOf[v.reg]; i > 0 && g.pres[i-1].kind == preCode {
+				kp.preKey = i
 			}
 			if isFloat(v.cls) || !(isInt(v.cls) || v.cls == clsDec || v.cls == clsBool) {
 				return "", notFused("group keys of type %s", v.t)

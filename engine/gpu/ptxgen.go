@@ -35,6 +35,7 @@ type keyPart struct {
 	char     bool     // char(n): trailing spaces do not count
 	lo       *big.Int // integers: code = v - lo + 1, 0 for NULL
 	nullable bool     // strings: a NULL bit below the bytes
+	preKey   int      // 1 + the index of the precomputed dictionary code it holds, 0 none
 	shift    int
 	bits     int
 }
@@ -56,6 +57,14 @@ type ptxGen struct {
 	colPtr  map[int][2]string
 	cols    []*Column
 	stats   func(k int) (colStats, error)
+
+	// precomputed values (precomp.go)
+	pres     []*pre
+	prePtr   []string       // pre -> its bitmap or table parameter
+	preValid []string       // pre -> its column's validity parameter (preBits)
+	codePtr  map[int]string // column -> its codes parameter
+	codeRegs map[int]string // column -> the row's code, once loaded
+	preOf    map[int32]int  // program register -> 1 + the precomputed value it holds
 }
 
 func (g *ptxGen) f(format string, args ...any) {
@@ -222,6 +231,7 @@ func (g *ptxGen) validBit(bm, row string) string {
 // constants.
 func (g *ptxGen) program(p *program, row string) error {
 	g.colRegs = map[int][2]string{}
+	g.codeRegs = map[int]string{}
 	one := g.imm(1)
 	g.set(0, one, "", iv(1, 1))
 	for _, in := range p.ins {
@@ -253,6 +263,8 @@ func (g *ptxGen) program(p *program, row string) error {
 				rg = iv(0, 0)
 			}
 			g.set(d, r[0], r[1], rg)
+		case opPre:
+			g.preOp(d, int(a), in.B, row)
 		case opConst:
 			k := p.consts[a]
 			if k.Nul != 0 {
