@@ -4,15 +4,10 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
-	"github.com/gpusql/gpusql/engine/gpu"
-	"github.com/gpusql/gpusql/loader"
 )
 
 // dictDDL is the table of the dictionary tests: string columns of 5
@@ -137,56 +132,40 @@ var dictQueries = []dictQuery{
 // kernel ran with the dictionary or bitmap each query names.
 func TestDictionariesMatchCPU(t *testing.T) {
 	skipCPUHalfUnderRace(t)
-	host := loader.NewCPU(loader.Config{})
-	type result struct {
-		rows []string
-		err  error
-	}
 	sizes := []int{1, 5000, 70000}
-	dirs := make([]string, len(sizes))
-	want := make([][]result, len(sizes))
-	for si, n := range sizes {
-		dirs[si] = t.TempDir()
-		writeDictCSV(t, filepath.Join(dirs[si], "dt.csv"), n, rand.New(rand.NewSource(int64(n)+3)))
-		cs := newSession(t, dirs[si], cpu.New(host, 1), dictDDL)
-		for _, q := range dictQueries {
-			rows, err := runSQL(t, cs, q.sql)
-			if err != nil && !strings.Contains(q.sql, "::int") {
-				t.Errorf("%d rows: %s: %v", n, q.sql, err)
-			}
-			want[si] = append(want[si], result{rows, err})
-		}
+	var qs []string
+	for _, q := range dictQueries {
+		qs = append(qs, q.sql)
 	}
-	dev := openDev(t)
-	for si, n := range sizes {
-		gs := newSession(t, dirs[si], gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}), dictDDL)
-		for k, q := range dictQueries {
-			poisonPool(t, dev)
-			w := want[si][k]
-			got, gerr := runSQL(t, gs, q.sql)
-			if engine.Code(w.err) != engine.Code(gerr) || fmt.Sprint(w.err) != fmt.Sprint(gerr) {
-				t.Errorf("%d rows: %s\n cpu error %v\n gpu error %v", n, q.sql, w.err, gerr)
-				continue
+	sizedTwins{
+		sizes:   sizes,
+		write:   csvWriter("dt.csv", 3, writeDictCSV),
+		ddl:     dictDDL,
+		queries: qs,
+		workers: []int{1},
+		checkCPU: func(t *testing.T, n, k int, q string, err error) {
+			if err != nil && !strings.Contains(q, "::int") {
+				t.Errorf("%d rows: %s: %v", n, q, err)
 			}
-			wr := append([]string(nil), w.rows...)
-			if !strings.Contains(q.sql, "ORDER BY") {
-				sort.Strings(wr)
-				sort.Strings(got)
+		},
+		opts: twinOpts{sameMessage: true, ordered: orderedUpper},
+		afterGPU: func(t *testing.T, n int, gs engine.Session) {
+			if n != sizes[len(sizes)-1] {
+				return
 			}
-			if d := rowDiff(wr, got); d != "" {
-				t.Errorf("%d rows: %s\n %s", n, q.sql, d)
+			for _, q := range dictQueries {
+				if q.fused == "" {
+					continue
+				}
+				plan, err := runSQL(t, gs, "EXPLAIN ANALYZE "+q.sql)
+				if err != nil {
+					t.Errorf("EXPLAIN ANALYZE %s: %v", q.sql, err)
+					continue
+				}
+				if p := strings.Join(plan, "\n"); !strings.Contains(p, q.fused) {
+					t.Errorf("%s: EXPLAIN ANALYZE does not show %q:\n%s", q.sql, q.fused, p)
+				}
 			}
-			if q.fused == "" || n < 70000 {
-				continue
-			}
-			plan, err := runSQL(t, gs, "EXPLAIN ANALYZE "+q.sql)
-			if err != nil {
-				t.Errorf("EXPLAIN ANALYZE %s: %v", q.sql, err)
-				continue
-			}
-			if p := strings.Join(plan, "\n"); !strings.Contains(p, q.fused) {
-				t.Errorf("%s: EXPLAIN ANALYZE does not show %q:\n%s", q.sql, q.fused, p)
-			}
-		}
-	}
+		},
+	}.run(t)
 }
