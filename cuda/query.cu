@@ -4249,6 +4249,11 @@ extern "C" __global__ void __launch_bounds__(256) q_like_sub(u64 dataP, int widt
     const i64 total = n * (i64)width;
     const unsigned char first = subSmem[0];
     const bool ci1 = ci != 0;
+    // words holding no byte equal to lit[0] (either case under ci) are
+    // skipped with a few integer operations (the zero-byte test on word ^
+    // lit[0] in every byte)
+    const unsigned rep0 = first * 0x01010101u;
+    const unsigned rep1 = (ci1 && first >= 'a' && first <= 'z') ? (unsigned)(first - 32) * 0x01010101u : rep0;
     for (i64 w = (i64)blockIdx.x * blockDim.x + threadIdx.x; w * 4 < total; w += (i64)gridDim.x * blockDim.x) {
         unsigned word;
         if (w * 4 + 4 <= total) {
@@ -4257,24 +4262,27 @@ extern "C" __global__ void __launch_bounds__(256) q_like_sub(u64 dataP, int widt
             word = 0;
             for (int j = 0; j < 4 && w * 4 + j < total; j++) word |= (unsigned)data[w * 4 + j] << (8 * j);
         }
-        for (int j = 0; j < 4; j++) {
-            unsigned char b = (unsigned char)(word >> (8 * j));
-            if (fold(b, ci1) != first) continue;
-            i64 p = w * 4 + j;
-            i64 row = p / width;
-            i64 off = p - row * width;
-            if (off + ll > width) continue;
-            const unsigned char *s = data + p;
-            int k = 1;
-            while (k < ll && fold(s[k], ci1) == subSmem[k]) k++;
-            if (k < ll || !validAt(c, row)) continue;
-            // inside the value: no zero byte before the match (bytes past a
-            // value's end need not be zero)
-            const unsigned char *r0 = data + row * (i64)width;
-            bool past = false;
-            for (i64 q = 0; q < off && !past; q++) past = r0[q] == 0;
-            if (past) continue;
-            atomicOr((unsigned *)outP + (row >> 5), 1u << (row & 31));
+        unsigned x0 = word ^ rep0, x1 = word ^ rep1;
+        if ((((x0 - 0x01010101u) & ~x0) | ((x1 - 0x01010101u) & ~x1)) & 0x80808080u) {
+            for (int j = 0; j < 4; j++) {
+                unsigned char b = (unsigned char)(word >> (8 * j));
+                i64 p = w * 4 + j;
+                if (fold(b, ci1) != first || p + ll > total) continue;
+                const unsigned char *s = data + p;
+                int k = 1;
+                while (k < ll && fold(s[k], ci1) == subSmem[k]) k++;
+                if (k < ll) continue;
+                i64 row = p / width;
+                i64 off = p - row * width;
+                if (off + ll > width || !validAt(c, row)) continue;
+                // inside the value: no zero byte before the match (bytes
+                // past a value's end need not be zero)
+                const unsigned char *r0 = data + row * (i64)width;
+                bool past = false;
+                for (i64 q = 0; q < off && !past; q++) past = r0[q] == 0;
+                if (past) continue;
+                atomicOr((unsigned *)outP + (row >> 5), 1u << (row & 31));
+            }
         }
     }
 }
