@@ -393,6 +393,21 @@ func (s *Session) rowsOf(rel *pgRel) []row {
 			out = append(out, row{"objoid": oid, "classoid": int64(2615), "objsubid": int32(0), "description": namespaceDescriptions[oid]})
 		}
 		return out
+	case "pg_rewrite":
+		return s.pgRewriteRows()
+	case "pg_depend":
+		return s.pgDependRows()
+	case "pg_init_privs":
+		// The initial ACLs of the schemas that come with the database,
+		// as PostgreSQL lists them: pg_dump compares nspacl with them
+		// and dumps GRANTs for any difference.
+		var out []row
+		for _, n := range s.pgNamespaceRows() {
+			if oid := toInt64(n["oid"]); oid == oidPgCatalog || oid == oidPublic {
+				out = append(out, row{"objoid": oid, "classoid": int64(2615), "objsubid": int32(0), "privtype": "i", "initprivs": n["nspacl"]})
+			}
+		}
+		return out
 	case "pg_shdescription":
 		if d := s.databaseDescription(oidDatabase); d != "" {
 			return []row{{"objoid": int64(oidDatabase), "classoid": int64(1262), "description": d}}
