@@ -495,15 +495,38 @@ func attRow(relid int64, num int, name string, typ int64, typmod int32, notNull 
 func (s *Session) pgAttributeRows() []row {
 	var out []row
 	for _, r := range s.userRels() {
+		if r.kind == 'r' {
+			out = systemAttRows(out, int64(r.oid))
+		}
 		for i, c := range r.cols {
 			out = append(out, attRow(int64(r.oid), i+1, c.Name, typeOIDOf(c.Type), c.Type.Typmod(), c.NotNull))
 		}
 	}
 	d := pgData()
 	for _, r := range d.rels {
+		if r.kind == 'r' {
+			out = systemAttRows(out, r.oid)
+		}
 		for i, c := range d.cols[r.oid] {
 			out = append(out, attRow(r.oid, i+1, c.name, c.typ, c.typmod, c.notNull))
 		}
+	}
+	return out
+}
+
+// systemAttRows appends the rows of a table's system columns, which
+// PostgreSQL lists in pg_attribute with negative numbers (clients that
+// list columns skip them by attnum > 0). Of them gpusql reads tableoid
+// only.
+func systemAttRows(out []row, relid int64) []row {
+	for _, c := range []struct {
+		name string
+		num  int
+		typ  int64
+	}{{"tableoid", -6, 26}, {"cmax", -5, 29}, {"xmax", -4, 28}, {"cmin", -3, 29}, {"xmin", -2, 28}, {"ctid", -1, 27}} {
+		r := attRow(relid, c.num, c.name, c.typ, -1, true)
+		r["attstattarget"] = 0
+		out = append(out, r)
 	}
 	return out
 }

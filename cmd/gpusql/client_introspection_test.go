@@ -34,6 +34,12 @@ var introspectionDiffers = map[string]string{
 	"jdbc_getschemas.sql:1":    "PostgreSQL has pg_toast",
 	"metabase_tables.sql:2":    "estimated_row_count is PostgreSQL's statistics",
 	"metabase_connect.sql:2":   "the session time zone",
+	"dbeaver_connect.sql:2":    "datfrozenxid is PostgreSQL's transaction counter",
+	"dbeaver_connect.sql:6":    "pg_settings' category and descriptions are PostgreSQL's",
+	"dbeaver_connect.sql:7":    "version() names gpusql",
+	"dbeaver_connect.sql:10":   "pg_type lists the types gpusql has, not all of PostgreSQL's, and typdefaultbin (a pg_node_tree) as NULL",
+	"datagrip_connect.sql:1":   "version() names gpusql",
+	"dbeaver_tables.sql:1":     "relpages, relfrozenxid and relminmxid are PostgreSQL's storage and transaction state; gpusql gives tables no row type (reltype 0)",
 }
 
 type capturedStmt struct {
