@@ -567,6 +567,7 @@ type catRole struct {
 	login, super bool
 	password     string // the verifier, "" for none
 	readFiles    bool   // member of pg_read_server_files
+	writeFiles   bool   // member of pg_write_server_files
 }
 
 // roles are the roles of the store (auth.Store), the bootstrap
@@ -577,14 +578,14 @@ func (s *Session) roles() []catRole {
 	_, found := s.role()
 	var out []catRole
 	for _, r := range s.roleState().Roles() {
-		c := catRole{oid: int64(r.OID), name: r.Name, login: r.Login, super: r.Superuser, password: r.Password, readFiles: r.ReadFiles}
+		c := catRole{oid: int64(r.OID), name: r.Name, login: r.Login, super: r.Superuser, password: r.Password, readFiles: r.ReadFiles, writeFiles: r.WriteFiles}
 		if r.OID == auth.BootstrapOID && !found {
 			c.name = s.params.User
 		}
 		out = append(out, c)
 	}
 	return append(out, catRole{oid: oidDatabaseOwner, name: "pg_database_owner"},
-		catRole{oid: auth.ReadFilesOID, name: auth.ReadFilesRole})
+		catRole{oid: auth.ReadFilesOID, name: auth.ReadFilesRole}, catRole{oid: auth.WriteFilesOID, name: auth.WriteFilesRole})
 }
 
 func (s *Session) pgRoleRows(rel string) []row {
@@ -624,13 +625,17 @@ func (s *Session) pgRoleRows(rel string) []row {
 	return out
 }
 
-// pgAuthMembersRows are the members of pg_read_server_files, granted by
+// pgAuthMembersRows are the members of pg_read_server_files and
+// pg_write_server_files, granted by
 // the bootstrap superuser.
 func (s *Session) pgAuthMembersRows() []row {
 	var out []row
 	for _, r := range s.roles() {
 		if r.readFiles {
 			out = append(out, row{"roleid": int64(auth.ReadFilesOID), "member": r.oid, "grantor": int64(auth.BootstrapOID), "admin_option": false})
+		}
+		if r.writeFiles {
+			out = append(out, row{"roleid": int64(auth.WriteFilesOID), "member": r.oid, "grantor": int64(auth.BootstrapOID), "admin_option": false})
 		}
 	}
 	return out
