@@ -6,6 +6,7 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
@@ -19,9 +20,9 @@ import (
 // batches of a query's result into a flat Parquet file, one optional
 // column per result column, in the result's order. The values of each
 // batch are handed to parquet-go's column writers as one reused slice of
-// parquet.Value per column, so nothing is allocated per row; parquet-go
-// encodes and compresses the pages (Snappy) and writes the footer on
-// Close. Every type written maps back to the same SQL type when the file
+// parquet.Value per column, a goroutine per column, so nothing is
+// allocated per row; parquet-go encodes and compresses the pages (Snappy)
+// and writes the footer on Close. Every type written maps back to the same SQL type when the file
 // is read (docs/parquet.md).
 
 // WriteColumn is one column of the file to write.
@@ -49,15 +50,20 @@ func (c createdBy) ConfigureWriter(cfg *parquet.WriterConfig) { cfg.CreatedBy = 
 
 // Writer writes a Parquet file batch by batch.
 type Writer struct {
-	w       *parquet.GenericWriter[any]
-	cols    []WriteColumn
-	vals    [][]parquet.Value
-	arena   []byte // char(n) values padded with blanks, per batch
-	offs    []int
-	perRG   int64
-	inRG    int64
-	rows    int64
-	written bool
+	w     *parquet.GenericWriter[any]
+	cols  []WriteColumn
+	bufs  []colBuf
+	errs  []error
+	perRG int64
+	inRG  int64
+	rows  int64
+}
+
+// colBuf is one column's scratch, reused from batch to batch.
+type colBuf struct {
+	vals  []parquet.Value
+	arena []byte // char(n) values padded with blanks
+	offs  []int
 }
 
 // CanWrite reports, as a 0A000 error naming the column, a type that has
@@ -150,13 +156,17 @@ func NewWriter(out io.Writer, cols []WriteColumn, o WriteOptions) (*Writer, erro
 	}
 	w := parquet.NewGenericWriter[any](out, parquet.NewSchema("schema", g), parquet.Compression(codec),
 		createdBy("gpusql version "+cmp.Or(o.Version, "unknown")+" (build unknown)"))
-	return &Writer{w: w, cols: cols, vals: make([][]parquet.Value, len(cols)), perRG: per}, nil
+	return &Writer{w: w, cols: cols, bufs: make([]colBuf, len(cols)), errs: make([]error, len(cols)), perRG: per}, nil
 }
 
 // Rows is the number of rows written.
 func (w *Writer) Rows() int64 { return w.rows }
 
-// Write appends a batch whose columns are the Writer's, in order.
+// Write appends a batch whose columns are the Writer's, in order. Each
+// column is handed to its column writer by a goroutine of its own:
+// parquet-go's column writers are independent, and each encodes and
+// compresses its pages as they fill, so a wide result is written on as
+// many cores as it has columns.
 func (w *Writer) Write(b *engine.Batch) error {
 	if b.N == 0 {
 		return nil
@@ -164,22 +174,23 @@ func (w *Writer) Write(b *engine.Batch) error {
 	if len(b.Cols) != len(w.cols) {
 		return engine.Errorf(engine.CodeInternalError, "parquet writer: a batch of %d columns for %d", len(b.Cols), len(w.cols))
 	}
+	writers := w.w.ColumnWriters()
+	var wg sync.WaitGroup
 	for c, v := range b.Cols {
-		vals := w.vals[c][:0]
-		var err error
-		if vals, err = w.values(vals, c, v, b.N); err != nil {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.errs[c] = w.writeColumn(writers[c], c, v, b.N)
+		}()
+	}
+	wg.Wait()
+	for _, err := range w.errs {
+		if err != nil {
 			return err
 		}
-		w.vals[c] = vals
-		if _, err := w.w.ColumnWriters()[c].WriteRowValues(vals); err != nil {
-			return fmt.Errorf("parquet: column %q: %w", w.cols[c].Name, err)
-		}
-		// The values may point into the batch's strings: drop them now.
-		clear(vals)
 	}
 	w.rows += int64(b.N)
 	w.inRG += int64(b.N)
-	w.written = true
 	if w.inRG >= w.perRG {
 		w.inRG = 0
 		return w.w.Flush()
@@ -187,25 +198,40 @@ func (w *Writer) Write(b *engine.Batch) error {
 	return nil
 }
 
+// writeColumn writes column c of a batch of n rows.
+func (w *Writer) writeColumn(cw *parquet.ColumnWriter, c int, v *engine.Vec, n int) error {
+	buf := &w.bufs[c]
+	vals, err := w.values(buf, buf.vals[:0], c, v, n)
+	buf.vals = vals
+	if err == nil {
+		if _, err = cw.WriteRowValues(vals); err != nil {
+			err = fmt.Errorf("parquet: column %q: %w", w.cols[c].Name, err)
+		}
+	}
+	// The values may point into the batch's strings: drop them now.
+	clear(vals)
+	return err
+}
+
 // values appends the Parquet values of v's n rows (column c) to dst.
-func (w *Writer) values(dst []parquet.Value, c int, v *engine.Vec, n int) ([]parquet.Value, error) {
+func (w *Writer) values(buf *colBuf, dst []parquet.Value, c int, v *engine.Vec, n int) ([]parquet.Value, error) {
 	t := w.cols[c].Type
 	if v.T.Kind == engine.KindChar && t.Len > 0 {
 		// char(n) is written as it reads, padded with blanks to n
-		// characters; the padded values go to one arena per batch, and
+		// characters; the padded values go to the column's arena, and
 		// the values point into it once it is complete.
-		w.arena, w.offs = w.arena[:0], w.offs[:0]
+		buf.arena, buf.offs = buf.arena[:0], buf.offs[:0]
 		for i := 0; i < n; i++ {
-			w.offs = append(w.offs, len(w.arena))
+			buf.offs = append(buf.offs, len(buf.arena))
 			if v.IsNull(i) {
 				continue
 			}
-			w.arena = append(w.arena, v.S[i]...)
+			buf.arena = append(buf.arena, v.S[i]...)
 			for k := utf8.RuneCount(v.S[i]); k < t.Len; k++ {
-				w.arena = append(w.arena, ' ')
+				buf.arena = append(buf.arena, ' ')
 			}
 		}
-		w.offs = append(w.offs, len(w.arena))
+		buf.offs = append(buf.offs, len(buf.arena))
 	}
 	for i := 0; i < n; i++ {
 		if v.IsNull(i) {
@@ -236,7 +262,7 @@ func (w *Writer) values(dst []parquet.Value, c int, v *engine.Vec, n int) ([]par
 			}
 		case engine.KindChar:
 			if t.Len > 0 {
-				p = parquet.ByteArrayValue(w.arena[w.offs[i]:w.offs[i+1]])
+				p = parquet.ByteArrayValue(buf.arena[buf.offs[i]:buf.offs[i+1]])
 				break
 			}
 			p = parquet.ByteArrayValue(v.S[i])

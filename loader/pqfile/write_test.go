@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -113,4 +114,63 @@ func TestWriteRefuses(t *testing.T) {
 	if e, ok := err.(*engine.Error); !ok || e.Code != engine.CodeNumericValueOutOfRange {
 		t.Errorf("overflow: %v", err)
 	}
+}
+
+// BenchmarkWriteParquet writes 1,000,000 rows of eight columns (the
+// reader benchmark's shapes: integers, a flag, a decimal, a date, a
+// timestamp, a double, a nullable comment) in batches of 65,536 rows to
+// a discarding writer, and reports rows per second.
+func BenchmarkWriteParquet(b *testing.B) {
+	const n, batch = 1_000_000, 65_536
+	cols := []pqfile.WriteColumn{
+		{Name: "orderkey", Type: engine.Int64}, {Name: "qty", Type: engine.Int32}, {Name: "flag", Type: engine.Text},
+		{Name: "price", Type: engine.NumericType(15, 2)}, {Name: "ship", Type: engine.Date},
+		{Name: "at", Type: engine.Timestamp}, {Name: "disc", Type: engine.Float64}, {Name: "comment", Type: engine.Text},
+	}
+	batches := make([]*engine.Batch, 0, n/batch+1)
+	for start := 0; start < n; start += batch {
+		k := min(batch, n-start)
+		bt := &engine.Batch{N: k}
+		for _, c := range cols {
+			bt.Cols = append(bt.Cols, engine.NewVec(c.Type, k))
+		}
+		for r := 0; r < k; r++ {
+			i := start + r
+			bt.Cols[0].I[r], bt.Cols[1].I[r] = int64(i), int64(i%50)
+			bt.Cols[2].S[r] = []byte{"ANR"[i%3]}
+			bt.Cols[3].D[r] = engine.DecFromScaled(int64(i%100000), 2)
+			bt.Cols[4].I[r], bt.Cols[5].I[r], bt.Cols[6].F[r] = int64(i%10000), int64(i)*1_000_000, float64(i%11)/100
+			bt.Cols[7].S[r] = []byte("comment " + strconv.Itoa(i%1000))
+			if i%10 == 0 {
+				bt.Cols[7].SetNull(r)
+			}
+		}
+		batches = append(batches, bt)
+	}
+	var out countingWriter
+	b.ResetTimer()
+	for it := 0; it < b.N; it++ {
+		out = 0
+		w, err := pqfile.NewWriter(&out, cols, pqfile.WriteOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, bt := range batches {
+			if err := w.Write(bt); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
+	b.ReportMetric(float64(out), "file-bytes")
+}
+
+type countingWriter int64
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	*c += countingWriter(len(p))
+	return len(p), nil
 }
