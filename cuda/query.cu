@@ -4065,3 +4065,165 @@ extern "C" __global__ void __launch_bounds__(256) q_minmax(u64 data, u64 valid, 
         atomicAdd((unsigned long long *)&out[2], cnt);
     }
 }
+
+// ---- Dictionaries of string columns (engine/gpu/dict.go) ----
+//
+// A string column's distinct values are found by inserting every row into
+// an open-addressing table of row numbers (q_dict_insert: the first row of
+// each value claims a slot by compare-and-swap); the host reads the table,
+// sorts the values and numbers them, and q_dict_codes writes each row's
+// number. A value is its bytes up to the first zero, as the interpreter
+// reads it (OP_COL); char(n)'s trailing blanks are merged by the host.
+
+// dictLen is the length of the value at s: its bytes up to the first zero.
+__device__ __forceinline__ int dictLen(const unsigned char *s, int width) {
+    int n = 0;
+    while (n < width && s[n] != 0) n++;
+    return n;
+}
+
+__device__ __forceinline__ unsigned dictHash(const unsigned char *s, int n) {
+    unsigned h = 2166136261u;
+    for (int i = 0; i < n; i++) h = (h ^ s[i]) * 16777619u;
+    return h ^ (h >> 15);
+}
+
+__device__ __forceinline__ bool dictSame(const unsigned char *a, const unsigned char *b, int width) {
+    for (int i = 0; i < width; i++) {
+        if (a[i] != b[i]) return false;
+        if (a[i] == 0) return true;
+    }
+    return true;
+}
+
+// q_dict_insert puts every non-NULL row's value into slots (mask+1 entries
+// of row numbers, -1 when empty). state[0] counts the values; state[1] is
+// set when there are more than limit of them (or the table is full), and
+// then the kernel stops early: the column gets no dictionary.
+extern "C" __global__ void __launch_bounds__(256) q_dict_insert(u64 dataP, int width, u64 validP, i64 n, u64 slotsP,
+                                                                unsigned mask, unsigned limit, u64 stateP) {
+    const unsigned char *data = (const unsigned char *)dataP;
+    volatile i64 *slots = (volatile i64 *)slotsP;
+    volatile unsigned *state = (volatile unsigned *)stateP;
+    QCol c;
+    c.data = dataP;
+    c.valid = validP;
+    for (i64 row = (i64)blockIdx.x * blockDim.x + threadIdx.x; row < n; row += (i64)gridDim.x * blockDim.x) {
+        if (state[1]) return;
+        if (!validAt(c, row)) continue;
+        const unsigned char *s = data + row * (i64)width;
+        unsigned h = dictHash(s, dictLen(s, width)) & mask;
+        for (unsigned probes = 0;; probes++) {
+            if (probes > mask) {
+                state[1] = 1;
+                return;
+            }
+            i64 cur = slots[h];
+            if (cur < 0) {
+                cur = (i64)atomicCAS((unsigned long long *)&slots[h], ~0ULL, (unsigned long long)row);
+                if (cur < 0) {
+                    if (atomicAdd((unsigned *)&state[0], 1u) + 1u > limit) state[1] = 1;
+                    break;
+                }
+            }
+            if (dictSame(data + cur * (i64)width, s, width)) break;
+            h = (h + 1) & mask;
+        }
+    }
+}
+
+// q_dict_gather copies the m rows listed in rows to out (width bytes each).
+extern "C" __global__ void __launch_bounds__(256) q_dict_gather(u64 dataP, int width, u64 rowsP, i64 m, u64 outP) {
+    const unsigned char *data = (const unsigned char *)dataP;
+    const i64 *rows = (const i64 *)rowsP;
+    unsigned char *out = (unsigned char *)outP;
+    for (i64 i = (i64)blockIdx.x * blockDim.x + threadIdx.x; i < m * width; i += (i64)gridDim.x * blockDim.x) {
+        i64 e = i / width;
+        out[i] = data[rows[e] * width + (i - e * width)];
+    }
+}
+
+// q_dict_codes writes each row's code (codeBytes 1 or 2): slotCode of its
+// value's slot, or nullCode for NULL. A value missing from the table (it
+// cannot be, after a q_dict_insert without overflow) sets state[1].
+extern "C" __global__ void __launch_bounds__(256) q_dict_codes(u64 dataP, int width, u64 validP, i64 n, u64 slotsP,
+                                                               unsigned mask, u64 slotCodeP, unsigned nullCode, u64 outP,
+                                                               int codeBytes, u64 stateP) {
+    const unsigned char *data = (const unsigned char *)dataP;
+    const i64 *slots = (const i64 *)slotsP;
+    const unsigned short *slotCode = (const unsigned short *)slotCodeP;
+    QCol c;
+    c.data = dataP;
+    c.valid = validP;
+    for (i64 row = (i64)blockIdx.x * blockDim.x + threadIdx.x; row < n; row += (i64)gridDim.x * blockDim.x) {
+        unsigned code = nullCode;
+        if (validAt(c, row)) {
+            const unsigned char *s = data + row * (i64)width;
+            unsigned h = dictHash(s, dictLen(s, width)) & mask;
+            for (unsigned probes = 0;; probes++) {
+                i64 cur = slots[h];
+                if (cur < 0 || probes > mask) {
+                    ((unsigned *)stateP)[1] = 1;
+                    break;
+                }
+                if (dictSame(data + cur * (i64)width, s, width)) {
+                    code = slotCode[h];
+                    break;
+                }
+                h = (h + 1) & mask;
+            }
+        }
+        if (codeBytes == 1) {
+            ((unsigned char *)outP)[row] = (unsigned char)code;
+        } else {
+            ((unsigned short *)outP)[row] = (unsigned short)code;
+        }
+    }
+}
+
+// q_like_bits sets bit r of out (a bitmap laid out as validity bitmaps
+// are) when row r's string is not NULL and matches the pattern, as OP_LIKE
+// matches it; the fused kernels read LIKE over wide columns from it
+// (engine/gpu/precomp.go). Each warp writes the 32-bit word of its 32
+// rows. With stage set (width a multiple of 4, at most likeStageMax), a
+// block first copies its rows into shared memory with coalesced 4-byte
+// loads, and the matching, byte by byte, reads them there: matching
+// straight from global memory waits on a dependent load per byte. The
+// pattern is copied to shared memory first; the dynamic shared size is
+// 16-aligned pattern bytes plus (stage) blockDim.x * width.
+extern "C" __global__ void __launch_bounds__(256) q_like_bits(u64 dataP, int width, int isChar, u64 validP, i64 n,
+                                                              u64 patP, int lp, int esc, int ci, u64 outP, int stage) {
+    extern __shared__ unsigned char likeSmem[];
+    const unsigned char *data = (const unsigned char *)dataP;
+    unsigned char *pat = likeSmem;
+    unsigned char *rows = likeSmem + ((lp + 15) & ~15);
+    for (int i = threadIdx.x; i < lp; i += blockDim.x) pat[i] = ((const unsigned char *)patP)[i];
+    __syncthreads();
+    QCol c;
+    c.data = dataP;
+    c.valid = validP;
+    for (i64 base = (i64)blockIdx.x * blockDim.x; base < n; base += (i64)gridDim.x * blockDim.x) {
+        i64 row = base + threadIdx.x;
+        const unsigned char *s = data + row * (i64)width;
+        if (stage) {
+            i64 cnt = n - base < (i64)blockDim.x ? n - base : (i64)blockDim.x;
+            const unsigned *src = (const unsigned *)(data + base * (i64)width);
+            unsigned *dst = (unsigned *)rows;
+            int words = (int)(cnt * width / 4);
+            for (int w = threadIdx.x; w < words; w += blockDim.x) dst[w] = src[w];
+            __syncthreads();
+            s = rows + threadIdx.x * width;
+        }
+        bool m = false;
+        if (row < n && validAt(c, row)) {
+            int l = dictLen(s, width);
+            if (isChar) {
+                while (l > 0 && s[l - 1] == ' ') l--;
+            }
+            m = like(s, l, pat, lp, esc, ci != 0);
+        }
+        unsigned bits = __ballot_sync(0xffffffffu, m);
+        if ((threadIdx.x & 31) == 0 && row < n) ((unsigned *)outP)[row >> 5] = bits;
+        if (stage) __syncthreads(); // the next rows overwrite these
+    }
+}

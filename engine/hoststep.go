@@ -30,6 +30,23 @@ func (s HostStep) String() string {
 type StepLog struct {
 	mu    sync.Mutex
 	steps []HostStep
+	notes []string
+}
+
+// Note records a line for EXPLAIN ANALYZE about how the backend ran the
+// statement (a generated kernel, a predicate evaluated over a
+// dictionary).
+func (l *StepLog) Note(s string) {
+	l.mu.Lock()
+	l.notes = append(l.notes, s)
+	l.mu.Unlock()
+}
+
+// Notes returns the recorded notes in order.
+func (l *StepLog) Notes() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.notes...)
 }
 
 // Add records a step.

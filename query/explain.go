@@ -86,6 +86,7 @@ func (s *Session) explain(ctx context.Context, st *parse.Explain, w engine.Resul
 		for _, h := range log.Steps() {
 			lines = append(lines, h.String())
 		}
+		lines = append(lines, log.Notes()...)
 		lines = append(lines, "Actual Rows: "+strconv.FormatInt(rows, 10),
 			"Planning Time: "+elapsedMS(planned), "Execution Time: "+elapsedMS(time.Since(t0)))
 	}

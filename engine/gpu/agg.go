@@ -347,7 +347,7 @@ func (r *run) bestStrings(qa []qAgg, accs []qAcc, ng int) (map[int][]byte, error
 // each accumulates; it refuses arguments whose scale varies by row.
 func compileAggs(c *compiler, p *engine.Plan, mask int32) ([]qAgg, []val, error) {
 	qa, argv, err := compileAggsAt(c, p, mask, nil)
-	if err == nil && len(qa) > len(p.Aggs) {
+	if err == nil && len(qa) > len(p.Aggs) && !c.fitMax {
 		err = unsupported("sums of numerics whose scale varies by row here")
 	}
 	for k, ag := range p.Aggs {
@@ -439,6 +439,11 @@ func compileAggsAt(c *compiler, p *engine.Plan, mask int32, targets map[int]int3
 					}
 					q.Cls, q.Pad = accInt, 1
 					hidden = append(hidden, qAgg{Fn: int32(engine.AggMax), Reg: sc, Cls: accMinMaxI})
+					if c.fitMax {
+						if q.Reg, err = prog.emit(opDFitR, v.reg, v.scaleReg, 0, mask, -1); err != nil {
+							return nil, nil, err
+						}
+					}
 				case v.cls == clsDec:
 					q.Cls = accInt
 				case v.cls == clsIntv:

@@ -64,7 +64,7 @@ func (b *Backend) kernels() error {
 		}
 		b.mod = m
 		b.fns = map[string]*cuda.Function{}
-		for _, n := range []string{"q_filter", "q_cmpfilter", "q_colkeys", "q_scan", "q_compact", "q_project", "q_group", "q_agg", "q_minmax"} {
+		for _, n := range []string{"q_filter", "q_cmpfilter", "q_colkeys", "q_scan", "q_compact", "q_project", "q_group", "q_agg", "q_minmax", "q_dict_insert", "q_dict_gather", "q_dict_codes", "q_like_bits"} {
 			f, err := m.Function(n)
 			if err != nil {
 				b.modErr = err
@@ -356,7 +356,7 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 
 // aggregate runs aggregate plan p (after its host steps) on the device.
 func (b *Backend) aggregate(ctx context.Context, r *run, p *engine.Plan, sink engine.BatchSink) error {
-	res, ok, err := r.fusedAggregate(p)
+	res, ok, err := r.fusedAggregate(ctx, p)
 	if err == nil && !ok {
 		var g *groups
 		if deviceGroupable(p) {

@@ -32,6 +32,7 @@ type program struct {
 	nreg     int32         // registers used: the most next has been
 	scratch  int           // bytes of string scratch per thread (strSlot)
 	poolAddr uint64        // the device address of strPool's latest upload (prepare), for error records (arrays.go)
+	pres     []*pre        // precomputed values read by opPre (fused kernels only: precomp.go)
 }
 
 func unsupported(what string, args ...any) error {
@@ -137,6 +138,11 @@ type compiler struct {
 	// intvOK lets the next compile return an interval (the operand of an
 	// interval operator, an output column); compile clears it
 	intvOK bool
+	// fitMax: a sum or avg over numerics whose scale varies by row adds
+	// each value at the largest scale it can have (opDFitR with imm -1,
+	// which only the fused generator reads), beside the hidden max of
+	// the scales; the interpreter's two passes leave it unset
+	fitMax bool
 }
 
 func (c *compiler) compile(e engine.Expr, mask int32) (val, error) {
@@ -178,6 +184,8 @@ func (c *compiler) compileAny(e engine.Expr, mask int32) (val, error) {
 		return c.call(e, mask)
 	case *engine.HostFunc:
 		return c.hostFunc(e, mask)
+	case *preExpr:
+		return c.pre(e)
 	}
 	return val{}, unsupported("expression %T", e)
 }

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -28,12 +29,17 @@ type fusedKernel struct {
 	shared int    // dynamic shared bytes per block
 	gslots int    // global hash slots (1 without GROUP BY)
 	entry  string // the kernel's name in ptx: "fused" when empty
+	// preArgs: the arguments of precomputed values, after the columns'
+	preArgs []preArg
+	// fitScale, by aggregate: the scale a sum over numerics whose scale
+	// varies by row adds at (its values extended by opDFitR)
+	fitScale map[int]int32
 }
 
 // fusedAggregate runs p as one generated kernel. ok is false when the plan
 // is outside what the generator proves exact (see ptxgen.go) or when the
 // groups overflow the hash tables; the caller then runs the interpreter.
-func (r *run) fusedAggregate(p *engine.Plan) (res *engine.Batch, ok bool, err error) {
+func (r *run) fusedAggregate(ctx context.Context, p *engine.Plan) (res *engine.Batch, ok bool, err error) {
 	if r.n == 0 || r.n >= fusedMaxRows || len(p.Aggs) == 0 || len(p.Aggs) > maxAggs {
 		return nil, false, nil
 	}
@@ -42,8 +48,12 @@ func (r *run) fusedAggregate(p *engine.Plan) (res *engine.Batch, ok bool, err er
 			return nil, false, nil // the interpreter path's distinctAggs
 		}
 	}
+	orig := p
+	if p, err = r.precompute(p); err != nil {
+		return nil, false, err
+	}
 	prog := newProgram()
-	c := &compiler{p: prog, cols: r.t.Cols}
+	c := &compiler{p: prog, cols: r.t.Cols, fitMax: true}
 	mask, filter := int32(0), int32(-1)
 	if p.Filter != nil {
 		f, err := c.compile(p.Filter, 0)
@@ -79,11 +89,14 @@ func (r *run) fusedAggregate(p *engine.Plan) (res *engine.Batch, ok bool, err er
 	}
 	grid = min(grid, (r.n+fusedTPB-1)/fusedTPB)
 	perThread := (r.n + grid*fusedTPB - 1) / (grid * fusedTPB)
-	argKeys := make([]string, len(p.Aggs))
-	for k, ag := range p.Aggs {
+	argKeys := make([]string, len(qa))
+	for k, ag := range orig.Aggs {
 		if ag.Arg != nil {
 			argKeys[k] = ag.Arg.String()
 		}
+	}
+	for k := len(orig.Aggs); k < len(qa); k++ {
+		argKeys[k] = fmt.Sprintf("\x00scale of %d", k) // the hidden max of a scale
 	}
 	key, err := r.fusedKey(prog, filter, keyVals, qa, argKeys, perThread)
 	if err != nil {
@@ -127,6 +140,7 @@ func (r *run) fusedAggregate(p *engine.Plan) (res *engine.Batch, ok bool, err er
 			args = append(args, col.Valid.Ptr())
 		}
 	}
+	args = preArgs(args, fk, prog.pres, r.t.Cols)
 	shared := uint32(fk.shared)
 	err = r.b.dev.Do(func() error {
 		if err := r.b.dev.CopyHtoD(base, host, nil); err != nil {
@@ -161,10 +175,17 @@ func (r *run) fusedAggregate(p *engine.Plan) (res *engine.Batch, ok bool, err er
 		}
 		accs = compact
 		for _, kp := range fk.keys {
-			keyCols = append(keyCols, kp.decode(packed))
+			keyCols = append(keyCols, kp.decode(packed, prog.pres))
 		}
 	}
-	res, err = r.aggResult(p, keyCols, argv, accs, ng, na, nil, nil, nil)
+	scales := fitScales(orig, qa, fk, accs, ng, na)
+	res, err = r.aggResult(orig, keyCols, argv, accs, ng, na, nil, nil, scales)
+	if l := engine.StepLogOf(ctx); l != nil && err == nil {
+		l.Note("Fused Kernel: one generated kernel")
+		for _, p := range prog.pres {
+			l.Note(p.note())
+		}
+	}
 	return res, err == nil, err
 }
 
@@ -183,8 +204,46 @@ func accInit(q qAgg) qAcc {
 	return a
 }
 
-// decode turns packed group keys back into the key's values.
-func (kp keyPart) decode(packed []uint64) *engine.Vec {
+// fitScales finishes the sums over numerics whose scale varies by row:
+// the kernel added every value at scale S (fk.fitScale), and the hidden
+// max after the plan's aggregates holds each group's largest scale S_g;
+// each group's sum is divided by 10^(S-S_g), exactly, since every term is
+// a multiple of it: the CPU backend's sum at S_g (as accumulateScaled
+// does for the interpreter). It returns the scales by aggregate, nil
+// when there are none.
+func fitScales(p *engine.Plan, qa []qAgg, fk *fusedKernel, accs []qAcc, ng, na int) map[int][]int32 {
+	var scales map[int][]int32
+	h := len(p.Aggs)
+	for k := range p.Aggs {
+		s, ok := fk.fitScale[k]
+		if !ok {
+			continue
+		}
+		sc := make([]int32, ng)
+		for g := 0; g < ng; g++ {
+			x, hx := &accs[g*na+k], accs[g*na+h]
+			sc[g] = s
+			if hx.Cnt == 0 {
+				continue
+			}
+			sc[g] = int32(int64(hx.S0))
+			if sc[g] != s {
+				b := new(big.Int).Quo(sum192(*x), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(s-sc[g])), nil))
+				set192(x, b)
+			}
+		}
+		if scales == nil {
+			scales = map[int][]int32{}
+		}
+		scales[k] = sc
+		h++
+	}
+	return scales
+}
+
+// decode turns packed group keys back into the key's values; pres are
+// the run's precomputed values (a dictionary code's key reads its values).
+func (kp keyPart) decode(packed []uint64, pres []*pre) *engine.Vec {
 	out := engine.NewVec(kp.v.t, len(packed))
 	for g, k := range packed {
 		code := k >> kp.shift
@@ -216,6 +275,15 @@ func (kp keyPart) decode(packed []uint64) *engine.Vec {
 		}
 		v := new(big.Int).SetUint64(code - 1)
 		x := v.Add(v, kp.lo).Int64()
+		if kp.preKey > 0 {
+			d := pres[kp.preKey-1].dict
+			if x == int64(d.nullCode()) {
+				out.SetNull(g)
+			} else {
+				out.S[g] = d.vals.S[x]
+			}
+			continue
+		}
 		switch engine.PhysOf(kp.v.t.Kind) {
 		case engine.PhysDec:
 			out.D[g] = engine.DecFromScaled(x, int(kp.v.scale))
@@ -263,6 +331,9 @@ func (r *run) fusedKey(prog *program, filter int32, keyVals []val, qa []qAgg, ar
 			b = fmt.Appendf(b, ",%d,%d,%d", st.lo, st.hi, st.count)
 		}
 		b = append(b, ';')
+	}
+	for _, p := range prog.pres {
+		b = append(b, p.key(r.t.Cols)...)
 	}
 	return string(b), nil
 }
@@ -352,6 +423,7 @@ func genFused(prog *program, filter int32, keyVals []val, qa []qAgg, argKeys []s
 		g.colPtr[k] = ptr
 		fk.cols = append(fk.cols, k)
 	}
+	g.preParams(fk, prog.pres)
 	// thread indices
 	tid, cta, ntid, ncta := g.r32(), g.r32(), g.r32(), g.r32()
 	g.f("mov.u32 %s, %%tid.x;", tid)
@@ -378,6 +450,19 @@ func genFused(prog *program, filter int32, keyVals []val, qa []qAgg, argKeys []s
 	g.f("@%s bra %s;", pe, end)
 	if err := g.program(prog, row); err != nil {
 		return nil, err
+	}
+	for k, q := range qa {
+		if q.Cls != accInt || q.Pad != 1 || q.Fn != int32(engine.AggSum) && q.Fn != int32(engine.AggAvg) {
+			continue
+		}
+		s, ok := g.fitScale[q.Reg]
+		if !ok {
+			return nil, notFused("sums of numerics whose scale varies by row, not extended")
+		}
+		if fk.fitScale == nil {
+			fk.fitScale = map[int]int32{}
+		}
+		fk.fitScale[k] = s
 	}
 	pass := ptrue
 	if filter >= 0 {
@@ -655,6 +740,9 @@ func (g *ptxGen) packKeys(fk *fusedKernel, prog *program, keyVals []val, row str
 		} else {
 			if err := g.use(v.reg); err != nil {
 				return "", err
+			}
+			if i := g.preOf[v.reg]; i > 0 && g.pres[i-1].kind == preCode {
+				kp.preKey = i
 			}
 			if isFloat(v.cls) || !(isInt(v.cls) || v.cls == clsDec || v.cls == clsBool) {
 				return "", notFused("group keys of type %s", v.t)

@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -87,59 +88,128 @@ func TestFusedGenerates(t *testing.T) {
 	for _, nullable := range []bool{false, true} {
 		cs := genCols(nullable)
 		for name, p := range genPlans(cs) {
-			prog := newProgram()
-			c := &compiler{p: prog, cols: cs}
-			filter, mask := int32(-1), int32(0)
-			if p.Filter != nil {
-				f, err := c.compile(p.Filter, 0)
-				if err != nil {
-					t.Fatal(err)
-				}
-				filter = f.reg
-				mask, _ = prog.emit(opIsTrue, f.reg, 0, 0, 0, 0)
-			}
-			var keys []val
-			for _, e := range p.GroupBy {
-				v, err := c.compile(e, mask)
-				if err != nil {
-					t.Fatal(err)
-				}
-				keys = append(keys, v)
-			}
-			qa, _, err := compileAggs(c, p, mask)
-			if err != nil {
-				t.Fatal(err)
-			}
-			argKeys := make([]string, len(p.Aggs))
-			for k, ag := range p.Aggs {
-				if ag.Arg != nil {
-					argKeys[k] = ag.Arg.String()
-				}
-			}
-			fk, err := genFused(prog, filter, keys, qa, argKeys, 1000, cs, genStats)
-			if err != nil {
-				t.Fatalf("%s nullable=%v: %v", name, nullable, err)
-			}
-			if ptxas == "" {
-				continue
-			}
-			dir := t.TempDir()
-			src := filepath.Join(dir, "k.ptx")
-			os.WriteFile(src, []byte(fk.ptx), 0o644)
-			for _, arch := range []string{"sm_80", "sm_90"} {
-				out, err := exec.Command(ptxas, "-arch="+arch, "-v", "-o", filepath.Join(dir, "k.cubin"), src).CombinedOutput()
-				if err != nil {
-					t.Fatalf("%s nullable=%v: ptxas %s: %v\n%s", name, nullable, arch, err, out)
-				}
-				if os.Getenv("FUSED_DUMP") != "" {
-					t.Logf("%s nullable=%v %s:\n%s", name, nullable, arch, out)
-				}
-			}
-			if os.Getenv("FUSED_DUMP") == name {
-				t.Logf("%s", fk.ptx)
-			}
+			assembleFused(t, fmt.Sprintf("%s nullable=%v", name, nullable), p, cs, ptxas)
 		}
 	}
+}
+
+// TestFusedPrecomputed checks that the generator accepts every kind of
+// precomputed value (precomp.go) over NOT NULL and nullable columns, and
+// that ptxas, where installed, assembles the result: a LIKE bitmap, a
+// lookup by 1-byte codes with NULL entries, a group key of 2-byte codes,
+// and a numeric table over a date column's values.
+func TestFusedPrecomputed(t *testing.T) {
+	ptxas, _ := exec.LookPath("ptxas")
+	small := &colDict{cw: 1, vals: &engine.Vec{N: 3}}
+	wide := &colDict{cw: 2, vals: &engine.Vec{N: 300}}
+	for _, nullable := range []bool{false, true} {
+		cs := genCols(nullable)
+		cs[5].Valid = cs[0].Valid
+		bits := &preExpr{p: &pre{kind: preBits, col: 5, lo: 0, hi: 1}, t: engine.Bool, name: "bits"}
+		look := &preExpr{p: &pre{kind: preLookup, col: 4, dict: small, lo: 0, hi: 1, nulls: true}, t: engine.Int32, name: "look"}
+		code := &preExpr{p: &pre{kind: preCode, col: 5, dict: wide, hi: 300}, t: cs[5].Type, name: "code"}
+		year := &preExpr{p: &pre{kind: preRange, col: 6, base: 8000, span: 3001, lo: 1991, hi: 2000, nulls: nullable},
+			t: engine.NumericType(15, 0), name: "year"}
+		n := engine.Type{Kind: engine.KindNumeric}
+		p := &engine.Plan{
+			Filter:    call(engine.OpOr, engine.Bool, bits, call(engine.OpGt, engine.Bool, col(cs, 7), &engine.Const{T: engine.Int32, I: 5})),
+			Aggregate: true,
+			GroupBy:   []engine.Expr{code, year},
+			Aggs: []engine.AggCall{
+				{Func: engine.AggSum, Arg: look, T: engine.Int64},
+				{Func: engine.AggSum, Arg: col(cs, 1), T: n},
+				{Func: engine.AggCountStar, T: engine.Int64},
+			},
+		}
+		assembleFused(t, fmt.Sprintf("precomputed nullable=%v", nullable), p, cs, ptxas)
+	}
+}
+
+// TestFusedScaledSums checks that the generator takes sums over numerics
+// whose scale varies by row (a CASE of a price and 0), extending each to
+// the largest scale, and that ptxas assembles the kernel.
+func TestFusedScaledSums(t *testing.T) {
+	ptxas, _ := exec.LookPath("ptxas")
+	n := engine.Type{Kind: engine.KindNumeric}
+	cs := genCols(true)
+	kase := &engine.Case{
+		Conds:   []engine.Expr{call(engine.OpGe, engine.Bool, col(cs, 2), numc(5, 2)), call(engine.OpGt, engine.Bool, col(cs, 7), &engine.Const{T: engine.Int32, I: 7})},
+		Results: []engine.Expr{call(engine.OpCast, n, col(cs, 1)), &engine.Const{T: n, D: engine.DecFromScaled(15, 1)}},
+		Else:    &engine.Const{T: n, D: engine.DecFromScaled(0, 0)},
+		T:       n,
+	}
+	p := &engine.Plan{
+		Aggregate: true,
+		GroupBy:   []engine.Expr{col(cs, 4)},
+		Aggs:      []engine.AggCall{{Func: engine.AggSum, Arg: kase, T: n}, {Func: engine.AggAvg, Arg: kase, T: n}},
+	}
+	fk := assembleFused(t, "scaled sums", p, cs, ptxas)
+	if fk.fitScale[0] != 2 || fk.fitScale[1] != 2 {
+		t.Errorf("sums extended to scales %v, want 2 and 2", fk.fitScale)
+	}
+}
+
+// assembleFused compiles plan p over cs, generates its fused kernel and
+// assembles it with ptxas (when installed) for sm_80 and sm_90.
+func assembleFused(t *testing.T, name string, p *engine.Plan, cs []*Column, ptxas string) *fusedKernel {
+	t.Helper()
+	prog := newProgram()
+	c := &compiler{p: prog, cols: cs, fitMax: true}
+	filter, mask := int32(-1), int32(0)
+	if p.Filter != nil {
+		f, err := c.compile(p.Filter, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		filter = f.reg
+		mask, _ = prog.emit(opIsTrue, f.reg, 0, 0, 0, 0)
+	}
+	var keys []val
+	for _, e := range p.GroupBy {
+		v, err := c.compile(e, mask)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, v)
+	}
+	qa, _, err := compileAggs(c, p, mask)
+	if err != nil {
+		t.Fatal(err)
+	}
+	argKeys := make([]string, len(qa))
+	for k, ag := range p.Aggs {
+		if ag.Arg != nil {
+			argKeys[k] = ag.Arg.String()
+		}
+	}
+	for k := len(p.Aggs); k < len(qa); k++ {
+		argKeys[k] = fmt.Sprintf("hidden %d", k)
+	}
+	fk, err := genFused(prog, filter, keys, qa, argKeys, 1000, cs, genStats)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	if ptxas == "" {
+		return fk
+	}
+	dir := t.TempDir()
+	src := filepath.Join(dir, "k.ptx")
+	if err := os.WriteFile(src, []byte(fk.ptx), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, arch := range []string{"sm_80", "sm_90"} {
+		out, err := exec.Command(ptxas, "-arch="+arch, "-v", "-o", filepath.Join(dir, "k.cubin"), src).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: ptxas %s: %v\n%s", name, arch, err, out)
+		}
+		if os.Getenv("FUSED_DUMP") != "" {
+			t.Logf("%s %s:\n%s", name, arch, out)
+		}
+	}
+	if os.Getenv("FUSED_DUMP") == name {
+		t.Logf("%s", fk.ptx)
+	}
+	return fk
 }
 
 // TestFusedRefuses: ranges that may overflow 64 bits or a type's range,

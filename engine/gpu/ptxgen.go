@@ -35,6 +35,7 @@ type keyPart struct {
 	char     bool     // char(n): trailing spaces do not count
 	lo       *big.Int // integers: code = v - lo + 1, 0 for NULL
 	nullable bool     // strings: a NULL bit below the bytes
+	preKey   int      // 1 + the index of the precomputed dictionary code it holds, 0 none
 	shift    int
 	bits     int
 }
@@ -56,6 +57,15 @@ type ptxGen struct {
 	colPtr  map[int][2]string
 	cols    []*Column
 	stats   func(k int) (colStats, error)
+
+	// precomputed values (precomp.go)
+	pres     []*pre
+	prePtr   []string        // pre -> its bitmap or table parameter
+	preValid []string        // pre -> its column's validity parameter (preBits)
+	codePtr  map[int]string  // column -> its codes parameter
+	codeRegs map[int]string  // column -> the row's code, once loaded
+	preOf    map[int32]int   // program register -> 1 + the precomputed value it holds
+	fitScale map[int32]int32 // opDFitR's register -> the scale it extends to
 }
 
 func (g *ptxGen) f(format string, args ...any) {
@@ -222,6 +232,7 @@ func (g *ptxGen) validBit(bm, row string) string {
 // constants.
 func (g *ptxGen) program(p *program, row string) error {
 	g.colRegs = map[int][2]string{}
+	g.codeRegs = map[int]string{}
 	one := g.imm(1)
 	g.set(0, one, "", iv(1, 1))
 	for _, in := range p.ins {
@@ -253,6 +264,8 @@ func (g *ptxGen) program(p *program, row string) error {
 				rg = iv(0, 0)
 			}
 			g.set(d, r[0], r[1], rg)
+		case opPre:
+			g.preOp(d, int(a), in.B, row)
 		case opConst:
 			k := p.consts[a]
 			if k.Nul != 0 {
@@ -366,6 +379,31 @@ func (g *ptxGen) op(in qIns) error {
 		r := g.r64()
 		g.f("%s %s, %s;", ins, r, va())
 		g.set(d, r, g.nul[a], rg)
+	case opDFitR:
+		// only the fused form: to the largest scale the row's can be
+		if in.Imm != -1 {
+			return notFused("opcode %d", in.Op)
+		}
+		if err := needs(a, b); err != nil {
+			return err
+		}
+		sr := g.rng[b]
+		if !sr.lo.IsInt64() || !sr.hi.IsInt64() || sr.lo.Sign() < 0 || sr.hi.Int64() > 18 {
+			return notFused("numerics of scales out of range")
+		}
+		lo, hi := sr.lo.Int64(), sr.hi.Int64()
+		x := g.r64()
+		g.f("mov.b64 %s, %s;", x, va())
+		for s := lo; s < hi; s++ {
+			p := g.pred()
+			g.f("setp.eq.s64 %s, %s, %d;", p, g.val[b], s)
+			g.f("@%s mul.lo.s64 %s, %s, %d;", p, x, va(), pow10i(int(hi-s)))
+		}
+		g.set(d, x, g.nul[a], g.rng[a].union(g.rng[a].scale(int(hi-lo))))
+		if g.fitScale == nil {
+			g.fitScale = map[int32]int32{}
+		}
+		g.fitScale[d] = int32(hi)
 	case opRescale:
 		if err := needs(a); err != nil {
 			return err

@@ -41,7 +41,7 @@ func (r *run) stats(k int) (colStats, error) {
 	if c.Valid != nil {
 		valid = c.Valid.Ptr()
 	}
-	sc := &c.stats
+	sc := &c.caches().stats
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	if sc.ok && sc.data == data && sc.n == r.t.N {

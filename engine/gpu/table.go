@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"math"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/gpusql/gpusql/cuda"
@@ -28,7 +29,33 @@ type Column struct {
 	// tree that passes its input's column through); Release keeps them.
 	shared bool
 
-	stats statsCache // value range, computed on first use (stats.go)
+	// aux holds what is computed from the column's data on first use: its
+	// value range (stats.go) and its dictionary (dict.go). Views of the
+	// column (sharedCopy, take) point to the same aux, so a table's
+	// queries compute them once; the owner frees the dictionary.
+	aux atomic.Pointer[colAux]
+}
+
+// colAux is a column's cached derived data.
+type colAux struct {
+	stats statsCache
+	dict  dictCache
+}
+
+// caches returns the column's aux, creating it the first time.
+func (c *Column) caches() *colAux {
+	if a := c.aux.Load(); a != nil {
+		return a
+	}
+	c.aux.CompareAndSwap(nil, &colAux{})
+	return c.aux.Load()
+}
+
+// freeAux frees what the column's aux holds on the device.
+func (c *Column) freeAux() {
+	if a := c.aux.Load(); a != nil {
+		a.dict.release()
+	}
 }
 
 // Table implements engine.TableData for device-resident data.
@@ -59,6 +86,9 @@ func (t *Table) DeviceBytes() int64 {
 		if c.Valid != nil {
 			n += c.Valid.Size()
 		}
+		if a := c.aux.Load(); a != nil && !c.shared {
+			n += a.dict.bytes()
+		}
 	}
 	return n
 }
@@ -69,6 +99,7 @@ func (t *Table) Release() {
 		if c == nil || c.shared { // a failed Upload stops before creating every column
 			continue
 		}
+		c.freeAux()
 		if c.Data != nil {
 			_ = c.Data.Free()
 			c.Data = nil

@@ -74,7 +74,9 @@ func (t *Table) view() *Table {
 }
 
 func (c *Column) sharedCopy() *Column {
-	return &Column{Type: c.Type, Data: c.Data, Width: c.Width, Valid: c.Valid, shared: true}
+	out := &Column{Type: c.Type, Data: c.Data, Width: c.Width, Valid: c.Valid, shared: true}
+	out.aux.Store(c.caches())
+	return out
 }
 
 // take returns c's buffers as a column of their own: the caller's table
@@ -85,6 +87,7 @@ func (c *Column) take() *Column {
 		return c.sharedCopy()
 	}
 	out := &Column{Type: c.Type, Data: c.Data, Width: c.Width, Valid: c.Valid}
+	out.aux.Store(c.caches())
 	c.shared = true
 	return out
 }
@@ -378,6 +381,7 @@ func colWidth(c *Column) int64 {
 
 // free releases a column's buffers (a column being built).
 func (c *Column) free() {
+	c.freeAux()
 	if c.Data != nil {
 		_ = c.Data.Free()
 		c.Data = nil

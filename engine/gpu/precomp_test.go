@@ -1,0 +1,65 @@
+package gpu
+
+import (
+	"testing"
+
+	"github.com/gpusql/gpusql/engine"
+)
+
+// TestOneColumn checks which expressions precomp may evaluate over a
+// dictionary: those reading exactly one string column, with nothing
+// whose value changes from row to row by itself.
+func TestOneColumn(t *testing.T) {
+	s := &engine.ColRef{Idx: 1, Name: "s", T: engine.Type{Kind: engine.KindVarchar}}
+	s2 := &engine.ColRef{Idx: 2, Name: "s2", T: engine.Type{Kind: engine.KindVarchar}}
+	x := &engine.ColRef{Idx: 0, Name: "x", T: engine.Int64}
+	k := &engine.Const{T: engine.Type{Kind: engine.KindVarchar}, S: "AIR"}
+	eq := func(a, b engine.Expr) engine.Expr {
+		return &engine.Call{Op: engine.OpEq, Args: []engine.Expr{a, b}, T: engine.Bool}
+	}
+	for _, tc := range []struct {
+		e    engine.Expr
+		want string
+	}{
+		{eq(s, k), "s"},
+		{&engine.Case{Conds: []engine.Expr{eq(s, k)}, Results: []engine.Expr{&engine.Const{T: engine.Int64, I: 1}}, Else: &engine.Const{T: engine.Int64}, T: engine.Int64}, "s"},
+		{eq(s, s), "s"},
+		{eq(s, s2), ""},
+		{eq(x, &engine.Const{T: engine.Int64, I: 1}), ""},
+		{&engine.Call{Op: engine.OpAnd, Args: []engine.Expr{eq(s, k), eq(x, x)}, T: engine.Bool}, ""},
+		{&engine.Call{Op: engine.OpLt, Args: []engine.Expr{&engine.Call{Op: engine.OpRandom, T: engine.Float64}, &engine.Const{T: engine.Float64, F: 0.5}}, T: engine.Bool}, ""},
+		{&engine.HostFunc{Name: "f", Args: []engine.Expr{s}, T: engine.Bool}, ""},
+		{k, ""},
+	} {
+		got := ""
+		if ref := oneColumn(tc.e, 3, true); ref != nil {
+			got = ref.Name
+		}
+		if got != tc.want {
+			t.Errorf("oneColumn(%s) = %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}
+
+// TestStoredValue checks that a dictionary reads stored strings as the
+// CPU backend does: up to the first zero byte, char(n) without trailing
+// blanks.
+func TestStoredValue(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		char bool
+		want string
+	}{
+		{"AIR\x00\x00\x00", false, "AIR"},
+		{"AIR \x00\x00", false, "AIR "},
+		{"AIR   ", true, "AIR"},
+		{"A IR\x00 ", true, "A IR"},
+		{"\x00abc", false, ""},
+		{"abcd", false, "abcd"},
+		{"    ", true, ""},
+	} {
+		if got := string(storedValue([]byte(tc.in), tc.char)); got != tc.want {
+			t.Errorf("storedValue(%q, %v) = %q, want %q", tc.in, tc.char, got, tc.want)
+		}
+	}
+}
