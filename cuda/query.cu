@@ -4227,3 +4227,54 @@ extern "C" __global__ void __launch_bounds__(256) q_like_bits(u64 dataP, int wid
         if (stage) __syncthreads(); // the next rows overwrite these
     }
 }
+
+// q_like_sub is q_like_bits for the patterns '%lit%' (lit without % or _):
+// the column is scanned as one byte stream, each thread reading 4-byte
+// words (coalesced), and where lit[0] starts a match of lit lying inside
+// one row's width, the row's bit is set with an atomic OR (out zeroed by
+// the caller). A match cannot pass the row's first zero byte (lit holds
+// none), so inside the width is inside the value; the caller keeps char(n)
+// columns whose lit holds a blank on q_like_bits (trailing blanks are not
+// part of the value). NULL rows get no bit. ci folds ASCII as like() does;
+// lit is given folded.
+extern "C" __global__ void __launch_bounds__(256) q_like_sub(u64 dataP, int width, u64 validP, i64 n, u64 litP,
+                                                             int ll, int ci, u64 outP) {
+    extern __shared__ unsigned char subSmem[];
+    const unsigned char *data = (const unsigned char *)dataP;
+    for (int i = threadIdx.x; i < ll; i += blockDim.x) subSmem[i] = ((const unsigned char *)litP)[i];
+    __syncthreads();
+    QCol c;
+    c.data = dataP;
+    c.valid = validP;
+    const i64 total = n * (i64)width;
+    const unsigned char first = subSmem[0];
+    const bool ci1 = ci != 0;
+    for (i64 w = (i64)blockIdx.x * blockDim.x + threadIdx.x; w * 4 < total; w += (i64)gridDim.x * blockDim.x) {
+        unsigned word;
+        if (w * 4 + 4 <= total) {
+            word = ((const unsigned *)data)[w];
+        } else {
+            word = 0;
+            for (int j = 0; j < 4 && w * 4 + j < total; j++) word |= (unsigned)data[w * 4 + j] << (8 * j);
+        }
+        for (int j = 0; j < 4; j++) {
+            unsigned char b = (unsigned char)(word >> (8 * j));
+            if (fold(b, ci1) != first) continue;
+            i64 p = w * 4 + j;
+            i64 row = p / width;
+            i64 off = p - row * width;
+            if (off + ll > width) continue;
+            const unsigned char *s = data + p;
+            int k = 1;
+            while (k < ll && fold(s[k], ci1) == subSmem[k]) k++;
+            if (k < ll || !validAt(c, row)) continue;
+            // inside the value: no zero byte before the match (bytes past a
+            // value's end need not be zero)
+            const unsigned char *r0 = data + row * (i64)width;
+            bool past = false;
+            for (i64 q = 0; q < off && !past; q++) past = r0[q] == 0;
+            if (past) continue;
+            atomicOr((unsigned *)outP + (row >> 5), 1u << (row & 31));
+        }
+    }
+}

@@ -23,7 +23,7 @@ const reloadRows = 1 << 24
 // reports the rate as bytes/s of file. TestReloadCUDA measures the same
 // onto the GPU.
 func BenchmarkReload(b *testing.B) {
-	dir, path, size := reloadFile(b)
+	_, dir, path, size := reloadFile(b, reloadRows)
 	store := cpu.New(loader.NewCPU(loader.Config{}), 1)
 	b.SetBytes(size)
 	b.ResetTimer()
@@ -53,7 +53,7 @@ func BenchmarkReload(b *testing.B) {
 // checksum, which also faults the mapping in) and slicing its columns;
 // the GPU backend then copies the columns from the page-locked mapping.
 func BenchmarkReloadMappedCPU(b *testing.B) {
-	_, path, size := reloadFile(b)
+	_, _, path, size := reloadFile(b, reloadRows)
 	b.SetBytes(size)
 	b.ResetTimer()
 	var total time.Duration
@@ -80,16 +80,18 @@ func logRate(b *testing.B, what, path string, size int64, total time.Duration) {
 		total/time.Duration(b.N), humanize.Bytes(uint64(rate)))
 }
 
-// reloadFile writes the benchmarks' table file, committed in a data
-// directory, and reads it once into the page cache.
-func reloadFile(b *testing.B) (dir, path string, size int64) {
-	h := engine.NewHostTable([]*engine.Column{
-		engine.NewColumn(engine.Int64, reloadRows, 0, true),
-		engine.NewColumn(engine.Type{Kind: engine.KindFloat64}, reloadRows, 0, false),
-		engine.NewColumn(engine.Type{Kind: engine.KindDate}, reloadRows, 0, false),
-		engine.NewColumn(engine.Type{Kind: engine.KindInt32}, reloadRows, 0, false),
-	}, reloadRows)
-	for i := 0; i < reloadRows; i++ {
+// reloadFile writes the reload table of n rows (4 columns, 28 bytes a
+// row and a validity bitmap), committed in a data directory as "big", and
+// reads its file once into the page cache. It returns the table as saved
+// too.
+func reloadFile(tb testing.TB, n int) (h *engine.HostTable, dir, path string, size int64) {
+	h = engine.NewHostTable([]*engine.Column{
+		engine.NewColumn(engine.Int64, n, 0, true),
+		engine.NewColumn(engine.Type{Kind: engine.KindFloat64}, n, 0, false),
+		engine.NewColumn(engine.Type{Kind: engine.KindDate}, n, 0, false),
+		engine.NewColumn(engine.Type{Kind: engine.KindInt32}, n, 0, false),
+	}, int64(n))
+	for i := 0; i < n; i++ {
 		h.Cols[0].I64[i] = int64(i) * 7919
 		h.Cols[1].F64[i] = float64(i) / 3
 		h.Cols[2].I32[i] = int32(i % 40000)
@@ -100,37 +102,37 @@ func reloadFile(b *testing.B) (dir, path string, size int64) {
 	}
 	cols := []engine.ColumnDef{{Name: "a", Type: engine.Int64}, {Name: "b", Type: engine.Type{Kind: engine.KindFloat64}},
 		{Name: "c", Type: engine.Type{Kind: engine.KindDate}}, {Name: "d", Type: engine.Type{Kind: engine.KindInt32}}}
-	dir = b.TempDir()
+	dir = tb.TempDir()
 	d, err := Open(dir, nil)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	f, err := d.Save("big", h)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	if err := d.Commit(&engine.DurableState{NextOID: 16385, Tables: []engine.DurableTable{{Name: "big", OID: 16384, Columns: cols, File: f, Rows: reloadRows}}}); err != nil {
-		b.Fatal(err)
+	if err := d.Commit(&engine.DurableState{NextOID: 16385, Tables: []engine.DurableTable{{Name: "big", OID: 16384, Columns: cols, File: f, Rows: int64(n)}}}); err != nil {
+		tb.Fatal(err)
 	}
-	if err := d.Close(); err != nil {
-		b.Fatal(err)
+	if err := d.Close(); err != nil { // the next Opens take the directory
+		tb.Fatal(err)
 	}
 	path = filepath.Join(dir, SubDir, f)
 	if _, err := os.ReadFile(path); err != nil { // into the page cache
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
-	return dir, path, st.Size()
+	return h, dir, path, st.Size()
 }
 
 // BenchmarkSave writes the benchmarks' table as a new table file, synced
 // (Dir.Save: what a durable load, INSERT or CREATE TABLE AS adds before it
 // reports success), and reports the rate.
 func BenchmarkSave(b *testing.B) {
-	dir, path, size := reloadFile(b)
+	_, dir, path, size := reloadFile(b, reloadRows)
 	d, err := Open(dir, nil)
 	if err != nil {
 		b.Fatal(err)

@@ -1,8 +1,6 @@
 package persist
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -24,44 +22,7 @@ func TestReloadCUDA(t *testing.T) {
 		t.Skipf("no usable GPU: %v", err)
 	}
 	defer dev.Close()
-	const n = 1 << 26
-	h := engine.NewHostTable([]*engine.Column{
-		engine.NewColumn(engine.Int64, n, 0, true),
-		engine.NewColumn(engine.Type{Kind: engine.KindFloat64}, n, 0, false),
-		engine.NewColumn(engine.Type{Kind: engine.KindDate}, n, 0, false),
-		engine.NewColumn(engine.Type{Kind: engine.KindInt32}, n, 0, false),
-	}, n)
-	for i := 0; i < n; i++ {
-		h.Cols[0].I64[i] = int64(i) * 7919
-		h.Cols[1].F64[i] = float64(i) / 3
-		h.Cols[2].I32[i] = int32(i % 40000)
-		h.Cols[3].I32[i] = int32(i ^ 0x5555)
-		if i%97 == 0 {
-			h.Cols[0].SetNull(i)
-		}
-	}
-	cols := []engine.ColumnDef{{Name: "a", Type: engine.Int64}, {Name: "b", Type: engine.Type{Kind: engine.KindFloat64}},
-		{Name: "c", Type: engine.Type{Kind: engine.KindDate}}, {Name: "d", Type: engine.Type{Kind: engine.KindInt32}}}
-	dir := t.TempDir()
-	d, err := Open(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := d.Save("big", h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Commit(&engine.DurableState{NextOID: 16385, Tables: []engine.DurableTable{{Name: "big", OID: 16384, Columns: cols, File: f, Rows: n}}}); err != nil {
-		t.Fatal(err)
-	}
-	if err := d.Close(); err != nil { // the next Opens take the directory
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, SubDir, f)
-	if _, err := os.ReadFile(path); err != nil { // into the page cache
-		t.Fatal(err)
-	}
-	st, _ := os.Stat(path)
+	h, dir, _, size := reloadFile(t, 1<<26)
 	// read hides the backend's StoreMapped: the read path
 	read := struct{ engine.TableStore }{gpu.New(dev, nil)}
 	for run := 0; run < 6; run++ {
@@ -80,7 +41,7 @@ func TestReloadCUDA(t *testing.T) {
 		if err != nil || len(tables) != 1 {
 			t.Fatalf("%v, %d tables", err, len(tables))
 		}
-		t.Logf("%s: reloaded %d MB onto the GPU in %v: %.1f GB/s", path, st.Size()>>20, el, float64(st.Size())/el.Seconds()/1e9)
+		t.Logf("%s: reloaded %d MB onto the GPU in %v: %.1f GB/s", path, size>>20, el, float64(size)/el.Seconds()/1e9)
 		if run < 2 {
 			back, err := tables[0].Data.(engine.Downloader).Download()
 			if err != nil {

@@ -927,7 +927,8 @@ func figureName(n ast.ExprNode) (string, int) {
 				return "rtrim", 2
 			}
 			return "btrim", 2 // PostgreSQL's name for trim(x [, chars])
-		case "__gpusql_is_distinct", "__gpusql_regex", "concat":
+		case "__gpusql_is_distinct", "__gpusql_regex", "concat", "__gpusql_param":
+			// $n is ?column?, and $n::type the type's name
 			return "?column?", 0
 		}
 		return n.FnName.L, 2

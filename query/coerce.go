@@ -175,6 +175,13 @@ func coerceAll(what string, es []engine.Expr) ([]engine.Expr, engine.Type, error
 		if !ok {
 			return nil, t, engine.Errorf(engine.CodeDatatypeMismatch, "%s types %s and %s cannot be matched", what, t, et)
 		}
+		if t.Kind == engine.KindVarchar && et.Kind == engine.KindUnknown || t.Kind == engine.KindUnknown && et.Kind == engine.KindVarchar {
+			// select_common_type passes over unknown values: next to a
+			// varchar they become varchar (without a length, so that
+			// none is cut), where an operator resolves varchar = unknown
+			// as text = text (commonType)
+			nt = engine.Type{Kind: engine.KindVarchar}
+		}
 		t = nt
 	}
 	if t.Kind == engine.KindUnknown {

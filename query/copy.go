@@ -300,7 +300,10 @@ func (s *Session) copyToBinary(ctx context.Context, plan *engine.Plan, out io.Wr
 	var rows int64
 	sink := func(b *engine.Batch) error {
 		for i := 0; i < b.N; i++ {
-			buf = enc.AppendRow(buf, b.Cols, i)
+			var err error
+			if buf, err = enc.AppendRow(buf, b.Cols, i); err != nil {
+				return err
+			}
 			if _, err := out.Write(buf); err != nil {
 				return err
 			}

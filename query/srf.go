@@ -117,9 +117,10 @@ func expandArrayFunc(args []engine.Expr, field string) (engine.SetFunc, error) {
 	return f, nil
 }
 
-// expandArrayElems is _pg_expandarray's x: the elements as smallints.
-func expandArrayElems(vs []*engine.Vec, n int) (*engine.Vec, []int32, error) {
-	out := engine.NewVec(engine.Int16, 0)
+// expandArray walks _pg_expandarray's arrays (vs[0], n rows) and calls
+// add for each element e (nil for NULL) at 0-based position k; it
+// returns the count of elements per row. A NULL array gives none.
+func expandArray(vs []*engine.Vec, n int, out *engine.Vec, add func(k int, e *string) error) ([]int32, error) {
 	counts := make([]int32, n)
 	for i := 0; i < n; i++ {
 		if vs[0].IsNull(i) {
@@ -127,30 +128,45 @@ func expandArrayElems(vs []*engine.Vec, n int) (*engine.Vec, []int32, error) {
 		}
 		els, err := parseTextArray(string(vs[0].S[i]))
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if out.N+len(els) > maxSetValues {
-			return nil, nil, errTooManyValues("_pg_expandarray")
+			return nil, errTooManyValues("_pg_expandarray")
 		}
-		for _, e := range els {
-			x := int64(0)
-			if e == nil {
-				if out.Null == nil {
-					out.Null = make([]bool, out.N)
-				}
-			} else {
-				var st engine.ParseStatus
-				if x, st = engine.ParseInt([]byte(*e), engine.KindInt16); st != engine.ParseOK {
-					return nil, nil, engine.InputError(engine.Int16, st, []byte(*e))
-				}
+		for k, e := range els {
+			if err := add(k, e); err != nil {
+				return nil, err
 			}
-			if out.Null != nil {
-				out.Null = append(out.Null, e == nil)
-			}
-			out.I = append(out.I, x)
-			out.N++
 		}
 		counts[i] = int32(len(els))
+	}
+	return counts, nil
+}
+
+// expandArrayElems is _pg_expandarray's x: the elements as smallints.
+func expandArrayElems(vs []*engine.Vec, n int) (*engine.Vec, []int32, error) {
+	out := engine.NewVec(engine.Int16, 0)
+	counts, err := expandArray(vs, n, out, func(_ int, e *string) error {
+		x := int64(0)
+		if e == nil {
+			if out.Null == nil {
+				out.Null = make([]bool, out.N)
+			}
+		} else {
+			var st engine.ParseStatus
+			if x, st = engine.ParseInt([]byte(*e), engine.KindInt16); st != engine.ParseOK {
+				return engine.InputError(engine.Int16, st, []byte(*e))
+			}
+		}
+		if out.Null != nil {
+			out.Null = append(out.Null, e == nil)
+		}
+		out.I = append(out.I, x)
+		out.N++
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	return out, counts, nil
 }
@@ -158,23 +174,13 @@ func expandArrayElems(vs []*engine.Vec, n int) (*engine.Vec, []int32, error) {
 // expandArrayPositions is _pg_expandarray's n: 1 to the array's length.
 func expandArrayPositions(vs []*engine.Vec, n int) (*engine.Vec, []int32, error) {
 	out := engine.NewVec(engine.Int32, 0)
-	counts := make([]int32, n)
-	for i := 0; i < n; i++ {
-		if vs[0].IsNull(i) {
-			continue
-		}
-		els, err := parseTextArray(string(vs[0].S[i]))
-		if err != nil {
-			return nil, nil, err
-		}
-		if out.N+len(els) > maxSetValues {
-			return nil, nil, errTooManyValues("_pg_expandarray")
-		}
-		for k := range els {
-			out.I = append(out.I, int64(k+1))
-		}
-		out.N += len(els)
-		counts[i] = int32(len(els))
+	counts, err := expandArray(vs, n, out, func(k int, _ *string) error {
+		out.I = append(out.I, int64(k+1))
+		out.N++
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	return out, counts, nil
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/internal/pgbinary"
 )
 
 // binaryEncoder appends the binary form of the text value v to dst.
@@ -99,7 +100,7 @@ func encodeFloat8(dst, v []byte) ([]byte, error) {
 }
 
 // PostgreSQL's binary dates and timestamps count from 2000-01-01.
-var pgEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC).Unix()
+const pgEpoch = pgbinary.EpochDays * 86400
 
 // parseDate parses YYYY-MM-DD with an optional " BC".
 func parseDate(s string) (time.Time, bool) {
@@ -248,87 +249,12 @@ func encodeInterval(dst, v []byte) ([]byte, error) {
 	return binary.BigEndian.AppendUint32(dst, uint32(int32(months))), nil
 }
 
-// Numeric signs in the binary format.
-const (
-	numericPos  = 0x0000
-	numericNeg  = 0x4000
-	numericNaN  = 0xC000
-	numericPInf = 0xD000
-	numericNInf = 0xF000
-)
-
 // encodeNumeric converts a plain decimal ("-12.3400", "NaN", "Infinity")
-// to PostgreSQL's binary numeric: ndigits, weight, sign, dscale, then
-// base-10000 digits, the first of weight 10000^weight.
+// to PostgreSQL's binary numeric, as binary COPY does.
 func encodeNumeric(dst, v []byte) ([]byte, error) {
-	head := func(dst []byte, ndigits, weight, sign, dscale int) []byte {
-		dst = binary.BigEndian.AppendUint16(dst, uint16(ndigits))
-		dst = binary.BigEndian.AppendUint16(dst, uint16(int16(weight)))
-		dst = binary.BigEndian.AppendUint16(dst, uint16(sign))
-		return binary.BigEndian.AppendUint16(dst, uint16(dscale))
-	}
-	s := string(v)
-	switch s {
-	case "NaN":
-		return head(dst, 0, 0, numericNaN, 0), nil
-	case "Infinity":
-		return head(dst, 0, 0, numericPInf, 0), nil
-	case "-Infinity":
-		return head(dst, 0, 0, numericNInf, 0), nil
-	}
-	sign := numericPos
-	if strings.HasPrefix(s, "-") {
-		sign, s = numericNeg, s[1:]
-	} else {
-		s = strings.TrimPrefix(s, "+")
-	}
-	ip, fp, _ := strings.Cut(s, ".")
-	if ip == "" && fp == "" {
+	out, err := pgbinary.AppendNumeric(dst, v)
+	if err != nil {
 		return dst, badText(v, "numeric")
 	}
-	for _, part := range []string{ip, fp} {
-		for i := 0; i < len(part); i++ {
-			if part[i] < '0' || part[i] > '9' {
-				return dst, badText(v, "numeric")
-			}
-		}
-	}
-	dscale := len(fp)
-	if dscale > 0x3FFF {
-		return dst, badText(v, "numeric")
-	}
-	ip = strings.TrimLeft(ip, "0")
-	// Pad to whole base-10000 digits: the integer part on the left, the
-	// fraction on the right.
-	if r := len(ip) % 4; r != 0 {
-		ip = strings.Repeat("0", 4-r) + ip
-	}
-	if r := len(fp) % 4; r != 0 {
-		fp += strings.Repeat("0", 4-r)
-	}
-	all := ip + fp
-	digits := make([]int, 0, len(all)/4)
-	for i := 0; i < len(all); i += 4 {
-		d, _ := strconv.Atoi(all[i : i+4])
-		digits = append(digits, d)
-	}
-	weight := len(ip)/4 - 1
-	for len(digits) > 0 && digits[0] == 0 {
-		digits = digits[1:]
-		weight--
-	}
-	for len(digits) > 0 && digits[len(digits)-1] == 0 {
-		digits = digits[:len(digits)-1]
-	}
-	if len(digits) == 0 {
-		return head(dst, 0, 0, numericPos, dscale), nil
-	}
-	if len(digits) > math.MaxInt16 || weight > math.MaxInt16 || weight < math.MinInt16 {
-		return dst, badText(v, "numeric")
-	}
-	dst = head(dst, len(digits), weight, sign, dscale)
-	for _, d := range digits {
-		dst = binary.BigEndian.AppendUint16(dst, uint16(d))
-	}
-	return dst, nil
+	return out, nil
 }

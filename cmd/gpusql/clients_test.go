@@ -1,7 +1,7 @@
 package main
 
 // Real PostgreSQL clients against gpusql (issue 4's "what must be shown"):
-// psql, psycopg2, psycopg 3, pgJDBC, node-postgres and postgres_fdw run
+// psql, psycopg2, psycopg 3, pgJDBC, node-postgres, lib/pq and postgres_fdw run
 // against an in-process gpusql server wired as the command wires it
 // (startGpusql) and, for comparison, against a private PostgreSQL 15
 // (startPGTCP) holding the same lineitem rows. Most checks run the same
@@ -238,6 +238,7 @@ func TestClients(t *testing.T) {
 	t.Run("jdbc", func(t *testing.T) { testClientJDBC(t, e) })
 	t.Run("node", func(t *testing.T) { testClientNode(t, e) })
 	t.Run("postgres.js", func(t *testing.T) { testClientPostgresJS(t, e) })
+	t.Run("lib/pq", func(t *testing.T) { testClientLibPQ(t, e) })
 	t.Run("odbc", func(t *testing.T) { testClientODBC(t, e) })
 	t.Run("pgbench", func(t *testing.T) { testClientPgbench(t, e) })
 	// Before postgres_fdw, whose foreign tables and schemas would show

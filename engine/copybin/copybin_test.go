@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/internal/pgbinary"
 )
 
 // A numeric written by the Writer's encoder reads back as the same text,
@@ -37,7 +38,10 @@ func TestNumericRoundTrip(t *testing.T) {
 	r := &textReader{table: "t", header: true}
 	col := engine.ColumnDef{Name: "n", Type: engine.Type{Kind: engine.KindNumeric}}
 	for _, s := range cases {
-		bin := appendNumericText(nil, []byte(s))
+		bin, err := pgbinary.AppendNumeric(nil, []byte(s))
+		if err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
 		got, err := r.appendField(nil, col, bin)
 		if err != nil {
 			t.Fatalf("%s: %v", s, err)

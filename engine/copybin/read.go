@@ -29,13 +29,6 @@ import (
 // Signature is the first 11 bytes of every binary COPY stream.
 const Signature = "PGCOPY\n\xff\r\n\x00"
 
-// PostgreSQL's binary dates and timestamps count from 2000-01-01;
-// gpusql's from 1970-01-01.
-const (
-	epochDays   = 10957
-	epochMicros = epochDays * 86_400_000_000
-)
-
 // textReader is the io.Reader that NewTextReader returns.
 type textReader struct {
 	src    *bufio.Reader

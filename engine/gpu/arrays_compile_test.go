@@ -14,19 +14,7 @@ import (
 // arraySession is a CPU session over an empty table ar (the device
 // test's columns) that records the plans it runs.
 func arraySession(t *testing.T) (*planRecorder, func(string) error, []*Column) {
-	rec := &planRecorder{Backend: cpu.New(nil, 1)}
-	srv, err := query.NewServer(query.Options{FileRoot: t.TempDir(), DataDir: t.TempDir(), Backend: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	exec := func(q string) error { return s.Query(context.Background(), q, discard{}) }
-	if err := exec(`CREATE TABLE ar (id bigint, a text, g boolean, s text, d varchar(4), x text, i integer, c char(3))`); err != nil {
-		t.Fatal(err)
-	}
+	rec, exec := recordingSession(t, "", `CREATE TABLE ar (id bigint, a text, g boolean, s text, d varchar(4), x text, i integer, c char(3))`)
 	cols := []*Column{{Type: engine.Int64}, {Type: engine.Text, Width: 40}, {Type: engine.Bool}, {Type: engine.Text, Width: 30},
 		{Type: engine.Type{Kind: engine.KindVarchar, Len: 4}, Width: 4}, {Type: engine.Text, Width: 8}, {Type: engine.Int32},
 		{Type: engine.Type{Kind: engine.KindChar, Len: 3}, Width: 3}}

@@ -101,19 +101,7 @@ func WriteCallStepCSV(t testing.TB, path string, n int, rng *rand.Rand) {
 // the device plan of each compiles once its refused calls are host steps,
 // and that it has steps exactly where the query says.
 func TestCallStepsCompile(t *testing.T) {
-	rec := &planRecorder{Backend: cpu.New(nil, 1)}
-	srv, err := query.NewServer(query.Options{FileRoot: t.TempDir(), DataDir: t.TempDir(), Backend: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	exec := func(q string) error { return s.Query(context.Background(), q, discard{}) }
-	if err := exec(strings.Split(CallStepDDL, " FROM CSV")[0]); err != nil {
-		t.Fatal(err)
-	}
+	rec, exec := recordingSession(t, "", strings.Split(CallStepDDL, " FROM CSV")[0])
 	cols := []*Column{{Type: engine.Int64}, {Type: engine.Float64}, {Type: engine.Int32}, {Type: engine.NumericType(10, 3)},
 		{Type: engine.Timestamp}, {Type: engine.TimestampTZ}, {Type: engine.Date}, {Type: engine.Text, Width: 2}}
 	for _, tc := range CallStepQueries {

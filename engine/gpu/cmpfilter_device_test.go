@@ -7,12 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
-	"github.com/gpusql/gpusql/engine/gpu"
-	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // TestCmpFilterMatchesCPU compares filters that q_cmpfilter runs
@@ -49,23 +43,7 @@ func TestCmpFilterMatchesCPU(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "ct.csv"), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	host := loader.NewCPU(loader.Config{})
-	mk := func(b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runSQL(t, s, `CREATE TABLE ct (id bigint, a smallint, b integer, c bigint, d date, ts timestamp, tm time, f double precision, r real, m numeric(12,2), g boolean) FROM CSV 'ct.csv'`); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	cs := mk(cpu.New(host, 0))
-	gs := mk(gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
+	cs, gs := twinSessions(t, dev, dir, `CREATE TABLE ct (id bigint, a smallint, b integer, c bigint, d date, ts timestamp, tm time, f double precision, r real, m numeric(12,2), g boolean) FROM CSV 'ct.csv'`)
 	wheres := []string{
 		`c = 1000004`, `1000004 = c`, `c <> 1000004`, `c < 0`, `c >= 9223372036854775807`, `c <= -9223372036854775808`,
 		`a = -32768`, `a > 32766`, `a < 40000`, `a >= -40000`, `-1 >= a`, `a <> 0 AND a > -5 AND a < 5`,
@@ -77,42 +55,19 @@ func TestCmpFilterMatchesCPU(t *testing.T) {
 		`id >= 1000 AND id < 1200`, `id = -1`,
 	}
 	// sorts by plain columns (q_colkeys) over every row
-	for _, q := range []string{
+	compareSessions(t, cs, gs, []string{
 		"SELECT id, a, b FROM ct ORDER BY a NULLS FIRST, b DESC NULLS LAST, id LIMIT 100",
 		"SELECT id, f FROM ct ORDER BY f DESC, id LIMIT 100",
 		"SELECT id, r, g FROM ct ORDER BY r, g DESC, id LIMIT 100",
 		"SELECT m, id FROM ct ORDER BY m DESC NULLS LAST, id OFFSET 1000 LIMIT 100",
 		"SELECT d, ts, tm, id FROM ct ORDER BY d, ts DESC, tm, id LIMIT 100",
 		"SELECT id, c FROM ct ORDER BY c, id",
-	} {
-		want, werr := runSQL(t, cs, q)
-		got, gerr := runSQL(t, gs, q)
-		if werr != nil || gerr != nil || strings.Join(want, "\n") != strings.Join(got, "\n") {
-			t.Errorf("%s\n cpu %d rows, error %v\n gpu %d rows, error %v", q, len(want), werr, len(got), gerr)
-		}
-	}
+	}, twinOpts{noErrors: true})
 	for _, w := range wheres {
-		for _, q := range []string{
+		compareSessions(t, cs, gs, []string{
 			"SELECT id, a, b, c, d, ts, tm FROM ct WHERE " + w + " ORDER BY id",
 			"SELECT id FROM ct WHERE " + w + " ORDER BY c DESC, id LIMIT 7",
 			"SELECT id, f, m FROM ct WHERE " + w + " ORDER BY f NULLS FIRST, m DESC, id LIMIT 50",
-		} {
-			want, werr := runSQL(t, cs, q)
-			got, gerr := runSQL(t, gs, q)
-			if werr != nil || gerr != nil {
-				t.Errorf("%s\n cpu error %v\n gpu error %v", q, werr, gerr)
-				continue
-			}
-			if len(want) != len(got) {
-				t.Errorf("%s\n %d rows on the CPU, %d on the GPU", q, len(want), len(got))
-				continue
-			}
-			for k := range want {
-				if want[k] != got[k] {
-					t.Errorf("%s\n row %d\n cpu %q\n gpu %q", q, k, want[k], got[k])
-					break
-				}
-			}
-		}
+		}, twinOpts{noErrors: true})
 	}
 }

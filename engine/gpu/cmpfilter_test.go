@@ -1,13 +1,10 @@
 package gpu
 
 import (
-	"context"
 	"testing"
 
 	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
-	"github.com/gpusql/gpusql/query"
 )
 
 // TestCmpTermsShapes binds filters over a table of every integer-like
@@ -16,19 +13,7 @@ import (
 // under AND; nothing with OR, NOT, a cast, a numeric, a float, a string, a
 // NULL constant, two columns, or more than eight terms.
 func TestCmpTermsShapes(t *testing.T) {
-	rec := &planRecorder{Backend: cpu.New(nil, 1)}
-	srv, err := query.NewServer(query.Options{FileRoot: t.TempDir(), DataDir: t.TempDir(), Backend: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	exec := func(q string) error { return s.Query(context.Background(), q, discard{}) }
-	if err := exec(`CREATE TABLE ct (a smallint, b integer, c bigint, d date, ts timestamp, tm time, n numeric(12,2), f double precision, s text)`); err != nil {
-		t.Fatal(err)
-	}
+	rec, exec := recordingSession(t, "", `CREATE TABLE ct (a smallint, b integer, c bigint, d date, ts timestamp, tm time, n numeric(12,2), f double precision, s text)`)
 	types := []engine.Type{engine.Int16, engine.Int32, engine.Int64, engine.Date, engine.Timestamp, {Kind: engine.KindTime},
 		engine.NumericType(12, 2), engine.Float64, engine.Text}
 	cols := make([]*Column, len(types))

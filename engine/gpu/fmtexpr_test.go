@@ -4,15 +4,8 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
-
-	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
-	"github.com/gpusql/gpusql/engine/gpu"
-	"github.com/gpusql/gpusql/loader"
 )
 
 // fmtGood are formats the CPU accepts with three arguments; fmtBad adds
@@ -93,56 +86,20 @@ var fmtQueries = []string{
 // so the queries are checked where no GPU exists too.
 func TestFormatMatchesCPU(t *testing.T) {
 	skipCPUHalfUnderRace(t)
-	host := loader.NewCPU(loader.Config{})
-	mk := func(dir string, b engine.Backend) engine.Session {
-		return newSession(t, dir, b, `CREATE TABLE t3 (id bigint, f text, g text, s text, v varchar(12), a numeric(10,2), c integer, t0 timestamp, t1 timestamp, fl boolean, d double precision, ch char(4)) FROM CSV 't3.csv'`)
-	}
-	type result struct {
-		rows []string
-		err  error
-	}
-	sizes := []int{1, 5000, 70000}
-	dirs := make([]string, len(sizes))
-	want := make([][]result, len(sizes))
-	for si, n := range sizes {
-		dirs[si] = t.TempDir()
-		writeFmtCSV(t, filepath.Join(dirs[si], "t3.csv"), n, rand.New(rand.NewSource(int64(n)+11)))
-		c1, c8 := mk(dirs[si], cpu.New(host, 1)), mk(dirs[si], cpu.New(host, 8))
-		for _, q := range fmtQueries {
-			r1, e1 := runSQL(t, c1, q)
-			r8, e8 := runSQL(t, c8, q)
-			if fmt.Sprint(e1) != fmt.Sprint(e8) || fmt.Sprint(r1) != fmt.Sprint(r8) {
-				t.Errorf("%d rows: the CPU backend with 1 and 8 workers differ: %s", n, q)
-			}
+	sizedTwins{
+		sizes:   []int{1, 5000, 70000},
+		write:   csvWriter("t3.csv", 11, writeFmtCSV),
+		ddl:     `CREATE TABLE t3 (id bigint, f text, g text, s text, v varchar(12), a numeric(10,2), c integer, t0 timestamp, t1 timestamp, fl boolean, d double precision, ch char(4)) FROM CSV 't3.csv'`,
+		queries: fmtQueries,
+		checkCPU: func(t *testing.T, n, k int, q string, err error) {
 			erring := strings.Contains(q, "(g,") || strings.Contains(q, "'%s %s', s") && !strings.Contains(q, "id < 0") ||
 				strings.Contains(q, "%z") || strings.Contains(q, "'%I', s") || strings.Contains(q, "'%I' ELSE")
-			if e1 != nil && !erring && n > 1 {
-				t.Errorf("%d rows: %s: %v", n, q, e1)
+			if err != nil && !erring && n > 1 {
+				t.Errorf("%d rows: %s: %v", n, q, err)
 			}
-			want[si] = append(want[si], result{r1, e1})
-		}
-	}
-	dev := openDev(t)
-	for si, n := range sizes {
-		gs := mk(dirs[si], gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
-		for k, q := range fmtQueries {
-			poisonPool(t, dev)
-			w := want[si][k]
-			got, gerr := runSQL(t, gs, q)
-			// the same SQLSTATE and message (format()'s errors name the
-			// conversion)
-			if fmt.Sprint(w.err) != fmt.Sprint(gerr) || engine.Code(w.err) != engine.Code(gerr) {
-				t.Errorf("%d rows: %s\n cpu error %v\n gpu error %v", n, q, w.err, gerr)
-				continue
-			}
-			wr := append([]string(nil), w.rows...)
-			if !strings.Contains(q, "ORDER BY id") {
-				sort.Strings(wr)
-				sort.Strings(got)
-			}
-			if d := rowDiff(wr, got); d != "" {
-				t.Errorf("%d rows: %s\n %s", n, q, d)
-			}
-		}
-	}
+		},
+		// the same SQLSTATE and message (format()'s errors name the
+		// conversion)
+		opts: twinOpts{sameMessage: true, ordered: orderedByID},
+	}.run(t)
 }

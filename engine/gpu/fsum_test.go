@@ -15,7 +15,6 @@ import (
 	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
 	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // pgFloat writes x as PostgreSQL's float input reads it.
@@ -118,18 +117,7 @@ func TestFloatSumsMatch(t *testing.T) {
 	writeNastyFloats(t, filepath.Join(dir, "f.csv"), n, rand.New(rand.NewSource(11)))
 	host := loader.NewCPU(loader.Config{})
 	mk := func(b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runSQL(t, s, `CREATE TABLE f (id bigint, k integer, g integer, d double precision, r real, z double precision) FROM CSV 'f.csv'`); err != nil {
-			t.Fatal(err)
-		}
-		return s
+		return newSession(t, dir, b, `CREATE TABLE f (id bigint, k integer, g integer, d double precision, r real, z double precision) FROM CSV 'f.csv'`)
 	}
 	ref := mk(cpu.New(host, 1))
 	others := map[string]engine.Session{"cpu, 16 workers": mk(cpu.New(host, 16))}

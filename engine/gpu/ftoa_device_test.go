@@ -6,15 +6,11 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
-	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // matchCPU runs each query on both backends over the tables that setup
@@ -22,63 +18,8 @@ import (
 // error codes; it returns the queries the GPU refused with 0A000.
 func matchCPU(t *testing.T, dir string, setup []string, queries []string) []string {
 	t.Helper()
-	dev := openDev(t)
-	host := loader.NewCPU(loader.Config{})
-	mk := func(b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, q := range setup {
-			if _, err := runSQL(t, s, q); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return s
-	}
-	cs := mk(cpu.New(host, 0))
-	gs := mk(gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
-	var refused []string
-	for _, q := range queries {
-		want, werr := runSQL(t, cs, q)
-		got, gerr := runSQL(t, gs, q)
-		if gerr != nil && engine.Code(gerr) == engine.CodeFeatureNotSupported && engine.Code(werr) != engine.CodeFeatureNotSupported {
-			refused = append(refused, q)
-			t.Logf("refused: %s: %v", q, gerr)
-			continue
-		}
-		if engine.Code(werr) != engine.Code(gerr) || (werr != nil) != (gerr != nil) || werr != nil && werr.Error() != gerr.Error() {
-			t.Errorf("%s\n cpu error %v\n gpu error %v", q, werr, gerr)
-			continue
-		}
-		if !ordered(q) {
-			sort.Strings(want)
-			sort.Strings(got)
-		}
-		bad := 0
-		for k := 0; k < max(len(want), len(got)); k++ {
-			if k >= len(want) || k >= len(got) || want[k] != got[k] {
-				w, g := "", ""
-				if k < len(want) {
-					w = want[k]
-				}
-				if k < len(got) {
-					g = got[k]
-				}
-				if bad++; bad <= 5 {
-					t.Errorf("%s\n row %d (of %d/%d)\n cpu %q\n gpu %q", q, k, len(want), len(got), w, g)
-				}
-			}
-		}
-		if bad == 0 {
-			t.Logf("%d rows identical: %s", len(want), q)
-		}
-	}
-	return refused
+	cs, gs := twinSessions(t, openDev(t), dir, setup...)
+	return compareSessions(t, cs, gs, queries, twinOpts{sameMessage: true, ordered: ordered})
 }
 
 // TestFloatTextMatchesCPU casts random and edge bit patterns of double

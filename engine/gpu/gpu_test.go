@@ -6,13 +6,11 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
 	"github.com/gpusql/gpusql/loader"
 	"github.com/gpusql/gpusql/query"
@@ -281,40 +279,8 @@ func TestQueriesMatchCPU(t *testing.T) {
 		n = 20_000
 	}
 	writeCSV(t, filepath.Join(dir, "li.csv"), n, rand.New(rand.NewSource(7)))
-	host := loader.NewCPU(loader.Config{})
-	mk := func(b engine.Backend) engine.Session {
-		return newSession(t, dir, b, `CREATE TABLE li (id bigint, qty integer, price numeric(12,2), disc numeric(4,2), flag char(1), ship date, f double precision, name text) FROM CSV 'li.csv'`)
-	}
-	cs := mk(cpu.New(host, 0))
-	gs := mk(gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
-	unsupported := 0
-	for _, q := range diffQueries {
-		want, werr := runSQL(t, cs, q)
-		got, gerr := runSQL(t, gs, q)
-		if gerr != nil && engine.Code(gerr) == engine.CodeFeatureNotSupported && engine.Code(werr) != engine.CodeFeatureNotSupported {
-			unsupported++
-			t.Logf("not on the GPU yet: %s: %v", q, gerr)
-			continue
-		}
-		if engine.Code(werr) != engine.Code(gerr) {
-			t.Errorf("%s\n cpu error %v\n gpu error %v", q, werr, gerr)
-			continue
-		}
-		if !strings.Contains(strings.ToUpper(q), "ORDER BY") {
-			sort.Strings(want)
-			sort.Strings(got)
-		}
-		if strings.Join(want, "\n") != strings.Join(got, "\n") {
-			w, g := want, got
-			if len(w) > 5 {
-				w = w[:5]
-			}
-			if len(g) > 5 {
-				g = g[:5]
-			}
-			t.Errorf("%s\n cpu %d rows %q\n gpu %d rows %q", q, len(want), w, len(got), g)
-		}
-	}
+	cs, gs := twinSessions(t, dev, dir, `CREATE TABLE li (id bigint, qty integer, price numeric(12,2), disc numeric(4,2), flag char(1), ship date, f double precision, name text) FROM CSV 'li.csv'`)
+	unsupported := len(compareSessions(t, cs, gs, diffQueries, twinOpts{ordered: orderedUpper}))
 	t.Logf("%d of %d queries ran on the GPU and matched; %d not supported yet", len(diffQueries)-unsupported, len(diffQueries), unsupported)
 }
 

@@ -4,15 +4,10 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
-	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // writeGroupingCSV writes ga's columns: id, a small integer key k with
@@ -55,62 +50,12 @@ func writeGroupingCSV(t *testing.T, path string, n int, rng *rand.Rand) {
 // no GPU exists too.
 func TestGroupingAggsMatchCPU(t *testing.T) {
 	skipCPUHalfUnderRace(t)
-	host := loader.NewCPU(loader.Config{})
-	mk := func(dir string, b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runSQL(t, s, `CREATE TABLE ga (id bigint, k integer, n numeric(12,2), d double precision, r real, b boolean, g text, s smallint) FROM CSV 'ga.csv'`); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	type result struct {
-		rows []string
-		err  error
-	}
-	sizes := []int{1, 5000, 70000}
-	dirs := make([]string, len(sizes))
-	want := make([][]result, len(sizes))
-	for si, n := range sizes {
-		dirs[si] = t.TempDir()
-		writeGroupingCSV(t, filepath.Join(dirs[si], "ga.csv"), n, rand.New(rand.NewSource(int64(n)+41)))
-		c1, c8 := mk(dirs[si], cpu.New(host, 1)), mk(dirs[si], cpu.New(host, 8))
-		for _, q := range gpu.GroupingQueries {
-			r1, e1 := runSQL(t, c1, q)
-			r8, e8 := runSQL(t, c8, q)
-			if e1 != nil {
-				t.Errorf("%d rows: %s: %v", n, q, e1)
-			}
-			if fmt.Sprint(e1) != fmt.Sprint(e8) || fmt.Sprint(sorted(r1)) != fmt.Sprint(sorted(r8)) {
-				t.Errorf("%d rows: the CPU backend with 1 and 8 workers differ: %s\n%q\n%q", n, q, sorted(r1), sorted(r8))
-			}
-			want[si] = append(want[si], result{r1, e1})
-		}
-	}
-	dev := openDev(t)
-	for si, n := range sizes {
-		gs := mk(dirs[si], gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
-		for k, q := range gpu.GroupingQueries {
-			poisonPool(t, dev)
-			w := want[si][k]
-			got, gerr := runSQL(t, gs, q)
-			if fmt.Sprint(w.err) != fmt.Sprint(gerr) || engine.Code(w.err) != engine.Code(gerr) {
-				t.Errorf("%d rows: %s\n cpu error %v\n gpu error %v", n, q, w.err, gerr)
-				continue
-			}
-			wr, gr := w.rows, got
-			if !ordered(q) {
-				wr, gr = sorted(wr), sorted(gr)
-			}
-			if fmt.Sprint(wr) != fmt.Sprint(gr) {
-				t.Errorf("%d rows: %s\n cpu %q\n gpu %q", n, q, wr, gr)
-			}
-		}
-	}
+	sizedTwins{
+		sizes:       []int{1, 5000, 70000},
+		write:       csvWriter("ga.csv", 41, writeGroupingCSV),
+		ddl:         `CREATE TABLE ga (id bigint, k integer, n numeric(12,2), d double precision, r real, b boolean, g text, s smallint) FROM CSV 'ga.csv'`,
+		queries:     gpu.GroupingQueries,
+		sortWorkers: true,
+		opts:        twinOpts{sameMessage: true, ordered: ordered},
+	}.run(t)
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
 	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // hostPathQueries project, over a window's output, columns passed
@@ -45,23 +44,8 @@ func TestHostPathKeepsInput(t *testing.T) {
 	host := loader.NewCPU(loader.Config{})
 	dir := t.TempDir()
 	writeWindowCSV(t, filepath.Join(dir, "wt.csv"), 4_000_000, rand.New(rand.NewSource(11)))
-	mk := func(b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runSQL(t, s, `CREATE TABLE wt (id bigint, p integer, o integer, n numeric(12,2), d date, s text, sm smallint,
-			big bigint, h integer, ts timestamp, f double precision) FROM CSV 'wt.csv'`); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	cs := mk(cpu.New(host, 4))
-	gs := mk(gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
+	cs := newSession(t, dir, cpu.New(host, 4), windowDDL)
+	gs := newSession(t, dir, gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}), windowDDL)
 	for _, q := range hostPathQueries {
 		want, werr := runSQL(t, cs, q)
 		if werr != nil {
@@ -74,7 +58,7 @@ func TestHostPathKeepsInput(t *testing.T) {
 		case gerr != nil:
 			t.Errorf("%s: gpu error %v", q, gerr)
 		case fmt.Sprint(want) != fmt.Sprint(got):
-			t.Errorf("%s\n%s", q, firstDiff(want, got))
+			t.Errorf("%s\n%s", q, rowDiff(want, got))
 		}
 		// the device still works after it
 		if _, err := runSQL(t, gs, `SELECT count(*), sum(id) FROM wt`); err != nil {

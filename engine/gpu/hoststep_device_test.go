@@ -4,15 +4,10 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
-	"github.com/gpusql/gpusql/engine/gpu"
-	"github.com/gpusql/gpusql/loader"
 )
 
 // writeStepCSV writes hs: type OIDs (known, unknown, NULL), relation
@@ -79,59 +74,29 @@ var stepErrors = map[int]bool{3: true}
 // message.
 func TestHostStepsMatchCPU(t *testing.T) {
 	skipCPUHalfUnderRace(t)
-	host := loader.NewCPU(loader.Config{})
-	mk := func(dir string, b engine.Backend) engine.Session {
-		return newSession(t, dir, b, `CREATE TABLE hs (id bigint, o integer, r text, u integer, sz bigint) FROM CSV 'hs.csv'`)
-	}
-	type result struct {
-		rows []string
-		err  error
-	}
 	sizes := []int{1, 3000, 20000}
-	dirs := make([]string, len(sizes))
-	want := make([][]result, len(sizes))
-	for si, n := range sizes {
-		dirs[si] = t.TempDir()
-		writeStepCSV(t, filepath.Join(dirs[si], "hs.csv"), n, rand.New(rand.NewSource(int64(n)+3)))
-		c1, c8 := mk(dirs[si], cpu.New(host, 1)), mk(dirs[si], cpu.New(host, 8))
-		for k, q := range stepQueries {
-			r1, e1 := runSQL(t, c1, q)
-			r8, e8 := runSQL(t, c8, q)
-			if fmt.Sprint(e1) != fmt.Sprint(e8) || fmt.Sprint(r1) != fmt.Sprint(r8) {
-				t.Errorf("%d rows: the CPU backend with 1 and 8 workers differ: %s\n%v\n%v", n, q, e1, e8)
+	sizedTwins{
+		sizes:   sizes,
+		write:   csvWriter("hs.csv", 3, writeStepCSV),
+		ddl:     `CREATE TABLE hs (id bigint, o integer, r text, u integer, sz bigint) FROM CSV 'hs.csv'`,
+		queries: stepQueries,
+		checkCPU: func(t *testing.T, n, k int, q string, err error) {
+			if (err != nil) != (stepErrors[k] && n > 1) {
+				t.Errorf("%d rows: %s: %v", n, q, err)
 			}
-			if (e1 != nil) != (stepErrors[k] && n > 1) {
-				t.Errorf("%d rows: %s: %v", n, q, e1)
+		},
+		opts: twinOpts{sameMessage: true, ordered: orderedByIDOrLimited},
+		afterGPU: func(t *testing.T, n int, gs engine.Session) {
+			if n == sizes[len(sizes)-1] {
+				checkStepPlans(t, gs)
 			}
-			want[si] = append(want[si], result{r1, e1})
-		}
-	}
-	dev := openDev(t)
-	for si, n := range sizes {
-		gs := mk(dirs[si], gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
-		for k, q := range stepQueries {
-			poisonPool(t, dev)
-			w := want[si][k]
-			got, gerr := runSQL(t, gs, q)
-			if engine.Code(w.err) != engine.Code(gerr) || fmt.Sprint(w.err) != fmt.Sprint(gerr) {
-				t.Errorf("%d rows: %s\n cpu error %v\n gpu error %v", n, q, w.err, gerr)
-				continue
-			}
-			wr := append([]string(nil), w.rows...)
-			if !strings.Contains(q, "ORDER BY id") && !strings.Contains(q, "LIMIT") {
-				sort.Strings(wr)
-				sort.Strings(got)
-			}
-			if strings.Join(wr, "\n") != strings.Join(got, "\n") {
-				if d := rowDiff(wr, got); d != "" {
-					t.Errorf("%d rows: %s\n %s", n, q, d)
-				}
-			}
-		}
-	}
-	// never silent: EXPLAIN names each step, EXPLAIN ANALYZE counts
-	// what it sent
-	gs := mk(dirs[2], gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
+		},
+	}.run(t)
+}
+
+// checkStepPlans checks that host steps are never silent: EXPLAIN names
+// each step, EXPLAIN ANALYZE counts what it sent.
+func checkStepPlans(t *testing.T, gs engine.Session) {
 	for q, want := range map[string][]string{
 		`EXPLAIN SELECT pg_get_userbyid(u), upper(format_type(o, NULL)) FROM hs`: {
 			"Host Step: pg_get_userbyid(#3(u))", "Host Step: format_type(#1(o), NULL::bigint)"},

@@ -4,16 +4,11 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
-	"github.com/gpusql/gpusql/engine/gpu"
-	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // writeIntvCSV writes iv's columns: an id, a group key with NULLs, a
@@ -65,68 +60,23 @@ var ivQueries = []string{
 // pool poisoned before each query; the CPU results are computed first,
 // so the queries are checked where no GPU exists too.
 func TestIntervalAggMatchesCPU(t *testing.T) {
-	host := loader.NewCPU(loader.Config{})
-	mk := func(dir string, b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runSQL(t, s, `CREATE TABLE iv (id bigint, g integer, k integer, t0 timestamp, t1 timestamp) FROM CSV 'iv.csv'`); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	type result struct {
-		rows []string
-		err  error
-	}
-	sizes := []int{1, 5000, 70000}
-	dirs := make([]string, len(sizes))
-	want := make([][]result, len(sizes))
-	for si, n := range sizes {
-		dirs[si] = t.TempDir()
-		writeIntvCSV(t, filepath.Join(dirs[si], "iv.csv"), n, rand.New(rand.NewSource(int64(n)+29)))
-		c1, c8 := mk(dirs[si], cpu.New(host, 1)), mk(dirs[si], cpu.New(host, 8))
-		for _, q := range ivQueries {
-			r1, e1 := runSQL(t, c1, q)
-			r8, e8 := runSQL(t, c8, q)
-			if fmt.Sprint(e1) != fmt.Sprint(e8) || fmt.Sprint(sorted(r1)) != fmt.Sprint(sorted(r8)) {
-				t.Errorf("%d rows: the CPU backend with 1 and 8 workers differ: %s", n, q)
-			}
+	sizedTwins{
+		sizes:       []int{1, 5000, 70000},
+		write:       csvWriter("iv.csv", 29, writeIntvCSV),
+		ddl:         `CREATE TABLE iv (id bigint, g integer, k integer, t0 timestamp, t1 timestamp) FROM CSV 'iv.csv'`,
+		queries:     ivQueries,
+		sortWorkers: true,
+		checkCPU: func(t *testing.T, n, k int, q string, err error) {
 			erring := strings.Contains(q, "2000000000") || strings.Contains(q, "100000000 years")
-			if (e1 != nil) != (erring && n > 1) {
-				t.Errorf("%d rows: %s: error %v", n, q, e1)
+			if (err != nil) != (erring && n > 1) {
+				t.Errorf("%d rows: %s: error %v", n, q, err)
 			}
-			if e1 != nil && engine.Code(e1) != engine.CodeDatetimeFieldOverflow {
-				t.Errorf("%d rows: %s: %v, want 22008", n, q, e1)
+			if err != nil && engine.Code(err) != engine.CodeDatetimeFieldOverflow {
+				t.Errorf("%d rows: %s: %v, want 22008", n, q, err)
 			}
-			want[si] = append(want[si], result{r1, e1})
-		}
-	}
-	dev := openDev(t)
-	for si, n := range sizes {
-		gs := mk(dirs[si], gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
-		for k, q := range ivQueries {
-			poisonPool(t, dev)
-			w := want[si][k]
-			got, gerr := runSQL(t, gs, q)
-			if fmt.Sprint(w.err) != fmt.Sprint(gerr) || engine.Code(w.err) != engine.Code(gerr) {
-				t.Errorf("%d rows: %s\n cpu error %v\n gpu error %v", n, q, w.err, gerr)
-				continue
-			}
-			wr, gr := w.rows, got
-			if !ordered(q) {
-				wr, gr = sorted(wr), sorted(gr)
-			}
-			if fmt.Sprint(wr) != fmt.Sprint(gr) {
-				t.Errorf("%d rows: %s\n cpu %q\n gpu %q", n, q, wr, gr)
-			}
-		}
-	}
+		},
+		opts: twinOpts{sameMessage: true, ordered: ordered},
+	}.run(t)
 }
 
 // ordered reports whether q orders its result: an ORDER BY outside any

@@ -3,14 +3,10 @@ package gpu_test
 import (
 	"math/rand"
 	"path/filepath"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
-	"github.com/gpusql/gpusql/loader"
 )
 
 // TestMathTimeMatchCPU runs gpu.MathTimeQueries on a CPU-backed and a
@@ -21,12 +17,7 @@ func TestMathTimeMatchCPU(t *testing.T) {
 	dev := openDev(t)
 	dir := t.TempDir()
 	gpu.WriteMathTimeCSV(t, filepath.Join(dir, "mt.csv"), 50_000, rand.New(rand.NewSource(11)))
-	host := loader.NewCPU(loader.Config{})
-	mk := func(b engine.Backend) engine.Session {
-		return newSession(t, dir, b, gpu.MathTimeDDL)
-	}
-	cs := mk(cpu.New(host, 0))
-	gs := mk(gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
+	cs, gs := twinSessions(t, dev, dir, gpu.MathTimeDDL)
 	refused := 0
 	for _, tc := range gpu.MathTimeQueries {
 		for _, s := range []engine.Session{cs, gs} {
@@ -34,25 +25,11 @@ func TestMathTimeMatchCPU(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		want, werr := runSQL(t, cs, tc.SQL)
-		got, gerr := runSQL(t, gs, tc.SQL)
-		if gerr != nil && engine.Code(gerr) == engine.CodeFeatureNotSupported && engine.Code(werr) != engine.CodeFeatureNotSupported {
+		if err := compareQuery(t, cs, gs, tc.SQL, twinOpts{ordered: orderedUpper}); err != nil {
 			refused++
 			if tc.OnGPU {
-				t.Errorf("%s: refused on the GPU: %v", tc.SQL, gerr)
+				t.Errorf("%s: refused on the GPU: %v", tc.SQL, err)
 			}
-			continue
-		}
-		if engine.Code(werr) != engine.Code(gerr) {
-			t.Errorf("%s\n cpu error %v\n gpu error %v", tc.SQL, werr, gerr)
-			continue
-		}
-		if !strings.Contains(strings.ToUpper(tc.SQL), "ORDER BY") {
-			sort.Strings(want)
-			sort.Strings(got)
-		}
-		if d := rowDiff(want, got); d != "" {
-			t.Errorf("%s\n %s", tc.SQL, d)
 		}
 	}
 	t.Logf("%d of %d queries ran on the GPU and matched; %d refused with 0A000", len(gpu.MathTimeQueries)-refused, len(gpu.MathTimeQueries), refused)

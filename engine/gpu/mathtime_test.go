@@ -1,7 +1,6 @@
 package gpu
 
 import (
-	"context"
 	"fmt"
 	"math/rand"
 	"os"
@@ -9,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
-	"github.com/gpusql/gpusql/query"
 )
 
 // MathTimeQueries are the math and time functions over a table with
@@ -100,19 +97,7 @@ const MathTimeDDL = `CREATE TABLE mt (id bigint, i integer, j integer, f double 
 // kernels compile, the others fail with 0A000, never otherwise.
 func TestMathTimeCompiles(t *testing.T) {
 	dir := t.TempDir()
-	rec := &planRecorder{Backend: cpu.New(nil, 1)}
-	srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	exec := func(q string) error { return s.Query(context.Background(), q, discard{}) }
-	if err := exec(strings.Split(MathTimeDDL, " FROM CSV")[0]); err != nil {
-		t.Fatal(err)
-	}
+	rec, exec := recordingSession(t, dir, strings.Split(MathTimeDDL, " FROM CSV")[0])
 	cols := []*Column{{Type: engine.Int64}, {Type: engine.Int32}, {Type: engine.Int32}, {Type: engine.Float64}, {Type: engine.Float64},
 		{Type: engine.NumericType(10, 3)}, {Type: engine.NumericType(6, 2)}, {Type: engine.Date}, {Type: engine.Timestamp},
 		{Type: engine.TimestampTZ}, {Type: engine.Text, Width: 8}}

@@ -1,12 +1,9 @@
 package gpu
 
 import (
-	"context"
 	"testing"
 
 	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
-	"github.com/gpusql/gpusql/query"
 )
 
 // TestScaleBound binds casts to text of numerics whose scale varies by
@@ -15,19 +12,7 @@ import (
 // products the sum of their factors', CASE and coalesce the largest of
 // their branches'.
 func TestScaleBound(t *testing.T) {
-	rec := &planRecorder{Backend: cpu.New(nil, 1)}
-	srv, err := query.NewServer(query.Options{FileRoot: t.TempDir(), DataDir: t.TempDir(), Backend: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	exec := func(q string) error { return s.Query(context.Background(), q, discard{}) }
-	if err := exec(`CREATE TABLE nb (a numeric(10,2), c integer, d double precision)`); err != nil {
-		t.Fatal(err)
-	}
+	rec, exec := recordingSession(t, "", `CREATE TABLE nb (a numeric(10,2), c integer, d double precision)`)
 	cols := []*Column{{Type: engine.NumericType(10, 2)}, {Type: engine.Int32}, {Type: engine.Float64}}
 	cases := []struct {
 		expr  string

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
@@ -481,6 +482,12 @@ func (pc precomp) like(e engine.Expr, k int) (*pre, error) {
 	if err != nil {
 		return nil, err
 	}
+	if lit, ok := likeLiteral(pat.S, esc); ok && (col.Type.Kind != engine.KindChar || !strings.Contains(lit, " ")) && len(lit) <= likeShared {
+		if c.Op == engine.OpILike {
+			lit = asciiLower(lit)
+		}
+		return pc.likeSub(k, lit, c.Op == engine.OpILike, bm)
+	}
 	pp, err := pc.r.s.upload([]byte(pat.S))
 	if err != nil {
 		return nil, err
@@ -518,6 +525,81 @@ func (pc precomp) like(e engine.Expr, k int) (*pre, error) {
 		return nil, err
 	}
 	return &pre{kind: preBits, col: k, lo: 0, hi: 1, buf: bm.Ptr()}, nil
+}
+
+// likeSub computes the bitmap of `col LIKE '%lit%'` with q_like_sub.
+func (pc precomp) likeSub(k int, lit string, ci bool, bm *cuda.Buffer) (*pre, error) {
+	col := pc.r.t.Cols[k]
+	n := pc.r.t.N
+	lp, err := pc.r.s.upload([]byte(lit))
+	if err != nil {
+		return nil, err
+	}
+	var valid cuda.DevPtr
+	if col.Valid != nil {
+		valid = col.Valid.Ptr()
+	}
+	dev := pc.r.b.dev
+	words := (n*int64(col.Width) + 3) / 4
+	g := uint32(min((words+255)/256, int64(dev.Props().SMs)*16))
+	err = dev.Do(func() error {
+		if err := dev.Memset8(bm.Ptr(), 0, bm.Size(), nil); err != nil {
+			return err
+		}
+		return dev.Launch(pc.r.b.fns["q_like_sub"], cuda.Dim3{X: g, Y: 1, Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, uint32(len(lit)), nil,
+			col.Data.Ptr(), int32(col.Width), valid, n, cuda.DevPtr(lp), int32(len(lit)), int32(boolInt(ci)), bm.Ptr())
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &pre{kind: preBits, col: k, lo: 0, hi: 1, buf: bm.Ptr()}, nil
+}
+
+// likeLiteral returns lit when pattern is '%lit%' (any number of % at
+// either end) and lit, unescaped, holds no wildcard: then LIKE is a
+// substring search.
+func likeLiteral(pattern string, esc int32) (string, bool) {
+	if esc == '%' || esc == '_' {
+		return "", false
+	}
+	s := strings.TrimLeft(pattern, "%")
+	if len(s) == len(pattern) || !strings.HasSuffix(s, "%") {
+		return "", false
+	}
+	var lit []byte
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		switch {
+		case esc >= 0 && b == byte(esc):
+			if i+1 >= len(s) {
+				return "", false
+			}
+			i++
+			lit = append(lit, s[i])
+		case b == '_':
+			return "", false
+		case b == '%':
+			// only a run of % to the end
+			if strings.Trim(s[i:], "%") != "" {
+				return "", false
+			}
+			return string(lit), len(lit) > 0
+		default:
+			lit = append(lit, b)
+		}
+	}
+	return "", false
+}
+
+// asciiLower folds ASCII letters as ILIKE does (cuda/query.cu's fold).
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+	return string(b)
 }
 
 // preParams declares the kernel parameters of the program's precomputed

@@ -63,3 +63,35 @@ func TestStoredValue(t *testing.T) {
 		}
 	}
 }
+
+// TestLikeLiteral checks which LIKE patterns q_like_sub runs: '%lit%'
+// with lit free of wildcards once unescaped.
+func TestLikeLiteral(t *testing.T) {
+	for _, tc := range []struct {
+		pat  string
+		esc  int32
+		want string
+		ok   bool
+	}{
+		{"%furiously%", '\\', "furiously", true},
+		{"%%fur%%%", '\\', "fur", true},
+		{`%al\%l%`, '\\', "al%l", true},
+		{`%b#\c%`, '#', `b\c`, true},
+		{"% #1%", '\\', " #1", true},
+		{"%x_y%", '\\', "", false},
+		{"%a%b%", '\\', "", false},
+		{"fur%", '\\', "", false},
+		{"%fur", '\\', "", false},
+		{"%%", '\\', "", false},
+		{"%", '\\', "", false},
+		{`%abc\%`, '\\', "", false},
+		{`%abc\`, '\\', "", false},
+		{"%%a%", '%', "", false},
+		{"%a%", -1, "a", true},
+	} {
+		got, ok := likeLiteral(tc.pat, tc.esc)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("likeLiteral(%q, %q) = %q, %v; want %q, %v", tc.pat, tc.esc, got, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -9,11 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
-	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // regexQueries are the device regex and trim/replace queries over rt:
@@ -46,6 +42,9 @@ func regexQueries() []string {
 	return qs
 }
 
+// regexDDL creates rt over the file writeRegexCSV writes.
+const regexDDL = `CREATE TABLE rt (id bigint, s text, c varchar(8), t text) FROM CSV 'rt.csv'`
+
 func writeRegexCSV(t *testing.T, path string, n int) {
 	rng := rand.New(rand.NewSource(11))
 	var strs []string
@@ -76,48 +75,9 @@ func TestRegexMatchesCPU(t *testing.T) {
 	dev := openDev(t)
 	dir := t.TempDir()
 	writeRegexCSV(t, filepath.Join(dir, "rt.csv"), 4000)
-	host := loader.NewCPU(loader.Config{})
-	mk := func(b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runSQL(t, s, `CREATE TABLE rt (id bigint, s text, c varchar(8), t text) FROM CSV 'rt.csv'`); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	cs := mk(cpu.New(host, 0))
-	gs := mk(gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
-	refused := 0
+	cs, gs := twinSessions(t, dev, dir, regexDDL)
 	qs := regexQueries()
-	for _, q := range qs {
-		want, werr := runSQL(t, cs, q)
-		got, gerr := runSQL(t, gs, q)
-		if gerr != nil && engine.Code(gerr) == engine.CodeFeatureNotSupported && engine.Code(werr) != engine.CodeFeatureNotSupported {
-			refused++
-			t.Logf("refused: %s: %v", q, gerr)
-			continue
-		}
-		if engine.Code(werr) != engine.Code(gerr) {
-			t.Errorf("%s\n cpu error %v\n gpu error %v", q, werr, gerr)
-			continue
-		}
-		if len(want) != len(got) {
-			t.Errorf("%s\n %d rows on the CPU, %d on the GPU", q, len(want), len(got))
-			continue
-		}
-		for k := range want {
-			if want[k] != got[k] {
-				t.Errorf("%s\n row %d\n cpu %q\n gpu %q", q, k, want[k], got[k])
-				break
-			}
-		}
-	}
+	refused := len(compareSessions(t, cs, gs, qs, twinOpts{}))
 	t.Logf("%d queries, %d refused", len(qs), refused)
 	if refused != 0 { // s ~ c, a pattern per row, runs as a host step
 		t.Errorf("%d refused, want none", refused)
@@ -145,28 +105,7 @@ func TestRegexpReplaceMatchesCPU(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "urls.csv"), []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	host := loader.NewCPU(loader.Config{})
-	mk := func(b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, ddl := range []string{
-			`CREATE TABLE rt (id bigint, s text, c varchar(8), t text) FROM CSV 'rt.csv'`,
-			`CREATE TABLE urls (id bigint, u text) FROM CSV 'urls.csv'`,
-		} {
-			if _, err := runSQL(t, s, ddl); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return s
-	}
-	cs := mk(cpu.New(host, 0))
-	gs := mk(gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
+	cs, gs := twinSessions(t, dev, dir, regexDDL, `CREATE TABLE urls (id bigint, u text) FROM CSV 'urls.csv'`)
 	qs := []string{
 		`SELECT REGEXP_REPLACE(u, '^https?://(?:www\.)?([^/]+)/.*$', '\1') AS k, AVG(length(u)) AS l, COUNT(*) AS c, MIN(u)
 		   FROM urls WHERE u <> '' GROUP BY k HAVING COUNT(*) > 10 ORDER BY l DESC, k LIMIT 25`,
@@ -180,22 +119,7 @@ func TestRegexpReplaceMatchesCPU(t *testing.T) {
 		`SELECT regexp_replace(s, '(.)(.)', '\2\1'), count(*) FROM rt GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 50`,
 	}
 	for _, q := range qs {
-		want, werr := runSQL(t, cs, q)
-		got, gerr := runSQL(t, gs, q)
-		if werr != nil || gerr != nil {
-			t.Errorf("%s\n cpu error %v\n gpu error %v", q, werr, gerr)
-			continue
-		}
-		if len(want) != len(got) {
-			t.Errorf("%s\n %d rows on the CPU, %d on the GPU", q, len(want), len(got))
-			continue
-		}
-		for k := range want {
-			if want[k] != got[k] {
-				t.Errorf("%s\n row %d\n cpu %q\n gpu %q", q, k, want[k], got[k])
-				break
-			}
-		}
+		compareQuery(t, cs, gs, q, twinOpts{noErrors: true})
 		plan, err := runSQL(t, gs, "EXPLAIN "+q)
 		if err != nil {
 			t.Fatal(err)

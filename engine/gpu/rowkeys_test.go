@@ -4,16 +4,10 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/gpusql/gpusql/cuda"
-	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
-	"github.com/gpusql/gpusql/engine/gpu"
-	"github.com/gpusql/gpusql/loader"
 )
 
 // writeRowKeysCSV writes few distinct values, so that ties are common:
@@ -104,52 +98,16 @@ func poisonPool(t *testing.T, dev *cuda.Device) {
 // and run) where no GPU exists too.
 func TestRowKeysMatchCPU(t *testing.T) {
 	skipCPUHalfUnderRace(t)
-	host := loader.NewCPU(loader.Config{})
-	mk := func(dir string, b engine.Backend) engine.Session {
-		return newSession(t, dir, b, `CREATE TABLE rk (id bigint, a numeric(10,2), b numeric(12,4), f double precision, c integer, t0 timestamp, t1 timestamp) FROM CSV 'rk.csv'`)
-	}
-	type result struct {
-		rows []string
-		err  error
-	}
-	sizes := []int{1, 5000, 70000}
-	dirs := make([]string, len(sizes))
-	want := make([][]result, len(sizes))
-	for si, n := range sizes {
-		dirs[si] = t.TempDir()
-		writeRowKeysCSV(t, filepath.Join(dirs[si], "rk.csv"), n, rand.New(rand.NewSource(int64(n))))
-		c1, c8 := mk(dirs[si], cpu.New(host, 1)), mk(dirs[si], cpu.New(host, 8))
-		for _, q := range rowKeyQueries {
-			r1, e1 := runSQL(t, c1, q)
-			r8, e8 := runSQL(t, c8, q)
-			if engine.Code(e1) != engine.Code(e8) || fmt.Sprint(r1) != fmt.Sprint(r8) {
-				t.Errorf("%d rows: the CPU backend with 1 and 8 workers differ: %s", n, q)
+	sizedTwins{
+		sizes:   []int{1, 5000, 70000},
+		write:   csvWriter("rk.csv", 0, writeRowKeysCSV),
+		ddl:     `CREATE TABLE rk (id bigint, a numeric(10,2), b numeric(12,4), f double precision, c integer, t0 timestamp, t1 timestamp) FROM CSV 'rk.csv'`,
+		queries: rowKeyQueries,
+		checkCPU: func(t *testing.T, n, k int, q string, err error) {
+			if err != nil && !strings.Contains(q, "a / c") {
+				t.Errorf("%d rows: %s: %v", n, q, err)
 			}
-			if e1 != nil && !strings.Contains(q, "a / c") {
-				t.Errorf("%d rows: %s: %v", n, q, e1)
-			}
-			want[si] = append(want[si], result{r1, e1})
-		}
-	}
-	dev := openDev(t)
-	for si, n := range sizes {
-		gs := mk(dirs[si], gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
-		for k, q := range rowKeyQueries {
-			poisonPool(t, dev)
-			w := want[si][k]
-			got, gerr := runSQL(t, gs, q)
-			if engine.Code(w.err) != engine.Code(gerr) {
-				t.Errorf("%d rows: %s\n cpu error %v\n gpu error %v", n, q, w.err, gerr)
-				continue
-			}
-			wr := append([]string(nil), w.rows...)
-			if !ordered(q) {
-				sort.Strings(wr)
-				sort.Strings(got)
-			}
-			if d := rowDiff(wr, got); d != "" {
-				t.Errorf("%d rows: %s\n %s", n, q, d)
-			}
-		}
-	}
+		},
+		opts: twinOpts{ordered: ordered},
+	}.run(t)
 }

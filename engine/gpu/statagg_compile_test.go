@@ -1,12 +1,9 @@
 package gpu
 
 import (
-	"context"
 	"testing"
 
 	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
-	"github.com/gpusql/gpusql/query"
 )
 
 var groupingCols = []*Column{{Type: engine.Int64}, {Type: engine.Int32}, {Type: engine.NumericType(12, 2)},
@@ -39,19 +36,7 @@ var GroupingQueries = []string{
 // (statPlan), at the static scales statAggs reads; the fused kernels
 // refuse the statistics.
 func TestGroupingAggsCompile(t *testing.T) {
-	rec := &planRecorder{Backend: cpu.New(nil, 1)}
-	srv, err := query.NewServer(query.Options{FileRoot: t.TempDir(), DataDir: t.TempDir(), Backend: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	exec := func(q string) error { return s.Query(context.Background(), q, discard{}) }
-	if err := exec(`CREATE TABLE ga (id bigint, k integer, n numeric(12,2), d double precision, r real, b boolean, g text, s smallint)`); err != nil {
-		t.Fatal(err)
-	}
+	rec, exec := recordingSession(t, "", `CREATE TABLE ga (id bigint, k integer, n numeric(12,2), d double precision, r real, b boolean, g text, s smallint)`)
 	stats := 0
 	for _, q := range GroupingQueries {
 		rec.plan = nil

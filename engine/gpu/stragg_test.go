@@ -10,7 +10,6 @@ import (
 	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
 	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // stringAggQueries run over the nasty table st (writeNastyCSV), with c
@@ -66,18 +65,7 @@ func TestStringAggMatchesCPU(t *testing.T) {
 		writeNastyCSV(t, filepath.Join(dir, "st.csv"), size, rand.New(rand.NewSource(int64(size))))
 		host := loader.NewCPU(loader.Config{})
 		mk := func(b engine.Backend) engine.Session {
-			srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := runSQL(t, s, `CREATE TABLE st (id bigint, s text, c char(12), i bigint, n numeric(18,3), d date, ts timestamp, b boolean, f double precision) FROM CSV 'st.csv'`); err != nil {
-				t.Fatal(err)
-			}
-			return s
+			return newSession(t, dir, b, `CREATE TABLE st (id bigint, s text, c char(12), i bigint, n numeric(18,3), d date, ts timestamp, b boolean, f double precision) FROM CSV 'st.csv'`)
 		}
 		c1, c8 := mk(cpu.New(host, 1)), mk(cpu.New(host, 8))
 		gs := mk(gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))

@@ -5,14 +5,8 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
-
-	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
-	"github.com/gpusql/gpusql/engine/gpu"
-	"github.com/gpusql/gpusql/loader"
 )
 
 // nasty values for the string-result tests: multibyte characters, blanks
@@ -99,33 +93,8 @@ func TestStringsMatchCPU(t *testing.T) {
 	dev := openDev(t)
 	dir := t.TempDir()
 	writeNastyCSV(t, filepath.Join(dir, "st.csv"), 5000, rand.New(rand.NewSource(3)))
-	host := loader.NewCPU(loader.Config{})
-	mk := func(b engine.Backend) engine.Session {
-		return newSession(t, dir, b, `CREATE TABLE st (id bigint, s text, c varchar(20), i bigint, n numeric(18,3), d date, ts timestamp, b boolean, f double precision) FROM CSV 'st.csv'`)
-	}
-	cs := mk(cpu.New(host, 0))
-	gs := mk(gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
-	refused := 0
-	for _, q := range stringQueries {
-		want, werr := runSQL(t, cs, q)
-		got, gerr := runSQL(t, gs, q)
-		if gerr != nil && engine.Code(gerr) == engine.CodeFeatureNotSupported && engine.Code(werr) != engine.CodeFeatureNotSupported {
-			refused++
-			t.Logf("refused: %s: %v", q, gerr)
-			continue
-		}
-		if engine.Code(werr) != engine.Code(gerr) {
-			t.Errorf("%s\n cpu error %v\n gpu error %v", q, werr, gerr)
-			continue
-		}
-		if !ordered(q) {
-			sort.Strings(want)
-			sort.Strings(got)
-		}
-		if d := rowDiff(want, got); d != "" {
-			t.Errorf("%s\n %s", q, d)
-		}
-	}
+	cs, gs := twinSessions(t, dev, dir, `CREATE TABLE st (id bigint, s text, c varchar(20), i bigint, n numeric(18,3), d date, ts timestamp, b boolean, f double precision) FROM CSV 'st.csv'`)
+	refused := len(compareSessions(t, cs, gs, stringQueries, twinOpts{ordered: ordered}))
 	t.Logf("%d of %d queries matched; %d refused", len(stringQueries)-refused, len(stringQueries), refused)
 	// expected: f::text (float output) and a CASE of varying scale in WHERE
 	if refused > 2 {

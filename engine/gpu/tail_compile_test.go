@@ -20,14 +20,16 @@ func (r *planRecorder) Execute(ctx context.Context, p *engine.Plan, sink engine.
 	return r.Backend.Execute(ctx, p, sink)
 }
 
-// TestTailCompiles binds functions of the long tail (tail.go) over a
-// table's columns and checks that their expressions compile to register
-// programs (no device needed: the device test, TestTailMatchesCPU, runs
-// them); formats the CPU rejects compile too and raise its errors per
-// row (fmtexpr.go).
-func TestTailCompiles(t *testing.T) {
-	dir := t.TempDir()
-	rec := &planRecorder{Backend: cpu.New(nil, 1)} // no loads: the table stays empty
+// recordingSession starts a server over the files in dir (a new empty
+// folder when dir is "") on the CPU backend with no loader, whose plans
+// rec records, and returns a function that runs a statement in a session
+// there, discarding its rows; the statement ddl has run.
+func recordingSession(t *testing.T, dir, ddl string) (rec *planRecorder, exec func(q string) error) {
+	t.Helper()
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	rec = &planRecorder{Backend: cpu.New(nil, 1)}
 	srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: rec})
 	if err != nil {
 		t.Fatal(err)
@@ -36,10 +38,21 @@ func TestTailCompiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	exec := func(q string) error { return s.Query(context.Background(), q, discard{}) }
-	if err := exec(`CREATE TABLE tl (id bigint, s text, v varchar(12), t0 timestamp, t1 timestamp, a numeric(10,2), c integer)`); err != nil {
+	exec = func(q string) error { return s.Query(context.Background(), q, discard{}) }
+	if err := exec(ddl); err != nil {
 		t.Fatal(err)
 	}
+	return rec, exec
+}
+
+// TestTailCompiles binds functions of the long tail (tail.go) over a
+// table's columns and checks that their expressions compile to register
+// programs (no device needed: the device test, TestTailMatchesCPU, runs
+// them); formats the CPU rejects compile too and raise its errors per
+// row (fmtexpr.go).
+func TestTailCompiles(t *testing.T) {
+	dir := t.TempDir()
+	rec, exec := recordingSession(t, dir, `CREATE TABLE tl (id bigint, s text, v varchar(12), t0 timestamp, t1 timestamp, a numeric(10,2), c integer)`) // no loads: the table stays empty
 	cols := []*Column{{Type: engine.Int64}, {Type: engine.Text, Width: 40}, {Type: engine.Type{Kind: engine.KindVarchar, Len: 12}, Width: 12},
 		{Type: engine.Timestamp}, {Type: engine.Timestamp}, {Type: engine.NumericType(10, 2)}, {Type: engine.Int32}}
 	cases := []struct {

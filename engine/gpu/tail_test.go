@@ -4,15 +4,8 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
-
-	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
-	"github.com/gpusql/gpusql/engine/gpu"
-	"github.com/gpusql/gpusql/loader"
 )
 
 // tailStrings are nasty inputs of the quote functions: plain identifiers,
@@ -79,52 +72,16 @@ var tailQueries = []string{
 // that the queries are checked where no GPU exists too.
 func TestTailMatchesCPU(t *testing.T) {
 	skipCPUHalfUnderRace(t)
-	host := loader.NewCPU(loader.Config{})
-	mk := func(dir string, b engine.Backend) engine.Session {
-		return newSession(t, dir, b, `CREATE TABLE tl (id bigint, a numeric(10,2), b numeric(12,4), c integer, t0 timestamp, t1 timestamp, s text, v varchar(12)) FROM CSV 'tl.csv'`)
-	}
-	type result struct {
-		rows []string
-		err  error
-	}
-	sizes := []int{1, 5000, 70000}
-	dirs := make([]string, len(sizes))
-	want := make([][]result, len(sizes))
-	for si, n := range sizes {
-		dirs[si] = t.TempDir()
-		writeTailCSV(t, filepath.Join(dirs[si], "tl.csv"), n, rand.New(rand.NewSource(int64(n)+7)))
-		c1, c8 := mk(dirs[si], cpu.New(host, 1)), mk(dirs[si], cpu.New(host, 8))
-		for _, q := range tailQueries {
-			r1, e1 := runSQL(t, c1, q)
-			r8, e8 := runSQL(t, c8, q)
-			if engine.Code(e1) != engine.Code(e8) || fmt.Sprint(r1) != fmt.Sprint(r8) {
-				t.Errorf("%d rows: the CPU backend with 1 and 8 workers differ: %s", n, q)
+	sizedTwins{
+		sizes:   []int{1, 5000, 70000},
+		write:   csvWriter("tl.csv", 7, writeTailCSV),
+		ddl:     `CREATE TABLE tl (id bigint, a numeric(10,2), b numeric(12,4), c integer, t0 timestamp, t1 timestamp, s text, v varchar(12)) FROM CSV 'tl.csv'`,
+		queries: tailQueries,
+		checkCPU: func(t *testing.T, n, k int, q string, err error) {
+			if err != nil && !strings.Contains(q, "a / c") && !strings.Contains(q, "'%I.%I'") {
+				t.Errorf("%d rows: %s: %v", n, q, err)
 			}
-			if e1 != nil && !strings.Contains(q, "a / c") && !strings.Contains(q, "'%I.%I'") {
-				t.Errorf("%d rows: %s: %v", n, q, e1)
-			}
-			want[si] = append(want[si], result{r1, e1})
-		}
-	}
-	dev := openDev(t)
-	for si, n := range sizes {
-		gs := mk(dirs[si], gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
-		for k, q := range tailQueries {
-			poisonPool(t, dev)
-			w := want[si][k]
-			got, gerr := runSQL(t, gs, q)
-			if engine.Code(w.err) != engine.Code(gerr) {
-				t.Errorf("%d rows: %s\n cpu error %v\n gpu error %v", n, q, w.err, gerr)
-				continue
-			}
-			wr := append([]string(nil), w.rows...)
-			if !strings.Contains(q, "ORDER BY id") && !strings.Contains(q, "LIMIT") {
-				sort.Strings(wr)
-				sort.Strings(got)
-			}
-			if d := rowDiff(wr, got); d != "" {
-				t.Errorf("%d rows: %s\n %s", n, q, d)
-			}
-		}
-	}
+		},
+		opts: twinOpts{ordered: orderedByIDOrLimited},
+	}.run(t)
 }

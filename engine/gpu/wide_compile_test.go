@@ -1,14 +1,11 @@
 package gpu
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
-	"github.com/gpusql/gpusql/query"
 )
 
 // WideQueries are expressions BI tools generate that need more than the
@@ -86,19 +83,7 @@ var wideCols = []*Column{{Type: engine.Int64}, {Type: engine.Int32}, {Type: engi
 // compile, and that some of them do need more than the in-thread
 // register file or the shared instruction list.
 func TestWideCompiles(t *testing.T) {
-	rec := &planRecorder{Backend: cpu.New(nil, 1)}
-	srv, err := query.NewServer(query.Options{FileRoot: t.TempDir(), DataDir: t.TempDir(), Backend: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	exec := func(q string) error { return s.Query(context.Background(), q, discard{}) }
-	if err := exec(WideDDL); err != nil {
-		t.Fatal(err)
-	}
+	rec, exec := recordingSession(t, "", WideDDL)
 	wideRegs, longProgs := 0, 0
 	for _, q := range WideQueries() {
 		rec.plan = nil

@@ -7,26 +7,13 @@ import (
 
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/cpu"
-	"github.com/gpusql/gpusql/query"
 )
 
 // TestWindowHostExplain binds window queries (no device) and checks that
 // EXPLAIN names exactly the calls the kernels refuse, which run on the
 // host (window_host.go), and that windowNeeds finds the columns they read.
 func TestWindowHostExplain(t *testing.T) {
-	rec := &planRecorder{Backend: cpu.New(nil, 1)}
-	srv, err := query.NewServer(query.Options{FileRoot: t.TempDir(), DataDir: t.TempDir(), Backend: rec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	exec := func(q string) error { return s.Query(context.Background(), q, discard{}) }
-	if err := exec(`CREATE TABLE wh (id bigint, o integer, f double precision, s text, n numeric(10,2), extra text)`); err != nil {
-		t.Fatal(err)
-	}
+	rec, exec := recordingSession(t, "", `CREATE TABLE wh (id bigint, o integer, f double precision, s text, n numeric(10,2), extra text)`)
 	for q, want := range map[string][]string{
 		`SELECT id, rank() OVER (ORDER BY o), sum(o) OVER (PARTITION BY s ORDER BY id) FROM wh`:                               nil,
 		`SELECT id, sum(f) OVER (ORDER BY id), rank() OVER (ORDER BY id) FROM wh`:                                             {"sum"},

@@ -4,15 +4,10 @@ import (
 	"fmt"
 	"math/rand"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gpusql/gpusql/engine"
-	"github.com/gpusql/gpusql/engine/cpu"
-	"github.com/gpusql/gpusql/engine/gpu"
-	"github.com/gpusql/gpusql/loader"
-	"github.com/gpusql/gpusql/query"
 )
 
 // windowQueries run on the device and must equal the CPU backend's
@@ -141,81 +136,28 @@ func writeWindowCSV(t *testing.T, path string, n int, rng *rand.Rand) {
 // windowRefused answer 0A000 on the device.
 func TestWindowMatchesCPU(t *testing.T) {
 	skipCPUHalfUnderRace(t)
-	host := loader.NewCPU(loader.Config{})
-	mk := func(dir string, b engine.Backend) engine.Session {
-		srv, err := query.NewServer(query.Options{FileRoot: dir, DataDir: t.TempDir(), Backend: b})
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := srv.NewSession(engine.SessionParams{User: "t", Database: "t"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := runSQL(t, s, `CREATE TABLE wt (id bigint, p integer, o integer, n numeric(12,2), d date, s text, sm smallint,
-			big bigint, h integer, ts timestamp, f double precision) FROM CSV 'wt.csv'`); err != nil {
-			t.Fatal(err)
-		}
-		return s
-	}
-	type result struct {
-		rows []string
-		err  error
-	}
-	sizes := []int{1, 2, 7, 1000, 4097, 70000, 200000}
-	dirs := make([]string, len(sizes))
-	want := make([][]result, len(sizes))
-	for si, n := range sizes {
-		dirs[si] = t.TempDir()
-		writeWindowCSV(t, filepath.Join(dirs[si], "wt.csv"), n, rand.New(rand.NewSource(int64(n)+7)))
-		c := mk(dirs[si], cpu.New(host, 4))
-		for _, q := range windowQueries {
-			r, err := runSQL(t, c, q)
+	sizedTwins{
+		sizes:   []int{1, 2, 7, 1000, 4097, 70000, 200000},
+		write:   csvWriter("wt.csv", 7, writeWindowCSV),
+		ddl:     windowDDL,
+		queries: windowQueries,
+		workers: []int{4},
+		checkCPU: func(t *testing.T, n, k int, q string, err error) {
 			if err != nil && !strings.Contains(q, "ntile(0) OVER (ORDER BY") && !strings.Contains(q, "nth_value(o, -1)") {
 				t.Errorf("%d rows: cpu: %s: %v", n, q, err)
 			}
-			want[si] = append(want[si], result{r, err})
-		}
-	}
-	dev := openDev(t)
-	for si, n := range sizes {
-		gs := mk(dirs[si], gpu.New(dev, gpu.HostLoader{Dev: dev, Host: host}))
-		for k, q := range windowQueries {
-			poisonPool(t, dev)
-			w := want[si][k]
-			got, gerr := runSQL(t, gs, q)
-			if fmt.Sprint(w.err) != fmt.Sprint(gerr) || engine.Code(w.err) != engine.Code(gerr) {
-				t.Errorf("%d rows: %s\n cpu error %v\n gpu error %v", n, q, w.err, gerr)
-				continue
+		},
+		opts: twinOpts{sameMessage: true, ordered: func(q string) bool { return strings.Contains(q, "ORDER BY d, 2") }},
+		afterGPU: func(t *testing.T, n int, gs engine.Session) {
+			for _, q := range windowRefused {
+				if _, err := runSQL(t, gs, q); engine.Code(err) != engine.CodeFeatureNotSupported && n >= 1000 {
+					t.Errorf("%d rows: %s: want 0A000 on the GPU, got %v", n, q, err)
+				}
 			}
-			wr, gr := w.rows, got
-			if !strings.Contains(q, "ORDER BY d, 2") {
-				wr, gr = sorted(wr), sorted(gr)
-			}
-			if fmt.Sprint(wr) != fmt.Sprint(gr) {
-				t.Errorf("%d rows: %s\n%s", n, q, firstDiff(wr, gr))
-			}
-		}
-		for _, q := range windowRefused {
-			if _, err := runSQL(t, gs, q); engine.Code(err) != engine.CodeFeatureNotSupported && n >= 1000 {
-				t.Errorf("%d rows: %s: want 0A000 on the GPU, got %v", n, q, err)
-			}
-		}
-	}
+		},
+	}.run(t)
 }
 
-// firstDiff describes the first row where want and got differ.
-func firstDiff(want, got []string) string {
-	for k := 0; k < max(len(want), len(got)); k++ {
-		var w, g string
-		if k < len(want) {
-			w = want[k]
-		}
-		if k < len(got) {
-			g = got[k]
-		}
-		if w != g {
-			return fmt.Sprintf("row %d (of %d/%d)\n cpu %q\n gpu %q", k, len(want), len(got), w, g)
-		}
-	}
-	return ""
-}
+// windowDDL creates wt over the file writeWindowCSV writes.
+const windowDDL = `CREATE TABLE wt (id bigint, p integer, o integer, n numeric(12,2), d date, s text, sm smallint,
+	big bigint, h integer, ts timestamp, f double precision) FROM CSV 'wt.csv'`

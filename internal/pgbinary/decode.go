@@ -2,7 +2,8 @@
 // (what a type's send function writes, and its receive function reads)
 // into the text PostgreSQL prints for them, which gpusql's loaders and
 // parameter parser read. Binary COPY (engine/copybin) and binary Bind
-// parameters (wire) both decode with it.
+// parameters (wire) both decode with it. The other way, both binary COPY
+// TO and binary result columns (wire) encode numerics with AppendNumeric.
 //
 // A bad value is an *Error of a Kind; each caller maps the kinds to its
 // own SQLSTATEs and messages (COPY reports a short field as 08P01, as
@@ -67,8 +68,8 @@ var (
 // PostgreSQL's binary dates and timestamps count from 2000-01-01;
 // gpusql's from 1970-01-01.
 const (
-	epochDays   = 10957
-	epochMicros = epochDays * 86_400_000_000
+	EpochDays   = 10957
+	EpochMicros = EpochDays * 86_400_000_000
 )
 
 // size checks that v holds exactly n bytes.
@@ -143,7 +144,7 @@ func AppendText(dst []byte, oid uint32, v []byte) ([]byte, error) {
 		case d < -2451545 || d >= 2147483494-2451545:
 			return dst, fail(Range, "date out of range")
 		}
-		return engine.AppendDate(dst, d+epochDays), nil
+		return engine.AppendDate(dst, d+EpochDays), nil
 	case engine.OIDTimestamp, engine.OIDTimestampTZ:
 		if err := size(v, 8); err != nil {
 			return dst, err
@@ -158,9 +159,9 @@ func AppendText(dst []byte, oid uint32, v []byte) ([]byte, error) {
 			return dst, fail(Range, "timestamp out of range")
 		}
 		if oid == engine.OIDTimestamp {
-			return engine.AppendTimestamp(dst, t+epochMicros), nil
+			return engine.AppendTimestamp(dst, t+EpochMicros), nil
 		}
-		return engine.AppendTimestampTZ(dst, t+epochMicros, engine.UTCZone), nil
+		return engine.AppendTimestampTZ(dst, t+EpochMicros, engine.UTCZone), nil
 	case engine.OIDTime:
 		if err := size(v, 8); err != nil {
 			return dst, err
