@@ -29,6 +29,13 @@ const ReadFilesRole = "pg_read_server_files"
 // ReadFilesOID is pg_read_server_files' OID in PostgreSQL.
 const ReadFilesOID = 4569
 
+// WriteFilesRole is the predefined role whose members may write files
+// under the file root (COPY ... TO 'file').
+const WriteFilesRole = "pg_write_server_files"
+
+// WriteFilesOID is pg_write_server_files' OID in PostgreSQL.
+const WriteFilesOID = 4570
+
 // FileName is the store's file in the data directory.
 const FileName = "roles.json"
 
@@ -43,6 +50,8 @@ type Role struct {
 	Login     bool   `json:"login,omitempty"`
 	// ReadFiles: the role is a member of pg_read_server_files.
 	ReadFiles bool `json:"read_files,omitempty"`
+	// WriteFiles: the role is a member of pg_write_server_files.
+	WriteFiles bool `json:"write_files,omitempty"`
 	// Password is the verifier (see the package comment), "" for none.
 	Password string `json:"password,omitempty"`
 }
@@ -435,6 +444,18 @@ func readFilesOp(name string, on bool) op {
 	}
 }
 
+// writeFilesOp grants (on) or revokes pg_write_server_files.
+func writeFilesOp(name string, on bool) op {
+	return func(f *file) error {
+		i := f.find(name)
+		if i < 0 {
+			return errNoRole(name)
+		}
+		f.Roles[i].WriteFiles = on
+		return nil
+	}
+}
+
 // grantOp gives role SELECT on table (on), or takes it back.
 func grantOp(table, role string, on bool) op {
 	return func(f *file) error {
@@ -529,6 +550,11 @@ func (s *Store) Drop(name string) error { return s.change(dropOp(name), nil) }
 // SetReadFiles grants (on) or revokes pg_read_server_files.
 func (s *Store) SetReadFiles(name string, on bool) error {
 	return s.change(readFilesOp(name, on), nil)
+}
+
+// SetWriteFiles grants (on) or revokes pg_write_server_files.
+func (s *Store) SetWriteFiles(name string, on bool) error {
+	return s.change(writeFilesOp(name, on), nil)
 }
 
 // Grant gives role SELECT on table (on), or takes it back.
@@ -701,6 +727,11 @@ func (t *Tx) Drop(name string) error { return t.change(dropOp(name), nil) }
 // SetReadFiles grants (on) or revokes pg_read_server_files.
 func (t *Tx) SetReadFiles(name string, on bool) error {
 	return t.change(readFilesOp(name, on), nil)
+}
+
+// SetWriteFiles grants (on) or revokes pg_write_server_files.
+func (t *Tx) SetWriteFiles(name string, on bool) error {
+	return t.change(writeFilesOp(name, on), nil)
 }
 
 // Grant gives role SELECT on table (on), or takes it back.

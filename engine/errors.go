@@ -70,6 +70,7 @@ const (
 	CodeProgramLimitExceeded    = "54000"
 	CodeCantChangeRuntimeParam  = "55P02"
 	CodeOutOfMemory             = "53200"
+	CodeDiskFull                = "53100"
 	CodeQueryCanceled           = "57014"
 	CodeAdminShutdown           = "57P01"
 	CodeIOError                 = "58030"

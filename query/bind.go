@@ -77,6 +77,10 @@ type stmtState struct {
 	// each rebinds through this state (hoststep.go); over host data the
 	// host executor's one worker calls them, nested ones included
 	perRow sync.Mutex
+	// regOIDs: select lists bind reg* casts as the OIDs they are, not as
+	// the names they print as; set while a set operation whose sides
+	// mix the two is bound again (bindSetOpr).
+	regOIDs bool
 }
 
 type aggScope struct {
@@ -299,7 +303,9 @@ func (b *binder) bindSelect(sel *ast.SelectStmt) (*engine.Plan, []engine.ResultC
 		} else {
 			// A reg* cast shows as the name, as PostgreSQL prints it.
 			var isReg bool
-			if e, isReg, err = b.regText(it.node); !isReg {
+			if b.st.regOIDs {
+				e, err = b.expr(it.node)
+			} else if e, isReg, err = b.regText(it.node); !isReg {
 				e, err = b.expr(it.node)
 			}
 			if c, ok := e.(*engine.ColRef); ok && !aggregate && c.Idx < len(b.src.cols) {
@@ -862,6 +868,7 @@ func figureName(n ast.ExprNode) (string, int) {
 				}
 				if v, ok := n.Args[1].(ast.ValueExpr); ok {
 					if s, ok := v.GetValue().(string); ok {
+						s = strings.TrimSuffix(s, "[]") // x::oid[] is named oid
 						switch s {
 						case "oid", "name", `"char"`:
 							return strings.Trim(s, `"`), 1

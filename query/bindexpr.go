@@ -656,11 +656,14 @@ func (b *binder) compareOp(op string, l, r engine.Expr) (engine.Expr, error) {
 }
 
 func (b *binder) compare(op opcode.Op, l, r engine.Expr) (engine.Expr, error) {
+	l, r, err := b.regprocOperands(l, r)
+	if err != nil {
+		return nil, err
+	}
 	t, ok := commonType(l.Type(), r.Type())
 	if !ok {
 		return nil, noOperator(op, l.Type(), r.Type())
 	}
-	var err error
 	if l, err = operand(l, t); err != nil {
 		return nil, err
 	}
@@ -686,11 +689,14 @@ func (b *binder) compare(op opcode.Op, l, r engine.Expr) (engine.Expr, error) {
 }
 
 func (b *binder) distinct(l, r engine.Expr) (engine.Expr, error) {
+	l, r, err := b.regprocOperands(l, r)
+	if err != nil {
+		return nil, err
+	}
 	t, ok := commonType(l.Type(), r.Type())
 	if !ok {
 		return nil, engine.Errorf(engine.CodeUndefinedFunction, "operator does not exist: %s = %s", l.Type(), r.Type())
 	}
-	var err error
 	if l, err = operand(l, t); err != nil {
 		return nil, err
 	}
@@ -794,6 +800,9 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 		if err != nil {
 			return nil, err
 		}
+		if strings.HasSuffix(tn, "[]") {
+			tn = "text" // an array of integers, in its text form (intArrayCast)
+		}
 		t, err := parse.ParseType(tn)
 		if err != nil {
 			return nil, err
@@ -810,6 +819,12 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 		x, err := b.expr(n.Args[0])
 		if err != nil {
 			return nil, err
+		}
+		if t.IsInteger() && b.catalogType(x) == pgOIDRegproc {
+			// oprcode::oid: the function's OID, not its name's digits
+			if x, err = regprocOID(x); err != nil {
+				return nil, err
+			}
 		}
 		return castTo(x, t)
 	case "__gpusql_is_distinct":
@@ -1151,6 +1166,10 @@ func (b *binder) regCast(n *ast.FuncCallExpr) (engine.Expr, error) {
 	}
 	t := x.Type()
 	switch {
+	case kind == "regproc" && b.catalogType(x) == pgOIDRegproc:
+		// amhandler::regproc: already the name, which a function that
+		// gpusql's pg_proc does not list keeps too
+		return x, nil
 	case isUnknown(x) || t.IsString():
 		return regMap(kind, x, engine.Int64, func(v *engine.Vec, i int, out *engine.Vec) (err error) {
 			out.I[i], err = s.regOID(kind, string(v.S[i]))
@@ -1247,6 +1266,9 @@ func (b *binder) arrayOp(name string, x, y engine.Expr) (engine.Expr, error) {
 	if name == "__gpusql_subscript" {
 		if other, err = b.asInt(other, "array subscript"); err != nil {
 			return nil, err
+		}
+		if b.catalogType(arr) == pgOIDName {
+			return nameSubscript(arr, other)
 		}
 		// The element type is not known (arrays are text here): the
 		// element resolves from context, as a literal does.

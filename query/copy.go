@@ -1,14 +1,21 @@
 package query
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/copybin"
+	"github.com/gpusql/gpusql/loader/pqfile"
 	"github.com/gpusql/gpusql/query/parse"
 )
 
@@ -146,16 +153,14 @@ func widen(d engine.TableData, cols []engine.ColumnDef, idx []int) (engine.Table
 	return out, nil
 }
 
-// copyTo runs COPY table [(columns)] | (query) TO STDOUT: the rows stream
-// to the client batch by batch, formatted by a copyEncoder, one row per
-// Write (one CopyData message each, as PostgreSQL sends them and clients
-// such as psycopg's typed row readers expect).
+// copyTo runs COPY table [(columns)] | (query) TO STDOUT or TO a file
+// under the file root. To STDOUT the rows stream to the client batch by
+// batch, formatted by a copyEncoder, one row per Write (one CopyData
+// message each, as PostgreSQL sends them and clients such as psycopg's
+// typed row readers expect); in Parquet the file's bytes stream the same
+// way. A file is written whole to a temporary file beside it and renamed
+// over it at the end (copyToFile).
 func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWriter) error {
-	if !st.Stdout {
-		e := engine.Errorf(engine.CodeFeatureNotSupported, "COPY TO a server-side file is not supported by gpusql")
-		e.Hint = "Use COPY ... TO STDOUT, or psql's \\copy ... to 'file', to write the rows on the client."
-		return e
-	}
 	query := st.Query
 	if query == nil {
 		sel, err := s.tableQuery(st)
@@ -183,30 +188,80 @@ func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWri
 	for i := range force {
 		force[i] = force[i] || st.ForceQuoteAll
 	}
-	cs, ok := w.(engine.CopyStream)
-	if !ok {
-		return engine.Errorf(engine.CodeFeatureNotSupported, "COPY TO STDOUT is not supported here: run it as a simple query or as an Execute without a row limit")
+	// Types without a form in the chosen format fail before any output.
+	switch st.Options.Format {
+	case engine.FormatBinary:
+		for _, c := range plan.Columns() {
+			if err := copybin.CanWrite(c.Type); err != nil {
+				return err
+			}
+		}
+	case engine.FormatParquet:
+		for i, c := range plan.Columns() {
+			if err := pqfile.CanWrite(cols[i].Name, c.Type); err != nil {
+				return err
+			}
+		}
 	}
-	if st.Options.Format == engine.FormatBinary {
-		return s.copyToBinary(ctx, plan, cols, cs, w)
+	write := func(out io.Writer) (int64, error) {
+		switch st.Options.Format {
+		case engine.FormatBinary:
+			return s.copyToBinary(ctx, plan, out)
+		case engine.FormatParquet:
+			return s.copyToParquet(ctx, plan, cols, out)
+		}
+		return s.copyToText(ctx, plan, cols, st.Options, force, out)
 	}
-	out, err := cs.CopyOut(0, len(cols))
+	var rows int64
+	if st.Path != "" {
+		rows, err = s.copyToFile(ctx, st.Path, write)
+	} else {
+		cs, ok := w.(engine.CopyStream)
+		if !ok {
+			return engine.Errorf(engine.CodeFeatureNotSupported, "COPY TO STDOUT is not supported here: run it as a simple query or as an Execute without a row limit")
+		}
+		format := int8(0)
+		if st.Options.Format == engine.FormatBinary || st.Options.Format == engine.FormatParquet {
+			format = 1
+		}
+		var out io.Writer
+		if out, err = cs.CopyOut(format, len(cols)); err != nil {
+			return err
+		}
+		if st.Options.Format == engine.FormatParquet {
+			// parquet-go writes in pieces of any size: send CopyData
+			// messages of up to 64 kB.
+			bw := bufio.NewWriterSize(out, 64<<10)
+			if rows, err = write(bw); err == nil {
+				err = bw.Flush()
+			}
+		} else {
+			rows, err = write(out)
+		}
+	}
 	if err != nil {
 		return err
 	}
-	enc := newCopyEncoder(st.Options, force)
+	return w.Complete(fmt.Sprintf("COPY %d", rows))
+}
+
+// copyToText writes the rows in the text or CSV format, one row per
+// Write.
+func (s *Session) copyToText(ctx context.Context, plan *engine.Plan, cols []engine.ResultColumn, opts engine.CSVOptions, force []bool, out io.Writer) (int64, error) {
+	enc := newCopyEncoder(opts, force)
 	buf := make([]byte, 0, 256)
-	if st.Options.Header != engine.HeaderNone {
+	if opts.Header != engine.HeaderNone {
 		names := make([][]byte, len(cols))
 		for i, c := range cols {
 			names[i] = []byte(c.Name)
 		}
 		if _, err := out.Write(enc.appendHeader(buf, names)); err != nil {
-			return err
+			return 0, err
 		}
 	}
 	var rows int64
 	var scratch []byte
+	zone := clockOf(ctx).zone
 	sink := func(b *engine.Batch) error {
 		for i := 0; i < b.N; i++ {
 			buf = buf[:0]
@@ -218,7 +273,7 @@ func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWri
 					buf = append(buf, enc.opts.Null...)
 					continue
 				}
-				scratch = engine.AppendTextZone(scratch[:0], v, i, clockOf(ctx).zone)
+				scratch = engine.AppendTextZone(scratch[:0], v, i, zone)
 				buf = enc.appendValue(buf, scratch, c)
 			}
 			buf = append(buf, '\n')
@@ -230,25 +285,16 @@ func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWri
 		return nil
 	}
 	if err := s.srv.run(ctx, plan, sink); err != nil {
-		return err
+		return 0, err
 	}
-	return w.Complete(fmt.Sprintf("COPY %d", rows))
+	return rows, nil
 }
 
-// copyToBinary sends a COPY TO's rows in the binary format, one tuple per
-// CopyData message as PostgreSQL sends them: the file header goes with
-// the first tuple, and the trailer alone (with the header when there are
-// no rows), which is what psycopg's binary row reader expects.
-func (s *Session) copyToBinary(ctx context.Context, plan *engine.Plan, cols []engine.ResultColumn, cs engine.CopyStream, w engine.ResultWriter) error {
-	for _, c := range plan.Columns() {
-		if err := copybin.CanWrite(c.Type); err != nil {
-			return err
-		}
-	}
-	out, err := cs.CopyOut(1, len(cols))
-	if err != nil {
-		return err
-	}
+// copyToBinary writes the rows in the binary format, one tuple per Write
+// (one CopyData message each, as PostgreSQL sends them): the file header
+// goes with the first tuple, and the trailer alone (with the header when
+// there are no rows), which is what psycopg's binary row reader expects.
+func (s *Session) copyToBinary(ctx context.Context, plan *engine.Plan, out io.Writer) (int64, error) {
 	buf := copybin.AppendHeader(make([]byte, 0, 256))
 	var enc copybin.Writer
 	var rows int64
@@ -267,12 +313,113 @@ func (s *Session) copyToBinary(ctx context.Context, plan *engine.Plan, cols []en
 		return nil
 	}
 	if err := s.srv.run(ctx, plan, sink); err != nil {
-		return err
+		return 0, err
 	}
 	if _, err := out.Write(copybin.AppendTrailer(buf)); err != nil {
+		return 0, err
+	}
+	return rows, nil
+}
+
+// copyToParquet writes the rows as a Parquet file (loader/pqfile's
+// Writer): one optional column per result column, named as the result's.
+func (s *Session) copyToParquet(ctx context.Context, plan *engine.Plan, cols []engine.ResultColumn, out io.Writer) (int64, error) {
+	pc := make([]pqfile.WriteColumn, len(cols))
+	for i, c := range plan.Columns() {
+		pc[i] = pqfile.WriteColumn{Name: cols[i].Name, Type: c.Type}
+	}
+	pw, err := pqfile.NewWriter(out, pc, pqfile.WriteOptions{Version: Version})
+	if err != nil {
+		return 0, err
+	}
+	if err := s.srv.run(ctx, plan, pw.Write); err != nil {
+		return 0, err
+	}
+	if err := pw.Close(); err != nil {
+		return 0, err
+	}
+	return pw.Rows(), nil
+}
+
+// copyToFile runs write into a new file that then replaces path (under
+// the file root). The rows go to a temporary file in the target's
+// folder, renamed over the target only once everything is written and
+// synced: an error or a cancel leaves the target as it was and no
+// temporary file behind.
+func (s *Session) copyToFile(ctx context.Context, path string, write func(io.Writer) (int64, error)) (int64, error) {
+	target, err := s.resolveWritePath(path)
+	if err != nil {
+		return 0, err
+	}
+	dir, base := filepath.Split(target)
+	f, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	if err != nil {
+		return 0, fileWriteErr(path, err)
+	}
+	done := false
+	defer func() {
+		if !done {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	bw := bufio.NewWriterSize(f, 1<<20)
+	rows, err := write(bw)
+	if err != nil {
+		if ctx.Err() != nil {
+			return 0, canceledStatement(ctx)
+		}
+		return 0, asFileWriteErr(path, err)
+	}
+	if err := bw.Flush(); err != nil {
+		return 0, fileWriteErr(path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return 0, fileWriteErr(path, err)
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, canceledStatement(ctx)
+	}
+	if err := f.Close(); err != nil {
+		return 0, fileWriteErr(path, err)
+	}
+	if err := os.Rename(f.Name(), target); err != nil {
+		os.Remove(f.Name())
+		done = true
+		return 0, fileWriteErr(path, err)
+	}
+	done = true
+	return rows, nil
+}
+
+// fileWriteErr is an error of the file system while writing path.
+func fileWriteErr(path string, err error) error {
+	code := engine.CodeIOError
+	switch {
+	case errors.Is(err, syscall.ENOSPC):
+		code = engine.CodeDiskFull
+	case errors.Is(err, fs.ErrPermission):
+		code = engine.CodeInsufficientPrivilege
+	}
+	return engine.Errorf(code, "could not write to file %q: %v", path, unwrapPathErr(err))
+}
+
+// asFileWriteErr keeps an engine error (from the query or the encoder)
+// and turns any other into fileWriteErr.
+func asFileWriteErr(path string, err error) error {
+	var e *engine.Error
+	if errors.As(err, &e) {
 		return err
 	}
-	return w.Complete(fmt.Sprintf("COPY %d", rows))
+	return fileWriteErr(path, err)
+}
+
+func unwrapPathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // tableQuery is the SELECT that COPY table [(columns)] TO reads.

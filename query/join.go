@@ -694,6 +694,11 @@ func (b *binder) srf(fc *ast.FuncCallExpr, alias string) (source, error) {
 			return source{}, engine.Errorf(engine.CodeUndefinedFunction, "function pg_get_keywords with %d arguments does not exist", len(args))
 		}
 		return keywordsSource(alias)
+	case "pg_options_to_table":
+		if len(consts) != 1 {
+			return source{}, engine.Errorf(engine.CodeUndefinedFunction, "function pg_options_to_table with %d arguments does not exist", len(consts))
+		}
+		return optionsSource(alias, consts[0])
 	case "generate_series", "unnest", "regexp_matches", "regexp_split_to_table", "string_to_table":
 		cargs := make([]engine.Expr, len(consts))
 		for i, c := range consts {
@@ -702,6 +707,9 @@ func (b *binder) srf(fc *ast.FuncCallExpr, alias string) (source, error) {
 		f, err := b.setFunc(name, cargs) // srf.go
 		if err != nil {
 			return source{}, err
+		}
+		if name == "unnest" && len(fc.Args) == 2 && intArrayCast(fc.Args[1]) {
+			f = intElements(f) // unnest('{...}'::oid[])
 		}
 		if v, err = constSet(f); err != nil {
 			return source{}, err

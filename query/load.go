@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -46,6 +47,68 @@ func (s *Session) resolvePath(p string) (string, error) {
 		return "", outside()
 	}
 	return real, nil
+}
+
+// resolveWritePath confines the target of COPY TO 'file' to the file
+// root: the path's folder must exist within the root (after symbolic
+// links); a target that is a link is followed if it stays within the
+// root. The file itself need not exist; it is replaced whole.
+func (s *Session) resolveWritePath(p string) (string, error) {
+	root := s.srv.opts.FileRoot
+	full := p
+	if !filepath.IsAbs(full) {
+		full = filepath.Join(root, full)
+	}
+	full = filepath.Clean(full)
+	outside := func() error {
+		e := engine.Errorf(engine.CodeInsufficientPrivilege, "could not open file %q for writing: permission denied: the file is outside the server's file root", p)
+		e.Hint = "Server-side COPY TO writes only under " + root + " (the --file-root option). To write a file on the client, use COPY ... TO STDOUT or psql's \\copy."
+		return e
+	}
+	if !within(root, full) || full == root {
+		return "", outside()
+	}
+	dir, err := filepath.EvalSymlinks(filepath.Dir(full))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", engine.Errorf(engine.CodeUndefinedFile, "could not open file %q for writing: No such file or directory", p)
+		}
+		return "", engine.Errorf(engine.CodeIOError, "could not open file %q for writing: %v", p, err)
+	}
+	if !within(root, dir) {
+		return "", outside()
+	}
+	target := filepath.Join(dir, filepath.Base(full))
+	// A link is followed, as PostgreSQL's COPY TO follows it, even to a
+	// file that does not exist yet; each step must stay within the root.
+	for hops := 0; ; hops++ {
+		fi, err := os.Lstat(target)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			break
+		}
+		dest, err := os.Readlink(target)
+		if err != nil || hops == 40 {
+			return "", engine.Errorf(engine.CodeIOError, "could not open file %q for writing: too many levels of symbolic links", p)
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(target), dest)
+		}
+		d, err := filepath.EvalSymlinks(filepath.Dir(filepath.Clean(dest)))
+		if err != nil || !within(root, d) {
+			return "", outside()
+		}
+		target = filepath.Join(d, filepath.Base(dest))
+		if !within(root, target) {
+			return "", outside()
+		}
+	}
+	if fi, err := os.Stat(target); err == nil && !fi.Mode().IsRegular() {
+		if fi.IsDir() {
+			return "", engine.Errorf(engine.CodeWrongObjectType, "%q is a directory", p)
+		}
+		return "", engine.Errorf(engine.CodeFeatureNotSupported, "could not open file %q for writing: not a regular file", p)
+	}
+	return target, nil
 }
 
 func within(root, p string) bool {

@@ -393,6 +393,21 @@ func (s *Session) rowsOf(rel *pgRel) []row {
 			out = append(out, row{"objoid": oid, "classoid": int64(2615), "objsubid": int32(0), "description": namespaceDescriptions[oid]})
 		}
 		return out
+	case "pg_rewrite":
+		return s.pgRewriteRows()
+	case "pg_depend":
+		return s.pgDependRows()
+	case "pg_init_privs":
+		// The initial ACLs of the schemas that come with the database,
+		// as PostgreSQL lists them: pg_dump compares nspacl with them
+		// and dumps GRANTs for any difference.
+		var out []row
+		for _, n := range s.pgNamespaceRows() {
+			if oid := toInt64(n["oid"]); oid == oidPgCatalog || oid == oidPublic {
+				out = append(out, row{"objoid": oid, "classoid": int64(2615), "objsubid": int32(0), "privtype": "i", "initprivs": n["nspacl"]})
+			}
+		}
+		return out
 	case "pg_shdescription":
 		if d := s.databaseDescription(oidDatabase); d != "" {
 			return []row{{"objoid": int64(oidDatabase), "classoid": int64(1262), "description": d}}
@@ -480,15 +495,38 @@ func attRow(relid int64, num int, name string, typ int64, typmod int32, notNull 
 func (s *Session) pgAttributeRows() []row {
 	var out []row
 	for _, r := range s.userRels() {
+		if r.kind == 'r' {
+			out = systemAttRows(out, int64(r.oid))
+		}
 		for i, c := range r.cols {
 			out = append(out, attRow(int64(r.oid), i+1, c.Name, typeOIDOf(c.Type), c.Type.Typmod(), c.NotNull))
 		}
 	}
 	d := pgData()
 	for _, r := range d.rels {
+		if r.kind == 'r' {
+			out = systemAttRows(out, r.oid)
+		}
 		for i, c := range d.cols[r.oid] {
 			out = append(out, attRow(r.oid, i+1, c.name, c.typ, c.typmod, c.notNull))
 		}
+	}
+	return out
+}
+
+// systemAttRows appends the rows of a table's system columns, which
+// PostgreSQL lists in pg_attribute with negative numbers (clients that
+// list columns skip them by attnum > 0). Of them gpusql reads tableoid
+// only.
+func systemAttRows(out []row, relid int64) []row {
+	for _, c := range []struct {
+		name string
+		num  int
+		typ  int64
+	}{{"tableoid", -6, 26}, {"cmax", -5, 29}, {"xmax", -4, 28}, {"cmin", -3, 29}, {"xmin", -2, 28}, {"ctid", -1, 27}} {
+		r := attRow(relid, c.num, c.name, c.typ, -1, true)
+		r["attstattarget"] = 0
+		out = append(out, r)
 	}
 	return out
 }
@@ -529,6 +567,7 @@ type catRole struct {
 	login, super bool
 	password     string // the verifier, "" for none
 	readFiles    bool   // member of pg_read_server_files
+	writeFiles   bool   // member of pg_write_server_files
 }
 
 // roles are the roles of the store (auth.Store), the bootstrap
@@ -539,14 +578,14 @@ func (s *Session) roles() []catRole {
 	_, found := s.role()
 	var out []catRole
 	for _, r := range s.roleState().Roles() {
-		c := catRole{oid: int64(r.OID), name: r.Name, login: r.Login, super: r.Superuser, password: r.Password, readFiles: r.ReadFiles}
+		c := catRole{oid: int64(r.OID), name: r.Name, login: r.Login, super: r.Superuser, password: r.Password, readFiles: r.ReadFiles, writeFiles: r.WriteFiles}
 		if r.OID == auth.BootstrapOID && !found {
 			c.name = s.params.User
 		}
 		out = append(out, c)
 	}
 	return append(out, catRole{oid: oidDatabaseOwner, name: "pg_database_owner"},
-		catRole{oid: auth.ReadFilesOID, name: auth.ReadFilesRole})
+		catRole{oid: auth.ReadFilesOID, name: auth.ReadFilesRole}, catRole{oid: auth.WriteFilesOID, name: auth.WriteFilesRole})
 }
 
 func (s *Session) pgRoleRows(rel string) []row {
@@ -586,13 +625,17 @@ func (s *Session) pgRoleRows(rel string) []row {
 	return out
 }
 
-// pgAuthMembersRows are the members of pg_read_server_files, granted by
+// pgAuthMembersRows are the members of pg_read_server_files and
+// pg_write_server_files, granted by
 // the bootstrap superuser.
 func (s *Session) pgAuthMembersRows() []row {
 	var out []row
 	for _, r := range s.roles() {
 		if r.readFiles {
 			out = append(out, row{"roleid": int64(auth.ReadFilesOID), "member": r.oid, "grantor": int64(auth.BootstrapOID), "admin_option": false})
+		}
+		if r.writeFiles {
+			out = append(out, row{"roleid": int64(auth.WriteFilesOID), "member": r.oid, "grantor": int64(auth.BootstrapOID), "admin_option": false})
 		}
 	}
 	return out

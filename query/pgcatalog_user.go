@@ -158,3 +158,58 @@ func (s *Session) infoViewsRows() []row {
 	}
 	return out
 }
+
+// A view is a relation with a rule, as in PostgreSQL: its _RETURN rule
+// (pg_rewrite) is what depends on the relations the view reads
+// (pg_depend), and the rule depends on the view internally. pg_dump
+// orders its CREATE VIEWs by these dependencies. A rule takes its view's
+// OID: OIDs need only be unique within their catalog, and gpusql
+// assigns no others to rules. A dependency is on the whole relation
+// (refobjsubid 0): gpusql does not record which columns a view reads.
+
+const oidPgRewrite = 2618
+
+// pgRewriteRows are the _RETURN rules of the session's views.
+func (s *Session) pgRewriteRows() []row {
+	var out []row
+	for _, r := range s.userRels() {
+		if r.kind == 'v' {
+			out = append(out, row{"oid": int64(r.oid), "rulename": "_RETURN", "ev_class": int64(r.oid), "ev_type": "1",
+				"ev_enabled": "O", "is_instead": true, "ev_qual": "<>", "ev_action": "<>"})
+		}
+	}
+	return out
+}
+
+// pgDependRows are the dependencies of the views' rules: on their view
+// ('i'), and on each relation they read ('n').
+func (s *Session) pgDependRows() []row {
+	rels := s.userRels()
+	oids := make(map[engine.RelRef]uint32, len(rels))
+	for _, r := range rels {
+		schema := r.schema
+		if schema == "public" {
+			schema = ""
+		}
+		oids[engine.RelRef{Schema: schema, Name: r.name}] = r.oid
+	}
+	dep := func(rule, ref uint32, kind string) row {
+		return row{"classid": int64(oidPgRewrite), "objid": int64(rule), "objsubid": int32(0),
+			"refclassid": int64(oidPgClass), "refobjid": int64(ref), "refobjsubid": int32(0), "deptype": kind}
+	}
+	var out []row
+	for _, r := range rels {
+		if r.kind != 'v' {
+			continue
+		}
+		out = append(out, dep(r.oid, r.oid, "i"))
+		seen := map[uint32]bool{}
+		for _, d := range r.view.Deps {
+			if o, ok := oids[d.Rel]; ok && !seen[o] {
+				seen[o] = true
+				out = append(out, dep(r.oid, o, "n"))
+			}
+		}
+	}
+	return out
+}

@@ -23,7 +23,7 @@ import (
 //     owned by pg_database_owner, which grants CREATE to no one).
 //   - Reading server files (COPY FROM 'file', CREATE TABLE ... FROM CSV)
 //     needs membership in pg_read_server_files; writing them (COPY TO
-//     'file') is the superusers'.
+//     'file') membership in pg_write_server_files.
 //
 // A view reads its tables with its owner's rights, as in PostgreSQL: the
 // owner of a public view is a superuser, so SELECT on the view is
@@ -73,6 +73,23 @@ func (s *Session) checkSelect(name string, isView bool) error {
 		return errPermissionTable("view", name)
 	}
 	return errPermissionTable("table", name)
+}
+
+// canWriteFiles reports whether the session may write files under the
+// file root.
+func (s *Session) canWriteFiles() bool {
+	r, found := s.role()
+	return !found || r.Superuser || r.WriteFiles
+}
+
+// checkFileWrite checks the right to write server files.
+func (s *Session) checkFileWrite() error {
+	if s.canWriteFiles() {
+		return nil
+	}
+	return engine.Errorf(engine.CodeInsufficientPrivilege, "permission denied to COPY to a file").
+		WithDetail("Only roles with privileges of the \"pg_write_server_files\" role may COPY to a file.").
+		WithHint("Anyone can COPY to stdout or from stdin. psql's \\copy command also works for anyone.")
 }
 
 // checkFileRead checks the right to read server files.
@@ -129,7 +146,14 @@ func (s *Session) checkStatement(st parse.Stmt) error {
 	case *parse.Copy:
 		switch {
 		case st.To && st.Path != "":
-			return errNotSuperuser("COPY to a file")
+			if err := s.checkFileWrite(); err != nil {
+				return err
+			}
+			if st.Table != "" {
+				if p, kind := public(st.Schema, st.Table); p {
+					return s.checkSelect(st.Table, kind == "view")
+				}
+			}
 		case st.To && st.Table != "":
 			if p, kind := public(st.Schema, st.Table); p {
 				return s.checkSelect(st.Table, kind == "view")
@@ -240,15 +264,20 @@ func (s *Session) grant(st *parse.Grant, w engine.ResultWriter) error {
 		}
 	}
 	if st.Role != "" {
-		if st.Role != auth.ReadFilesRole {
+		set := store.SetReadFiles
+		switch st.Role {
+		case auth.ReadFilesRole:
+		case auth.WriteFilesRole:
+			set = store.SetWriteFiles
+		default:
 			if _, ok := state.Role(st.Role); !ok {
 				return engine.Errorf(engine.CodeUndefinedObject, "role %q does not exist", st.Role)
 			}
 			return engine.Errorf(engine.CodeFeatureNotSupported, "granting membership in role %q is not supported by gpusql", st.Role).
-				WithHint("gpusql has one predefined role that can be granted: pg_read_server_files.")
+				WithHint("gpusql has two predefined roles that can be granted: pg_read_server_files and pg_write_server_files.")
 		}
 		for _, r := range st.To {
-			if err := store.SetReadFiles(r, !st.Revoke); err != nil {
+			if err := set(r, !st.Revoke); err != nil {
 				return err
 			}
 		}
@@ -283,6 +312,7 @@ type roleChanger interface {
 	Rename(name, to string) (cleared bool, err error)
 	Drop(name string) error
 	SetReadFiles(name string, on bool) error
+	SetWriteFiles(name string, on bool) error
 	Grant(table, role string, on bool) error
 	TableDropped(table string) error
 	TableRenamed(from, to string) error

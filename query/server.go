@@ -34,7 +34,7 @@ const DefaultClientCheckInterval = 250 * time.Millisecond
 // command line) and by NewServer.
 type Options struct {
 	// FileRoot is the only directory tree that server-side COPY FROM and
-	// CREATE TABLE ... FROM CSV may read.
+	// CREATE TABLE ... FROM CSV may read, and COPY TO may write.
 	FileRoot string
 	// DataDir is where the server keeps its files.
 	DataDir string

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"errors"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/gpusql/gpusql/engine"
@@ -27,6 +28,16 @@ func (b *binder) bindSetOpr(st *ast.SetOprStmt) (*engine.Plan, []engine.ResultCo
 		return nil, nil, err
 	}
 	r, err := b.setList(st.SelectList)
+	var e *engine.Error
+	if errors.As(err, &e) && e.Code == engine.CodeDatatypeMismatch && !b.st.regOIDs {
+		// A reg* cast in a select list prints as a name (text), but
+		// against an OID column it is the OID, as the regclass a UNION
+		// with oid resolves to in PostgreSQL (pg_dump's pg_depend
+		// query): bind the sides again with reg* casts as OIDs.
+		b.st.regOIDs = true
+		r, err = b.setList(st.SelectList)
+		b.st.regOIDs = false
+	}
 	if err != nil {
 		return nil, nil, err
 	}

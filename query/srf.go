@@ -79,6 +79,9 @@ func (b *binder) setFuncCall(n *ast.FuncCallExpr, field string) (engine.Expr, er
 	if err != nil {
 		return nil, err
 	}
+	if name == "unnest" && len(n.Args) == 1 && intArrayCast(n.Args[0]) {
+		f = intElements(f)
+	}
 	b.sets.calls = append(b.sets.calls, f)
 	return &engine.ColRef{Idx: srfPlaceholder + len(b.sets.calls) - 1, Name: f.Name, T: f.T}, nil
 }

@@ -201,6 +201,19 @@ func TestAuthSCRAM(t *testing.T) {
 	if got := sq(t, su, "select r.rolname from pg_auth_members m join pg_roles r on r.oid = m.member"); got != "alice\n" {
 		t.Fatalf("pg_auth_members: %q", got)
 	}
+	// Writing files under the file root takes pg_write_server_files,
+	// and SELECT on what is written.
+	sq(t, su, "grant pg_write_server_files to alice")
+	sq(t, alice, "copy t to 'alice.parquet' with (format parquet)")
+	if got := sq(t, alice, "copy (select x * 2 from t) to 'alice.csv' with (format csv); create temp table back from parquet 'alice.parquet'; select sum(x) from back"); got != "3\n" {
+		t.Fatalf("after pg_write_server_files: %q", got)
+	}
+	if got := sq(t, su, "select g.rolname from pg_auth_members m join pg_roles g on g.oid = m.roleid join pg_roles r on r.oid = m.member where r.rolname = 'alice' order by 1"); got != "pg_read_server_files\npg_write_server_files\n" {
+		t.Fatalf("pg_auth_members: %q", got)
+	}
+	sq(t, su, "revoke pg_write_server_files from alice")
+	_, err = pgExec(context.Background(), alice, "copy t to 'alice.parquet' with (format parquet)")
+	wantCode(t, err, "42501", "permission denied to COPY to a file")
 	_, err = pgExec(context.Background(), su, "drop role alice")
 	wantCode(t, err, "2BP01", "cannot be dropped")
 	out, _, err = psql(t, s.dsn("gpusql", "boot pw", ""), `\du`)

@@ -5,7 +5,8 @@ package main
 // as CSV load as the same table, a glob of Parquet files appends them all,
 // and queries over both tables agree. With GPUSQL_TEST_DEVICE=cuda the
 // Parquet rows are uploaded to the GPU (the backend's Store) and the
-// queries run there.
+// queries run there. The table is written back as Parquet (COPY TO a file
+// and TO STDOUT), from the GPU's results there, and read again.
 
 import (
 	"bytes"
@@ -120,6 +121,18 @@ func TestLoadParquet(t *testing.T) {
 	exec(`CREATE TABLE globbed FROM PARQUET 'parts/t-*.parquet'`)
 	exec(`CREATE TABLE copied (` + ddl + `)`)
 	exec(`COPY copied FROM 'parts/t-*.parquet' WITH (FORMAT parquet)`)
+	// Written back as Parquet, by the server to a file and to the client
+	// through COPY TO STDOUT, and read again: the same rows.
+	exec(`COPY (SELECT * FROM pq ORDER BY a_id DESC) TO 'written.parquet' WITH (FORMAT parquet)`)
+	var pqOut bytes.Buffer
+	if tag, err := c.CopyTo(ctx, &pqOut, `COPY pq TO STDOUT WITH (FORMAT parquet)`); err != nil || tag.RowsAffected() != n {
+		t.Fatalf("COPY TO STDOUT parquet: %v, %v", tag, err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "streamed.parquet"), pqOut.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	exec(`CREATE TABLE written FROM PARQUET 'written.parquet'`)
+	exec(`CREATE TABLE streamed FROM PARQUET 'streamed.parquet'`)
 	queries := []string{
 		`SELECT * FROM %s ORDER BY a_id`,
 		`SELECT g_flag, count(*), count(c_price), sum(c_price), min(e_at), max(d_ship), sum(f_disc), count(h_comment), sum(b_qty), count(i_ok), sum(j_small) FROM %s GROUP BY g_flag ORDER BY g_flag`,
@@ -130,7 +143,7 @@ func TestLoadParquet(t *testing.T) {
 		if len(want) == 0 {
 			t.Fatalf("%s: no rows", q)
 		}
-		for _, table := range []string{"pq", "globbed", "copied"} {
+		for _, table := range []string{"pq", "globbed", "copied", "written", "streamed"} {
 			if got := dump(fmt.Sprintf(q, table)); !bytes.Equal(got, want) {
 				t.Errorf("%s on %s: %d bytes differ from the CSV table's %d", q, table, len(got), len(want))
 			}

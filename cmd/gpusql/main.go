@@ -96,7 +96,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", wire.DefaultListen, "TCP `address` to accept PostgreSQL connections on")
 	dataDir := fs.String("data-dir", "./gpusql-data", "`directory` for the server's files (created if missing)")
-	fileRoot := fs.String("file-root", "", "the only `directory` tree COPY FROM and CREATE TABLE ... FROM CSV may read (default: the data directory)")
+	fileRoot := fs.String("file-root", "", "the only `directory` tree COPY FROM and CREATE TABLE ... FROM CSV/PARQUET may read and COPY TO may write (default: the data directory)")
 	device := fs.String("device", "auto", "where queries run: auto, cpu or cuda")
 	devices := fs.String("devices", "", "comma-separated GPU `ordinals` to use, e.g. 0,1 (default: every GPU); with several, each table is split across them")
 	partitions := fs.Int("partitions", 1, "split each table into `N` parts per device (tests the several-GPU path on one device or the CPU)")

@@ -374,14 +374,12 @@ func copyOptions(src string, raw []copyOpt, from bool, dflt engine.CopyFormat) (
 	unsupported := func(msg string) *engine.Error { return engine.Errorf(engine.CodeFeatureNotSupported, "%s", msg) }
 	if opts.Format == engine.FormatParquet {
 		// A Parquet file says its own structure: only ON_ERROR stop (the
-		// default) makes sense, and only for reading.
+		// default) makes sense, and only for reading; a file is written
+		// with its own defaults (loader/pqfile's Writer).
 		for _, o := range raw {
 			if o.name != "format" && !(o.name == "on_error" && opts.OnError == engine.OnErrorStop) {
 				return out, unsupported(`COPY option "` + o.name + `" is not available with FORMAT parquet`)
 			}
-		}
-		if !from {
-			return out, unsupported("COPY TO with FORMAT parquet is not supported by gpusql")
 		}
 		out.opts, out.format = opts, "parquet"
 		return out, nil

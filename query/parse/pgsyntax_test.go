@@ -29,7 +29,7 @@ func TestPGSyntax(t *testing.T) {
 		{"regtype cast()", `select cast(a as regtype) from t`, `select __gpusql_regcast(a, 'regtype') from t`},
 		{"any array", `select a from t where a = ANY (ARRAY['r', 'v'])`, `select a from t where a in ('r', 'v')`},
 		{"all array", `select a from t where a <> ALL (ARRAY[1,2])`, `select a from t where a not in (1, 2)`},
-		{"array cast is text", `select a::int2[], cast(b as text[]) from t`, `select __gpusql_cast(a, 'text'), __gpusql_cast(b, 'text') from t`},
+		{"array cast is text", `select a::int2[], cast(b as text[]), c::pg_catalog.oid[] from t`, `select __gpusql_cast(a, 'int2[]'), __gpusql_cast(b, 'text'), __gpusql_cast(c, 'oid[]') from t`},
 		{"subscript", `select (current_schemas(true))[1], s[i + 1], f(x)[2] from t`, `select __gpusql_subscript((current_schemas(true)), 1), __gpusql_subscript(s, i + 1), __gpusql_subscript(f(x), 2) from t`},
 		{"any over array value", `select 'd' = any(stxkind), a <> ALL (b) from t`, `select __gpusql_array_has('d', stxkind),(not __gpusql_array_has(a, b)) from t`},
 		{"array subquery", `select array(select a from t order by 1)`, `select __gpusql_array_sub((select a from t order by 1))`},

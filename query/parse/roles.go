@@ -202,7 +202,7 @@ func parseGrant(c *cursor, text string, revoke bool) (Stmt, error) {
 			return nil, c.fail()
 		}
 		if len(c.items) > 2 && (c.items[2].word("on") || c.items[2].op(",") || n.word("all")) {
-			return nil, notSupported(c.src, n.tok, "only SELECT on tables, and membership in pg_read_server_files, can be granted in gpusql")
+			return nil, notSupported(c.src, n.tok, "only SELECT on tables, and membership in pg_read_server_files and pg_write_server_files, can be granted in gpusql")
 		}
 		c.next()
 		st.Role = n.tok.text

@@ -404,18 +404,27 @@ func regKind(items []*node) string {
 	return items[0].tok.text
 }
 
+// intArrayElem are the element types of integer arrays that casts keep
+// apart (aliasType).
+var intArrayElem = map[string]bool{"oid": true, "int2": true, "int4": true, "int8": true,
+	"smallint": true, "integer": true, "int": true, "bigint": true}
+
 // aliasType reports the name of a type gpusql stores as another one
 // (oid as bigint, name and "char" as text), spelled so that ParseType
 // reads it back and the binder can name a cast's column after it; "" for
 // other types.
 func aliasType(items []*node) string {
-	if len(items) == 3 && items[0].word("pg_catalog") && items[1].op(".") {
+	if len(items) >= 3 && items[0].word("pg_catalog") && items[1].op(".") {
 		items = items[2:]
 	}
 	if last := items[len(items)-1]; len(items) > 1 && last.op("]") {
 		// x::int2[] in a query: gpusql has no array types and keeps
 		// arrays in their text form ('{1,2}'), as the catalogs' array
-		// columns are.
+		// columns are. An array of integers or OIDs says so ("oid[]"):
+		// unnest gives its elements as bigint (query/srf.go).
+		if e := items[0]; e.tok.kind == kIdent && intArrayElem[e.tok.text] {
+			return e.tok.text + "[]"
+		}
 		return "text"
 	}
 	if len(items) != 1 || items[0].group {

@@ -1,0 +1,135 @@
+package main
+
+// pg_dump --schema-only against gpusql: the dump of tables of every column
+// type (NOT NULL, quoted names) and of views restores into a fresh
+// PostgreSQL 15, which then has the same tables, columns, types and views.
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+func pgDumpBin() string { return filepath.Join(diffPGBinDirDefault, "pg_dump") }
+
+// pgDumpSchema is what TestPgDumpSchema creates in gpusql.
+var pgDumpSchema = []string{
+	`CREATE TABLE everything (id bigint NOT NULL, small smallint, whole integer NOT NULL, price numeric(12,2) NOT NULL,
+		ratio numeric(18,18), plain_num numeric, day date, at timestamp, at3 timestamp(3), atz timestamptz, atz0 timestamptz(0),
+		tod time, tod2 time(2), note text, code varchar(20), code_any varchar, flag char(3), ch char, ok boolean NOT NULL,
+		r real, d double precision)`,
+	`CREATE TABLE "Mixed Case" ("Col A" integer, "select" text NOT NULL, "quote""d" date)`,
+	`CREATE TABLE empty_cols (a int)`,
+	`CREATE VIEW priced AS SELECT id, price * 2 AS doubled, note || '!' AS shout, day FROM everything WHERE ok`,
+	`CREATE VIEW "Mixed View" AS SELECT "Col A", "select" FROM "Mixed Case"`,
+	`CREATE VIEW on_view AS SELECT id, doubled FROM priced WHERE doubled > 10`,
+}
+
+// pgDumpCatalogQuery lists the public relations' columns with their
+// types as information_schema spells them.
+const pgDumpCatalogQuery = `SELECT c.table_name, t.table_type, c.ordinal_position, c.column_name, c.data_type,
+	coalesce(c.character_maximum_length::text, '-'), coalesce(c.numeric_precision::text, '-'), coalesce(c.numeric_scale::text, '-'),
+	coalesce(c.datetime_precision::text, '-'), c.is_nullable
+	FROM information_schema.columns c JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+	WHERE c.table_schema = 'public' ORDER BY c.table_name, c.ordinal_position`
+
+func TestPgDumpSchema(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: starts PostgreSQL and runs pg_dump")
+	}
+	requireClient(t, pgDumpBin(), "postgresql-client-15")
+	requireClient(t, psqlBin(), "postgresql-client-15")
+	binDir := requirePG(t)
+	ctx := context.Background()
+
+	gp := startGpusql(t, t.TempDir())
+	gc, err := gp.connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer gc.Close(ctx)
+	for _, sql := range pgDumpSchema {
+		if _, err := gc.Exec(ctx, sql).ReadAll(); err != nil {
+			t.Fatalf("gpusql: %s: %v", sql, err)
+		}
+	}
+	if _, err := gc.Exec(ctx, `INSERT INTO everything (id, whole, price, ok) VALUES (1, 2, 3.5, true)`).ReadAll(); err != nil {
+		t.Fatal(err)
+	}
+
+	dump := runClient(t, psqlEnv, pgDumpBin(), "--schema-only", "-h", "127.0.0.1", "-p", strconv.Itoa(gp.port), "-U", "postgres", "-d", "postgres")
+	for _, want := range []string{"CREATE TABLE public.everything (", "CREATE TABLE public.\"Mixed Case\" (", "CREATE VIEW public.priced AS",
+		"CREATE VIEW public.\"Mixed View\" AS", "CREATE VIEW public.on_view AS", "    id bigint NOT NULL,", "    flag character(3),"} {
+		if !strings.Contains(dump, want) {
+			t.Errorf("the dump lacks %q", want)
+		}
+	}
+	if strings.Contains(dump, "INSERT INTO") || strings.Contains(dump, "COPY ") {
+		t.Errorf("--schema-only dumped data")
+	}
+	path := filepath.Join(t.TempDir(), "schema.sql")
+	if err := os.WriteFile(path, []byte(dump), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if t.Failed() {
+		t.Logf("dump:\n%s", dump)
+	}
+
+	// Restore into a fresh PostgreSQL 15, stopping at the first error.
+	pg := startPGTCP(t, binDir)
+	runClient(t, psqlEnv, psqlBin(), psqlArgs("127.0.0.1", strconv.Itoa(pg.port), "-q", "-f", path)...)
+	pc, err := pg.connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pc.Close(ctx)
+
+	want, got := pgDumpRows(t, gc, pgDumpCatalogQuery), pgDumpRows(t, pc, pgDumpCatalogQuery)
+	if len(want) < 30 {
+		t.Fatalf("gpusql lists only %d columns:\n%s", len(want), strings.Join(want, "\n"))
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("restored columns differ from gpusql's\n%s", lineDiff(strings.Join(got, "\n"), strings.Join(want, "\n")))
+	}
+	// The views work in PostgreSQL, on the (empty) restored tables.
+	for _, v := range []string{"priced", `"Mixed View"`, "on_view"} {
+		if rows := pgDumpRows(t, pc, "SELECT count(*) FROM public."+v); !slices.Equal(rows, []string{"0"}) {
+			t.Errorf("%s in PostgreSQL: %q", v, rows)
+		}
+	}
+	// And the restored schema dumps again as PostgreSQL dumps it: the
+	// same tables and views, by name.
+	redump := runClient(t, psqlEnv, pgDumpBin(), "--schema-only", "-h", "127.0.0.1", "-p", strconv.Itoa(pg.port), "-U", "postgres", "-d", "postgres")
+	for _, name := range []string{"TABLE public.everything", `TABLE public."Mixed Case"`, "TABLE public.empty_cols",
+		"VIEW public.priced", `VIEW public."Mixed View"`, "VIEW public.on_view"} {
+		if !strings.Contains(redump, "CREATE "+name) {
+			t.Errorf("PostgreSQL's own dump lacks CREATE %s", name)
+		}
+	}
+}
+
+// pgDumpRows runs sql and returns its rows, the columns joined by '|'.
+func pgDumpRows(t *testing.T, c *pgconn.PgConn, sql string) []string {
+	t.Helper()
+	res, err := c.Exec(context.Background(), sql).ReadAll()
+	if err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	var out []string
+	for _, r := range res {
+		for _, row := range r.Rows {
+			parts := make([]string, len(row))
+			for i, v := range row {
+				parts[i] = string(v)
+			}
+			out = append(out, strings.Join(parts, "|"))
+		}
+	}
+	return out
+}
