@@ -4228,61 +4228,72 @@ extern "C" __global__ void __launch_bounds__(256) q_like_bits(u64 dataP, int wid
     }
 }
 
-// q_like_sub is q_like_bits for the patterns '%lit%' (lit without % or _):
-// the column is scanned as one byte stream, each thread reading 4-byte
-// words (coalesced), and where lit[0] starts a match of lit lying inside
-// one row's width, the row's bit is set with an atomic OR (out zeroed by
-// the caller). A match cannot pass the row's first zero byte (lit holds
-// none), so inside the width is inside the value; the caller keeps char(n)
-// columns whose lit holds a blank on q_like_bits (trailing blanks are not
-// part of the value). NULL rows get no bit. ci folds ASCII as like() does;
-// lit is given folded.
+// q_like_sub is q_like_bits for the patterns '%lit%' (lit without % or _,
+// given folded under ci): a substring search. A block copies its rows into
+// shared memory with coalesced 4-byte loads (width a multiple of 4, the
+// block's rows fitting beside lit: the caller checks), and each thread
+// scans its row a 4-byte word at a time: a word holding neither a zero
+// byte nor lit[0] (either case under ci) is passed with a few integer
+// operations (the zero-byte test on word ^ lit[0] repeated in every byte);
+// otherwise its bytes are looked at, a match starting before the value's
+// first zero byte being verified byte by byte (lit holds no zero byte, so
+// a match never runs past the value). The caller keeps char(n) columns
+// whose lit holds a blank on q_like_bits (trailing blanks are not part of
+// the value). NULL rows get no bit; bits are written as q_like_bits does.
 extern "C" __global__ void __launch_bounds__(256) q_like_sub(u64 dataP, int width, u64 validP, i64 n, u64 litP,
                                                              int ll, int ci, u64 outP) {
     extern __shared__ unsigned char subSmem[];
     const unsigned char *data = (const unsigned char *)dataP;
-    for (int i = threadIdx.x; i < ll; i += blockDim.x) subSmem[i] = ((const unsigned char *)litP)[i];
+    unsigned char *lit = subSmem;
+    unsigned char *rows = subSmem + ((ll + 15) & ~15);
+    for (int i = threadIdx.x; i < ll; i += blockDim.x) lit[i] = ((const unsigned char *)litP)[i];
     __syncthreads();
     QCol c;
     c.data = dataP;
     c.valid = validP;
-    const i64 total = n * (i64)width;
-    const unsigned char first = subSmem[0];
+    const unsigned char first = lit[0];
     const bool ci1 = ci != 0;
-    // words holding no byte equal to lit[0] (either case under ci) are
-    // skipped with a few integer operations (the zero-byte test on word ^
-    // lit[0] in every byte)
     const unsigned rep0 = first * 0x01010101u;
     const unsigned rep1 = (ci1 && first >= 'a' && first <= 'z') ? (unsigned)(first - 32) * 0x01010101u : rep0;
-    for (i64 w = (i64)blockIdx.x * blockDim.x + threadIdx.x; w * 4 < total; w += (i64)gridDim.x * blockDim.x) {
-        unsigned word;
-        if (w * 4 + 4 <= total) {
-            word = ((const unsigned *)data)[w];
-        } else {
-            word = 0;
-            for (int j = 0; j < 4 && w * 4 + j < total; j++) word |= (unsigned)data[w * 4 + j] << (8 * j);
-        }
-        unsigned x0 = word ^ rep0, x1 = word ^ rep1;
-        if ((((x0 - 0x01010101u) & ~x0) | ((x1 - 0x01010101u) & ~x1)) & 0x80808080u) {
-            for (int j = 0; j < 4; j++) {
-                unsigned char b = (unsigned char)(word >> (8 * j));
-                i64 p = w * 4 + j;
-                if (fold(b, ci1) != first || p + ll > total) continue;
-                const unsigned char *s = data + p;
-                int k = 1;
-                while (k < ll && fold(s[k], ci1) == subSmem[k]) k++;
-                if (k < ll) continue;
-                i64 row = p / width;
-                i64 off = p - row * width;
-                if (off + ll > width || !validAt(c, row)) continue;
-                // inside the value: no zero byte before the match (bytes
-                // past a value's end need not be zero)
-                const unsigned char *r0 = data + row * (i64)width;
-                bool past = false;
-                for (i64 q = 0; q < off && !past; q++) past = r0[q] == 0;
-                if (past) continue;
-                atomicOr((unsigned *)outP + (row >> 5), 1u << (row & 31));
+    const int nw = width / 4;
+    for (i64 base = (i64)blockIdx.x * blockDim.x; base < n; base += (i64)gridDim.x * blockDim.x) {
+        i64 cnt = n - base < (i64)blockDim.x ? n - base : (i64)blockDim.x;
+        const unsigned *src = (const unsigned *)(data + base * (i64)width);
+        unsigned *dst = (unsigned *)rows;
+        int words = (int)cnt * nw;
+        for (int w = threadIdx.x; w < words; w += blockDim.x) dst[w] = src[w];
+        __syncthreads();
+        i64 row = base + threadIdx.x;
+        bool m = false;
+        if (row < n && validAt(c, row)) {
+            const unsigned char *s = rows + threadIdx.x * width;
+            const unsigned *sw = (const unsigned *)s;
+            bool end = false;
+            for (int wi = 0; wi < nw && !end && !m; wi++) {
+                unsigned word = sw[wi];
+                unsigned x0 = word ^ rep0, x1 = word ^ rep1;
+                unsigned hit = (((word - 0x01010101u) & ~word) | ((x0 - 0x01010101u) & ~x0) | ((x1 - 0x01010101u) & ~x1)) &
+                               0x80808080u;
+                if (!hit) continue;
+                for (int j = 0; j < 4; j++) {
+                    unsigned char b = (unsigned char)(word >> (8 * j));
+                    if (b == 0) {
+                        end = true;
+                        break;
+                    }
+                    int pos = wi * 4 + j;
+                    if (fold(b, ci1) != first || pos + ll > width) continue;
+                    int k = 1;
+                    while (k < ll && fold(s[pos + k], ci1) == lit[k]) k++;
+                    if (k == ll) {
+                        m = true;
+                        break;
+                    }
+                }
             }
         }
+        unsigned bits = __ballot_sync(0xffffffffu, m);
+        if ((threadIdx.x & 31) == 0 && row < n) ((unsigned *)outP)[row >> 5] = bits;
+        __syncthreads(); // the next rows overwrite these
     }
 }

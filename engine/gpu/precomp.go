@@ -482,7 +482,8 @@ func (pc precomp) like(e engine.Expr, k int) (*pre, error) {
 	if err != nil {
 		return nil, err
 	}
-	if lit, ok := likeLiteral(pat.S, esc); ok && (col.Type.Kind != engine.KindChar || !strings.Contains(lit, " ")) && len(lit) <= likeShared {
+	if lit, ok := likeLiteral(pat.S, esc); ok && (col.Type.Kind != engine.KindChar || !strings.Contains(lit, " ")) &&
+		col.Width%4 == 0 && (len(lit)+15)&^15+256*col.Width <= likeShared {
 		if c.Op == engine.OpILike {
 			lit = asciiLower(lit)
 		}
@@ -540,13 +541,10 @@ func (pc precomp) likeSub(k int, lit string, ci bool, bm *cuda.Buffer) (*pre, er
 		valid = col.Valid.Ptr()
 	}
 	dev := pc.r.b.dev
-	words := (n*int64(col.Width) + 3) / 4
-	g := uint32(min((words+255)/256, int64(dev.Props().SMs)*16))
+	g := uint32(min((n+255)/256, int64(dev.Props().SMs)*16))
+	shared := (len(lit)+15)&^15 + 256*col.Width
 	err = dev.Do(func() error {
-		if err := dev.Memset8(bm.Ptr(), 0, bm.Size(), nil); err != nil {
-			return err
-		}
-		return dev.Launch(pc.r.b.fns["q_like_sub"], cuda.Dim3{X: g, Y: 1, Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, uint32(len(lit)), nil,
+		return dev.Launch(pc.r.b.fns["q_like_sub"], cuda.Dim3{X: g, Y: 1, Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, uint32(shared), nil,
 			col.Data.Ptr(), int32(col.Width), valid, n, cuda.DevPtr(lp), int32(len(lit)), int32(boolInt(ci)), bm.Ptr())
 	})
 	if err != nil {
