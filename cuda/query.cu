@@ -4190,9 +4190,12 @@ extern "C" __global__ void __launch_bounds__(256) q_dict_codes(u64 dataP, int wi
 // loads, and the matching, byte by byte, reads them there: matching
 // straight from global memory waits on a dependent load per byte. The
 // pattern is copied to shared memory first; the dynamic shared size is
-// 16-aligned pattern bytes plus (stage) blockDim.x * width.
+// 16-aligned pattern bytes plus (stage) blockDim.x * width. With bytesOut,
+// out is a boolean column instead (a byte a row: the interpreter reads
+// LIKE from it, engine/gpu/likecol.go).
 extern "C" __global__ void __launch_bounds__(256) q_like_bits(u64 dataP, int width, int isChar, u64 validP, i64 n,
-                                                              u64 patP, int lp, int esc, int ci, u64 outP, int stage) {
+                                                              u64 patP, int lp, int esc, int ci, u64 outP, int stage,
+                                                              int bytesOut) {
     extern __shared__ unsigned char likeSmem[];
     const unsigned char *data = (const unsigned char *)dataP;
     unsigned char *pat = likeSmem;
@@ -4222,8 +4225,12 @@ extern "C" __global__ void __launch_bounds__(256) q_like_bits(u64 dataP, int wid
             }
             m = like(s, l, pat, lp, esc, ci != 0);
         }
-        unsigned bits = __ballot_sync(0xffffffffu, m);
-        if ((threadIdx.x & 31) == 0 && row < n) ((unsigned *)outP)[row >> 5] = bits;
+        if (bytesOut) {
+            if (row < n) ((unsigned char *)outP)[row] = m;
+        } else {
+            unsigned bits = __ballot_sync(0xffffffffu, m);
+            if ((threadIdx.x & 31) == 0 && row < n) ((unsigned *)outP)[row >> 5] = bits;
+        }
         if (stage) __syncthreads(); // the next rows overwrite these
     }
 }
@@ -4239,9 +4246,11 @@ extern "C" __global__ void __launch_bounds__(256) q_like_bits(u64 dataP, int wid
 // first zero byte being verified byte by byte (lit holds no zero byte, so
 // a match never runs past the value). The caller keeps char(n) columns
 // whose lit holds a blank on q_like_bits (trailing blanks are not part of
-// the value). NULL rows get no bit; bits are written as q_like_bits does.
+// the value). NULL rows get no bit; bits (or bytes) are written as
+// q_like_bits writes them. Without stage (rows too wide for shared memory)
+// each thread reads its row in place.
 extern "C" __global__ void __launch_bounds__(256) q_like_sub(u64 dataP, int width, u64 validP, i64 n, u64 litP,
-                                                             int ll, int ci, u64 outP) {
+                                                             int ll, int ci, u64 outP, int stage, int bytesOut) {
     extern __shared__ unsigned char subSmem[];
     const unsigned char *data = (const unsigned char *)dataP;
     unsigned char *lit = subSmem;
@@ -4257,16 +4266,21 @@ extern "C" __global__ void __launch_bounds__(256) q_like_sub(u64 dataP, int widt
     const unsigned rep1 = (ci1 && first >= 'a' && first <= 'z') ? (unsigned)(first - 32) * 0x01010101u : rep0;
     const int nw = width / 4;
     for (i64 base = (i64)blockIdx.x * blockDim.x; base < n; base += (i64)gridDim.x * blockDim.x) {
-        i64 cnt = n - base < (i64)blockDim.x ? n - base : (i64)blockDim.x;
-        const unsigned *src = (const unsigned *)(data + base * (i64)width);
-        unsigned *dst = (unsigned *)rows;
-        int words = (int)cnt * nw;
-        for (int w = threadIdx.x; w < words; w += blockDim.x) dst[w] = src[w];
-        __syncthreads();
+        if (stage) {
+            i64 cnt = n - base < (i64)blockDim.x ? n - base : (i64)blockDim.x;
+            const unsigned *src = (const unsigned *)(data + base * (i64)width);
+            unsigned *dst = (unsigned *)rows;
+            int words = (int)cnt * nw;
+            for (int w = threadIdx.x; w < words; w += blockDim.x) dst[w] = src[w];
+            __syncthreads();
+        }
         i64 row = base + threadIdx.x;
         bool m = false;
         if (row < n && validAt(c, row)) {
-            const unsigned char *s = rows + threadIdx.x * width;
+            // staged, or (rows too wide to stage) read in place: the scan
+            // stops at the value's end, so a short value in a wide column
+            // costs its own words only
+            const unsigned char *s = stage ? rows + threadIdx.x * width : data + row * (i64)width;
             const unsigned *sw = (const unsigned *)s;
             bool end = false;
             for (int wi = 0; wi < nw && !end && !m; wi++) {
@@ -4292,8 +4306,12 @@ extern "C" __global__ void __launch_bounds__(256) q_like_sub(u64 dataP, int widt
                 }
             }
         }
-        unsigned bits = __ballot_sync(0xffffffffu, m);
-        if ((threadIdx.x & 31) == 0 && row < n) ((unsigned *)outP)[row >> 5] = bits;
-        __syncthreads(); // the next rows overwrite these
+        if (bytesOut) {
+            if (row < n) ((unsigned char *)outP)[row] = m;
+        } else {
+            unsigned bits = __ballot_sync(0xffffffffu, m);
+            if ((threadIdx.x & 31) == 0 && row < n) ((unsigned *)outP)[row >> 5] = bits;
+        }
+        if (stage) __syncthreads(); // the next rows overwrite these
     }
 }

@@ -341,6 +341,9 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 		}
 		return err
 	}
+	if p, err = r.likeColumns(ctx, p); err != nil { // likecol.go
+		return err
+	}
 	var res *engine.Batch
 	if deviceSorts(p) {
 		res, err = r.sortProject(p)
@@ -358,6 +361,9 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 func (b *Backend) aggregate(ctx context.Context, r *run, p *engine.Plan, sink engine.BatchSink) error {
 	res, ok, err := r.fusedAggregate(ctx, p)
 	if err == nil && !ok {
+		if p, err = r.likeColumns(ctx, p); err != nil { // likecol.go
+			return err
+		}
 		var g *groups
 		if deviceGroupable(p) {
 			if g, err = r.groupRows(p); err != nil {

@@ -92,6 +92,13 @@ var dictQueries = []dictQuery{
 	{"SELECT count(*) FROM dt WHERE CASE WHEN sm = '' THEN NULL ELSE sm > 'B' END", "evaluated over its dictionary"},
 	{"SELECT count(*) FROM dt WHERE v255 = 'k254'", "(255 values, 1-byte codes)"},
 	{"SELECT count(*) FROM dt WHERE v256 > 'k99'", "(256 values, 2-byte codes)"},
+	// the interpreter's LIKE (plans the fused kernels refuse): a boolean
+	// column computed by the LIKE kernels first
+	{"SELECT id, cm FROM dt WHERE cm LIKE '%fur%' ORDER BY id LIMIT 50", "computed as a boolean column"},
+	{"SELECT cm, count(*) FROM dt WHERE cm ILIKE '%PACK%' GROUP BY cm ORDER BY 2 DESC, 1 LIMIT 5", "computed as a boolean column"},
+	{"SELECT min(cm), max(fw) FROM dt WHERE cm LIKE '%x_y%' OR fw LIKE '%ab%'", "computed as a boolean column"},
+	{"SELECT id FROM dt WHERE NOT (cm LIKE '%fur%') OR cm IS NULL ORDER BY id LIMIT 20 OFFSET 100", "computed as a boolean column"},
+	{"SELECT id, fw FROM dt WHERE fw NOT LIKE '%a%' AND cm LIKE '_ %' ORDER BY id LIMIT 20", "computed as a boolean column"},
 	// extract and date_trunc over a date column of 2,500 days: a table of
 	// its values
 	{"SELECT extract(year FROM d) AS y, extract(month FROM d) AS m, count(*), sum(x) FROM dt GROUP BY 1, 2 ORDER BY 1, 2", "evaluated over its"},

@@ -449,108 +449,97 @@ func (pc precomp) rangeLookup(e engine.Expr, ref *engine.ColRef) (*pre, error) {
 // column k; nil when e is not such a LIKE.
 func (pc precomp) like(e engine.Expr, k int) (*pre, error) {
 	c, ok := e.(*engine.Call)
-	if !ok || c.Op != engine.OpLike && c.Op != engine.OpILike || len(c.Args) < 2 {
+	if !ok {
 		return nil, nil
 	}
-	if ref, ok := c.Args[0].(*engine.ColRef); !ok || ref.Idx != k {
-		return nil, nil
+	n := pc.r.t.N
+	bm, err := pc.r.s.alloc((n + 63) / 64 * 8)
+	if err != nil {
+		return nil, err
 	}
-	pat, ok := c.Args[1].(*engine.Const)
-	if !ok || pat.Null {
-		return nil, nil
+	if ok, err := pc.r.likeKernel(c, k, bm, false); !ok || err != nil {
+		return nil, err
+	}
+	return &pre{kind: preBits, col: k, lo: 0, hi: 1, buf: bm.Ptr()}, nil
+}
+
+// likeKernel computes `col LIKE const` (or ILIKE) over column k into out:
+// a bitmap (a bit a row), or with bytes a boolean column (a byte a row).
+// ok is false when c is not such a LIKE. '%lit%' patterns run on
+// q_like_sub, others on q_like_bits.
+func (r *run) likeKernel(c *engine.Call, k int, out *cuda.Buffer, bytes bool) (ok bool, err error) {
+	if c.Op != engine.OpLike && c.Op != engine.OpILike || len(c.Args) < 2 {
+		return false, nil
+	}
+	if ref, isRef := c.Args[0].(*engine.ColRef); !isRef || ref.Idx != k || k < 0 || k >= len(r.t.Cols) {
+		return false, nil
+	}
+	pat, isConst := c.Args[1].(*engine.Const)
+	if !isConst || pat.Null {
+		return false, nil
 	}
 	esc := int32('\\')
 	if len(c.Args) > 2 {
 		x, ok := c.Args[2].(*engine.Const)
 		if !ok || x.Null || len(x.S) > 1 {
-			return nil, nil
+			return false, nil
 		}
 		esc = -1
 		if len(x.S) == 1 {
 			esc = int32(x.S[0])
 		}
 	}
-	if likeEndsInEscape(pat.S, esc) {
-		return nil, nil
+	col := r.t.Cols[k]
+	if cls, err := clsOf(col.Type); err != nil || !isStr(cls) || col.Data == nil || likeEndsInEscape(pat.S, esc) {
+		return false, nil
 	}
-	col := pc.r.t.Cols[k]
-	n := pc.r.t.N
-	if col.Data == nil {
-		return nil, nil
+	n := r.t.N
+	ci := int32(boolInt(c.Op == engine.OpILike))
+	var valid cuda.DevPtr
+	if col.Valid != nil {
+		valid = col.Valid.Ptr()
 	}
-	bm, err := pc.r.s.alloc((n + 63) / 64 * 8)
-	if err != nil {
-		return nil, err
+	dev := r.b.dev
+	g := uint32(min((n+255)/256, int64(dev.Props().SMs)*16))
+	block := cuda.Dim3{X: 256, Y: 1, Z: 1}
+	fits := func(lit int) (int32, int) { // rows go through shared memory when a block's fit beside the pattern
+		shared := (lit + 15) &^ 15
+		if col.Width%4 == 0 && shared+256*col.Width <= likeShared {
+			return 1, shared + 256*col.Width
+		}
+		return 0, shared
 	}
-	if lit, ok := likeLiteral(pat.S, esc); ok && (col.Type.Kind != engine.KindChar || !strings.Contains(lit, " ")) &&
-		col.Width%4 == 0 && (len(lit)+15)&^15+256*col.Width <= likeShared {
-		if c.Op == engine.OpILike {
+	if lit, isLit := likeLiteral(pat.S, esc); isLit && col.Width%4 == 0 && (col.Type.Kind != engine.KindChar || !strings.Contains(lit, " ")) {
+		if ci != 0 {
 			lit = asciiLower(lit)
 		}
-		return pc.likeSub(k, lit, c.Op == engine.OpILike, bm)
+		stage, shared := fits(len(lit))
+		if shared > likeShared {
+			return false, nil
+		}
+		lp, err := r.s.upload([]byte(lit))
+		if err != nil {
+			return false, err
+		}
+		return true, dev.Do(func() error {
+			return dev.Launch(r.b.fns["q_like_sub"], cuda.Dim3{X: g, Y: 1, Z: 1}, block, uint32(shared), nil,
+				col.Data.Ptr(), int32(col.Width), valid, n, cuda.DevPtr(lp), int32(len(lit)), ci, out.Ptr(), stage, int32(boolInt(bytes)))
+		})
 	}
-	pp, err := pc.r.s.upload([]byte(pat.S))
-	if err != nil {
-		return nil, err
-	}
-	var valid cuda.DevPtr
-	if col.Valid != nil {
-		valid = col.Valid.Ptr()
-	}
-	ci := int32(0)
-	if c.Op == engine.OpILike {
-		ci = 1
-	}
-	isChar := int32(0)
-	if col.Type.Kind == engine.KindChar {
-		isChar = 1
-	}
-	// rows go through shared memory when a block's fit beside the pattern
-	// (q_like_bits)
-	shared := (len(pat.S) + 15) &^ 15
-	stage := int32(0)
-	if col.Width%4 == 0 && shared+256*col.Width <= likeShared {
-		stage = 1
-		shared += 256 * col.Width
-	}
+	stage, shared := fits(len(pat.S))
 	if shared > likeShared {
-		return nil, nil // a pattern past shared memory: the interpreter
+		return false, nil // a pattern past shared memory: the interpreter
 	}
-	dev := pc.r.b.dev
-	g := uint32(min((n+255)/256, int64(dev.Props().SMs)*16))
-	err = dev.Do(func() error {
-		return dev.Launch(pc.r.b.fns["q_like_bits"], cuda.Dim3{X: g, Y: 1, Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, uint32(shared), nil,
-			col.Data.Ptr(), int32(col.Width), isChar, valid, n, cuda.DevPtr(pp), int32(len(pat.S)), esc, ci, bm.Ptr(), stage)
+	pp, err := r.s.upload([]byte(pat.S))
+	if err != nil {
+		return false, err
+	}
+	isChar := int32(boolInt(col.Type.Kind == engine.KindChar))
+	return true, dev.Do(func() error {
+		return dev.Launch(r.b.fns["q_like_bits"], cuda.Dim3{X: g, Y: 1, Z: 1}, block, uint32(shared), nil,
+			col.Data.Ptr(), int32(col.Width), isChar, valid, n, cuda.DevPtr(pp), int32(len(pat.S)), esc, ci, out.Ptr(), stage,
+			int32(boolInt(bytes)))
 	})
-	if err != nil {
-		return nil, err
-	}
-	return &pre{kind: preBits, col: k, lo: 0, hi: 1, buf: bm.Ptr()}, nil
-}
-
-// likeSub computes the bitmap of `col LIKE '%lit%'` with q_like_sub.
-func (pc precomp) likeSub(k int, lit string, ci bool, bm *cuda.Buffer) (*pre, error) {
-	col := pc.r.t.Cols[k]
-	n := pc.r.t.N
-	lp, err := pc.r.s.upload([]byte(lit))
-	if err != nil {
-		return nil, err
-	}
-	var valid cuda.DevPtr
-	if col.Valid != nil {
-		valid = col.Valid.Ptr()
-	}
-	dev := pc.r.b.dev
-	g := uint32(min((n+255)/256, int64(dev.Props().SMs)*16))
-	shared := (len(lit)+15)&^15 + 256*col.Width
-	err = dev.Do(func() error {
-		return dev.Launch(pc.r.b.fns["q_like_sub"], cuda.Dim3{X: g, Y: 1, Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, uint32(shared), nil,
-			col.Data.Ptr(), int32(col.Width), valid, n, cuda.DevPtr(lp), int32(len(lit)), int32(boolInt(ci)), bm.Ptr())
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &pre{kind: preBits, col: k, lo: 0, hi: 1, buf: bm.Ptr()}, nil
 }
 
 // likeLiteral returns lit when pattern is '%lit%' (any number of % at
