@@ -452,3 +452,36 @@ func (t *Table) isDropped() bool {
 	defer t.mu.Unlock()
 	return t.dropped
 }
+
+// ColumnStorage is how a backend holds one column of a table version.
+type ColumnStorage struct {
+	Bytes    int64  // resident bytes of the values and their NULL bitmap
+	RowBytes int    // bytes a row of the values
+	Encoding string // "plain", or "dictionary" (codes beside the values)
+	// dictionary: its distinct values, the bytes of a code, and the
+	// resident bytes of the codes
+	Values     int
+	CodeBytes  int
+	CodesBytes int64
+}
+
+// ColumnStorer is table data that describes its columns' storage.
+type ColumnStorer interface {
+	ColumnStorage(k int) ColumnStorage
+}
+
+// Storage is the current version's storage of each column; nil when its
+// data does not describe it.
+func (t *Table) Storage() []ColumnStorage {
+	s := t.Pin()
+	defer s.Release()
+	cs, ok := s.Data().(ColumnStorer)
+	if !ok {
+		return nil
+	}
+	out := make([]ColumnStorage, len(t.Columns))
+	for k := range out {
+		out[k] = cs.ColumnStorage(k)
+	}
+	return out
+}

@@ -203,3 +203,13 @@ func LocalData(d TableData) (TableData, error) {
 	}
 	return d, nil
 }
+
+// ColumnStorage describes column k: host columns are plain arrays.
+func (h *HostTable) ColumnStorage(k int) ColumnStorage {
+	c := h.Cols[k]
+	w := c.Width
+	if !c.Type.IsString() {
+		w = c.Type.StorageWidth()
+	}
+	return ColumnStorage{Bytes: c.Bytes(), RowBytes: w, Encoding: "plain"}
+}

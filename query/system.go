@@ -14,6 +14,7 @@ import (
 const (
 	sysLoadErrors = "gpusql_load_errors"
 	sysTables     = "gpusql_tables"
+	sysColumns    = "gpusql_columns"
 )
 
 // isSystemTable reports whether a source or plan table name is a system
@@ -21,7 +22,7 @@ const (
 // gpusql_* tables and the pg_catalog and information_schema relations
 // (whose sources are named schema-qualified).
 func isSystemTable(name string) bool {
-	return name == sysLoadErrors || name == sysTables ||
+	return name == sysLoadErrors || name == sysTables || name == sysColumns ||
 		strings.HasPrefix(name, "pg_catalog.") || strings.HasPrefix(name, "information_schema.")
 }
 
@@ -50,6 +51,8 @@ func (s *Session) lookupSource(ctx context.Context, schema, name string) (source
 		return s.loadErrorsSource(), nil
 	case sysTables:
 		return s.tablesSource(), nil
+	case sysColumns:
+		return s.columnsSource(), nil
 	}
 	pins := pinsOf(ctx)
 	if pins == nil {
@@ -90,6 +93,17 @@ func (h *hostBuilder) text(name string, vals []string, null []bool) {
 func (h *hostBuilder) int64s(name string, vals []int64) {
 	c := engine.NewColumn(engine.Int64, len(vals), 0, false)
 	copy(c.I64, vals)
+	h.add(name, engine.Int64, c)
+}
+
+func (h *hostBuilder) int64sNull(name string, vals []int64, null []bool) {
+	c := engine.NewColumn(engine.Int64, len(vals), 0, true)
+	copy(c.I64, vals)
+	for i, n := range null {
+		if n {
+			c.SetNull(i)
+		}
+	}
 	h.add(name, engine.Int64, c)
 }
 
@@ -158,6 +172,47 @@ func (s *Session) tablesSource() source {
 	h.text("backend", backends, nil)
 	h.text("placement", places, unplaced)
 	return h.source(sysTables)
+}
+
+// columnsSource lists every column of every table with how the backend
+// holds it: bytes a row, resident bytes, and its encoding (a GPU builds a
+// string column's dictionary the first time a query can use one).
+func (s *Session) columnsSource() source {
+	var tables, names, types, sizes, encs []string
+	var rowBytes, bytes, codes []int64
+	var unknown, noCodes []bool
+	for _, t := range s.srv.cat.Tables() {
+		if s.droppedInBlock(t) {
+			continue
+		}
+		st := t.Storage()
+		for k, c := range t.Columns {
+			tables, names, types = append(tables, t.Name), append(names, c.Name), append(types, c.Type.String())
+			var cs engine.ColumnStorage
+			if st != nil {
+				cs = st[k]
+			}
+			unknown = append(unknown, st == nil)
+			rowBytes, bytes = append(rowBytes, int64(cs.RowBytes)), append(bytes, cs.Bytes)
+			sizes = append(sizes, humanize.Bytes(uint64(cs.Bytes)))
+			enc := cs.Encoding
+			if enc == "dictionary" {
+				enc = fmt.Sprintf("dictionary: %s values, %d-byte codes", humanize.Comma(int64(cs.Values)), cs.CodeBytes)
+			}
+			encs = append(encs, enc)
+			codes, noCodes = append(codes, cs.CodesBytes), append(noCodes, cs.Encoding != "dictionary")
+		}
+	}
+	h := &hostBuilder{}
+	h.text("table_name", tables, nil)
+	h.text("column_name", names, nil)
+	h.text("data_type", types, nil)
+	h.int64sNull("row_bytes", rowBytes, unknown)
+	h.int64sNull("device_bytes", bytes, unknown)
+	h.text("device_size", sizes, unknown)
+	h.text("encoding", encs, unknown)
+	h.int64sNull("encoded_bytes", codes, noCodes)
+	return h.source(sysColumns)
 }
 
 // placement describes a table's share on each device, e.g.

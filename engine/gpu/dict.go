@@ -259,3 +259,28 @@ func (r *run) finishDict(c *Column, used []int, vals [][]byte, host []int64) (*c
 	d.codes = codes
 	return d, nil
 }
+
+// ColumnStorage describes column k (engine.ColumnStorer): its arrays, and
+// its dictionary once a query has built one.
+func (t *Table) ColumnStorage(k int) engine.ColumnStorage {
+	c := t.Cols[k]
+	st := engine.ColumnStorage{Encoding: "plain", RowBytes: c.Width}
+	if !c.Type.IsString() {
+		st.RowBytes = c.Type.StorageWidth()
+	}
+	if c.Data != nil {
+		st.Bytes += c.Data.Size()
+	}
+	if c.Valid != nil {
+		st.Bytes += c.Valid.Size()
+	}
+	if a := c.aux.Load(); a != nil {
+		dc := &a.dict
+		dc.mu.Lock()
+		if dc.d != nil {
+			st.Encoding, st.Values, st.CodeBytes, st.CodesBytes = "dictionary", dc.d.vals.N, dc.d.cw, dc.d.codes.Size()
+		}
+		dc.mu.Unlock()
+	}
+	return st
+}

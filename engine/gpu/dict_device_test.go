@@ -173,6 +173,12 @@ func TestDictionariesMatchCPU(t *testing.T) {
 					t.Errorf("%s: EXPLAIN ANALYZE does not show %q:\n%s", q.sql, q.fused, p)
 				}
 			}
+			// gpusql_columns shows the dictionaries the queries built
+			got, err := runSQL(t, gs, "SELECT column_name, encoding, encoded_bytes FROM gpusql_columns WHERE table_name = 'dt' AND column_name IN ('sm', 'v256', 'v65536', 'cm') ORDER BY column_name")
+			want := []string{"cm|plain|NULL", "sm|dictionary: 5 values, 1-byte codes|70000", "v256|dictionary: 256 values, 2-byte codes|140000", "v65536|plain|NULL"}
+			if err != nil || strings.Join(got, ";") != strings.Join(want, ";") {
+				t.Errorf("gpusql_columns: %q, %v; want %q", got, err, want)
+			}
 		},
 	}.run(t)
 }
