@@ -99,6 +99,10 @@ var dictQueries = []dictQuery{
 	{"SELECT min(cm), max(fw) FROM dt WHERE cm LIKE '%x_y%' OR fw LIKE '%ab%'", "computed as a boolean column"},
 	{"SELECT id FROM dt WHERE NOT (cm LIKE '%fur%') OR cm IS NULL ORDER BY id LIMIT 20 OFFSET 100", "computed as a boolean column"},
 	{"SELECT id, fw FROM dt WHERE fw NOT LIKE '%a%' AND cm LIKE '_ %' ORDER BY id LIMIT 20", "computed as a boolean column"},
+	// string-valued keys over one dictionary column: the results numbered
+	{"SELECT upper(sm) AS k, count(*), sum(x) FROM dt GROUP BY 1 ORDER BY 1", "a group key on sm evaluated over its dictionary"},
+	{"SELECT CASE WHEN ch IN ('AIR', 'MAIL') THEN 'air/mail' WHEN ch = 'b' THEN NULL ELSE 'other' END AS k, count(*), sum(p) FROM dt GROUP BY 1 ORDER BY 1", "a group key on ch"},
+	{"SELECT substr(v256, 1, 2) AS k, sm, count(*) FROM dt GROUP BY 1, 2 ORDER BY 1, 2", "a group key on v256"},
 	// extract and date_trunc over a date column of 2,500 days: a table of
 	// its values
 	{"SELECT extract(year FROM d) AS y, extract(month FROM d) AS m, count(*), sum(x) FROM dt GROUP BY 1, 2 ORDER BY 1, 2", "evaluated over its"},

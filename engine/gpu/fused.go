@@ -276,11 +276,15 @@ func (kp keyPart) decode(packed []uint64, pres []*pre) *engine.Vec {
 		v := new(big.Int).SetUint64(code - 1)
 		x := v.Add(v, kp.lo).Int64()
 		if kp.preKey > 0 {
-			d := pres[kp.preKey-1].dict
-			if x == int64(d.nullCode()) {
+			p := pres[kp.preKey-1]
+			vals := p.dict.vals // the code of a column's value, or NULL's past them
+			if p.keyVals != nil {
+				vals = p.keyVals // the number of an expression's result
+			}
+			if x >= int64(vals.N) || vals.IsNull(int(x)) {
 				out.SetNull(g)
 			} else {
-				out.S[g] = d.vals.S[x]
+				out.S[g] = vals.S[x]
 			}
 			continue
 		}
@@ -741,7 +745,7 @@ func (g *ptxGen) packKeys(fk *fusedKernel, prog *program, keyVals []val, row str
 			if err := g.use(v.reg); err != nil {
 				return "", err
 			}
-			if i := g.preOf[v.reg]; i > 0 && g.pres[i-1].kind == preCode {
+			if i := g.preOf[v.reg]; i > 0 && (g.pres[i-1].kind == preCode || g.pres[i-1].keyVals != nil) {
 				kp.preKey = i
 			}
 			if isFloat(v.cls) || !(isInt(v.cls) || v.cls == clsDec || v.cls == clsBool) {

@@ -97,7 +97,8 @@ func TestFusedGenerates(t *testing.T) {
 // precomputed value (precomp.go) over NOT NULL and nullable columns, and
 // that ptxas, where installed, assembles the result: a LIKE bitmap, a
 // lookup by 1-byte codes with NULL entries, a group key of 2-byte codes,
-// and a numeric table over a date column's values.
+// a numeric table over a date column's values, and a string-valued key
+// numbered over a dictionary.
 func TestFusedPrecomputed(t *testing.T) {
 	ptxas, _ := exec.LookPath("ptxas")
 	small := &colDict{cw: 1, vals: &engine.Vec{N: 3}}
@@ -108,13 +109,14 @@ func TestFusedPrecomputed(t *testing.T) {
 		bits := &preExpr{p: &pre{kind: preBits, col: 5, lo: 0, hi: 1}, t: engine.Bool, name: "bits"}
 		look := &preExpr{p: &pre{kind: preLookup, col: 4, dict: small, lo: 0, hi: 1, nulls: true}, t: engine.Int32, name: "look"}
 		code := &preExpr{p: &pre{kind: preCode, col: 5, dict: wide, hi: 300}, t: cs[5].Type, name: "code"}
+		label := &preExpr{p: &pre{kind: preLookup, col: 4, dict: small, lo: 0, hi: 2, keyVals: &engine.Vec{N: 3}}, t: engine.Text, name: "label"}
 		year := &preExpr{p: &pre{kind: preRange, col: 6, base: 8000, span: 3001, lo: 1991, hi: 2000, nulls: nullable},
 			t: engine.NumericType(15, 0), name: "year"}
 		n := engine.Type{Kind: engine.KindNumeric}
 		p := &engine.Plan{
 			Filter:    call(engine.OpOr, engine.Bool, bits, call(engine.OpGt, engine.Bool, col(cs, 7), &engine.Const{T: engine.Int32, I: 5})),
 			Aggregate: true,
-			GroupBy:   []engine.Expr{code, year},
+			GroupBy:   []engine.Expr{code, year, label},
 			Aggs: []engine.AggCall{
 				{Func: engine.AggSum, Arg: look, T: engine.Int64},
 				{Func: engine.AggSum, Arg: col(cs, 1), T: n},

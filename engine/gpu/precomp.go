@@ -67,6 +67,9 @@ type pre struct {
 	base   int64    // preRange: the column's smallest value (entry 0)
 	span   int      // preRange: entries before the NULL entry
 	buf    cuda.DevPtr
+	// keyVals: a string-valued key's results, by number (keyLookup); the
+	// table holds numbers
+	keyVals *engine.Vec
 }
 
 // entries is the number of entries of a lookup table, NULL's last.
@@ -83,7 +86,7 @@ func (p *pre) key(cols []*Column) string {
 	if p.dict != nil {
 		cw, m = p.dict.cw, p.dict.nullCode()
 	}
-	return fmt.Sprintf("pre%d:%d,%d,%d,%d,%d,%v,%v,%d,%d,%d;", p.kind, p.col, cw, m, p.lo, p.hi, p.nulls, cols[p.col].Valid != nil, p.scale, p.base, p.span)
+	return fmt.Sprintf("pre%d:%d,%d,%d,%d,%d,%v,%v,%d,%d,%d,%v;", p.kind, p.col, cw, m, p.lo, p.hi, p.nulls, cols[p.col].Valid != nil, p.scale, p.base, p.span, p.keyVals != nil)
 }
 
 // note describes p for EXPLAIN ANALYZE.
@@ -95,6 +98,9 @@ func (p *pre) note() string {
 		return fmt.Sprintf("Fused Kernel: grouped by the dictionary codes of %s (%d values, %d-byte codes)", p.name, p.dict.vals.N, p.dict.cw)
 	case preRange:
 		return fmt.Sprintf("Fused Kernel: an expression on %s evaluated over its %d values", p.name, p.span)
+	}
+	if p.keyVals != nil {
+		return fmt.Sprintf("Fused Kernel: a group key on %s evaluated over its dictionary (%d values, %d keys)", p.name, p.dict.vals.N, p.keyVals.N)
 	}
 	return fmt.Sprintf("Fused Kernel: an expression on %s evaluated over its dictionary (%d values, %d-byte codes)", p.name, p.dict.vals.N, p.dict.cw)
 }
@@ -122,10 +128,10 @@ func (c *compiler) pre(e *preExpr) (val, error) {
 	c.p.pres = append(c.p.pres, e.p)
 	r, err := c.p.emit(opPre, int32(len(c.p.pres)-1), col, 0, 0, 0)
 	v := val{reg: r, t: e.t, scale: e.p.scale}
-	switch e.p.kind {
-	case preBits:
+	switch {
+	case e.p.kind == preBits:
 		v.cls = clsBool
-	case preCode:
+	case e.p.kind == preCode || e.p.keyVals != nil:
 		v.cls = clsI32
 	default:
 		if err == nil {
@@ -170,8 +176,22 @@ type precomp struct {
 // key rewrites a GROUP BY key.
 func (pc precomp) key(e engine.Expr) (engine.Expr, error) {
 	ref, ok := e.(*engine.ColRef)
-	if !ok || ref.Idx < 0 || ref.Idx >= len(pc.r.t.Cols) {
+	if !ok {
+		if ref := oneColumn(e, len(pc.r.t.Cols), true); ref != nil && e.Type().IsString() {
+			d, err := pc.r.dict(ref.Idx)
+			if err != nil {
+				return nil, err
+			}
+			if d != nil {
+				if p := pc.keyLookup(e, ref, d); p != nil {
+					return &preExpr{p: p, t: e.Type(), name: "key(" + e.String() + ")"}, nil
+				}
+			}
+		}
 		return pc.expr(e)
+	}
+	if ref.Idx < 0 || ref.Idx >= len(pc.r.t.Cols) {
+		return e, nil
 	}
 	d, err := pc.r.dict(ref.Idx)
 	if err != nil || d == nil {
@@ -179,6 +199,57 @@ func (pc precomp) key(e engine.Expr) (engine.Expr, error) {
 	}
 	p := &pre{kind: preCode, col: ref.Idx, name: ref.Name, dict: d, hi: int64(d.nullCode())}
 	return &preExpr{p: p, t: ref.T, name: "code(" + ref.String() + ")"}, nil
+}
+
+// keyLookup makes a string-valued key over one dictionary column (`GROUP
+// BY upper(s)`, a CASE bucketing s into labels) a table: e is evaluated
+// over the dictionary's values and NULL, its distinct results numbered,
+// and each code's entry holds its result's number; the group keys are
+// those numbers, decoded to the results (keyVals). nil when the
+// evaluation fails.
+func (pc precomp) keyLookup(e engine.Expr, ref *engine.ColRef, d *colDict) *pre {
+	in := &engine.Batch{N: d.withNull.N, Cols: make([]*engine.Vec, len(pc.r.t.Cols))}
+	in.Cols[ref.Idx] = d.withNull
+	v, err := eval.Eval(context.Background(), e, in)
+	if err != nil || v.N != in.N || len(v.S) < in.N {
+		return nil
+	}
+	keys := engine.NewVec(e.Type(), 0)
+	num := map[string]int64{}
+	nullNum := int64(-1)
+	nums := make([]int64, in.N)
+	for i := range in.N {
+		if v.IsNull(i) {
+			if nullNum < 0 {
+				nullNum = int64(keys.N)
+				keys.S = append(keys.S, nil)
+				keys.Null = append(make([]bool, keys.N), true)
+				keys.N++
+			}
+			nums[i] = nullNum
+			continue
+		}
+		x, ok := num[string(v.S[i])]
+		if !ok {
+			x = int64(keys.N)
+			num[string(v.S[i])] = x
+			keys.S = append(keys.S, v.S[i])
+			if keys.Null != nil {
+				keys.Null = append(keys.Null, false)
+			}
+			keys.N++
+		}
+		nums[i] = x
+	}
+	tab := make([]byte, in.N*9)
+	for i, x := range nums {
+		binary.LittleEndian.PutUint64(tab[i*8:], uint64(x))
+	}
+	buf, err := pc.r.s.upload(tab)
+	if err != nil {
+		return nil
+	}
+	return &pre{kind: preLookup, col: ref.Idx, name: ref.Name, dict: d, lo: 0, hi: int64(keys.N - 1), buf: cuda.DevPtr(buf), keyVals: keys}
 }
 
 // expr rewrites e, replacing the largest parts it can.
