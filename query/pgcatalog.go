@@ -110,8 +110,66 @@ func (s *Session) regOID(kind, name string) (int64, error) {
 			return found[0], nil
 		}
 		return 0, engine.Errorf(engine.CodeUndefinedFunction, "function %q does not exist", name)
+	case "regoper", "regoperator":
+		return operOID(kind, name)
 	}
 	return 0, engine.Errorf(engine.CodeFeatureNotSupported, "type %s is not supported", kind)
+}
+
+// operOID resolves an operator's name (regoper: "+", unique among
+// gpusql's operators) or its name and operand types (regoperator:
+// "+(integer,bigint)", NONE for a prefix operator's missing left operand),
+// optionally qualified with pg_catalog.
+func operOID(kind, name string) (int64, error) {
+	op, args, hasArgs := strings.Cut(name, "(")
+	if kind == "regoper" {
+		op, hasArgs = name, false
+	}
+	op = strings.TrimSpace(op)
+	if q, ok := strings.CutPrefix(op, "pg_catalog."); ok {
+		op = q
+	}
+	var left, right int64
+	if kind == "regoperator" {
+		if !hasArgs || !strings.HasSuffix(strings.TrimSpace(args), ")") {
+			return 0, engine.Errorf(engine.CodeInvalidTextRepresent, "expected a left parenthesis")
+		}
+		l, r, ok := strings.Cut(strings.TrimSuffix(strings.TrimSpace(args), ")"), ",")
+		if !ok {
+			return 0, engine.Errorf(engine.CodeUndefinedFunction, "missing argument")
+		}
+		for i, t := range []string{l, r} {
+			var oid int64
+			if !strings.EqualFold(strings.TrimSpace(t), "none") {
+				o, ok := typeOIDByName(t)
+				if !ok {
+					return 0, engine.Errorf(engine.CodeUndefinedObject, "type %q does not exist", strings.TrimSpace(t))
+				}
+				oid = o
+			}
+			if i == 0 {
+				left = oid
+			} else {
+				right = oid
+			}
+		}
+	}
+	var found []int64
+	for i := range pgOperators {
+		o := &pgOperators[i]
+		if o.name == op && (kind == "regoper" || o.left == left && o.right == right) {
+			found = append(found, o.oid)
+		}
+	}
+	switch {
+	case len(found) == 1:
+		return found[0], nil
+	case len(found) > 1:
+		return 0, engine.Errorf(engine.CodeAmbiguousFunction, "more than one operator named %s", op)
+	case kind == "regoperator":
+		return 0, engine.Errorf(engine.CodeUndefinedFunction, "operator does not exist: %s", name)
+	}
+	return 0, engine.Errorf(engine.CodeUndefinedFunction, "operator does not exist: %s", op)
 }
 
 // procArgTypes resolves regprocedure's argument list ("int, text)") to
@@ -196,6 +254,29 @@ func (s *Session) regName(kind string, oid int64) (string, error) {
 				args = append(args, formatType(n, 0, false))
 			}
 			return p.name + "(" + strings.Join(args, ",") + ")", nil
+		}
+	case "regoper", "regoperator":
+		if o, ok := pgData().ops[oid]; ok {
+			if kind == "regoperator" {
+				// PostgreSQL's format_operator: the operand types, NONE
+				// for a prefix operator's left.
+				l := "NONE"
+				if o.left != 0 {
+					l = formatType(o.left, 0, false)
+				}
+				return o.name + "(" + l + "," + formatType(o.right, 0, false) + ")", nil
+			}
+			// The bare name where it is unique, else qualified.
+			n := 0
+			for i := range pgOperators {
+				if pgOperators[i].name == o.name {
+					n++
+				}
+			}
+			if n == 1 {
+				return o.name, nil
+			}
+			return "pg_catalog." + o.name, nil
 		}
 	default:
 		return "", engine.Errorf(engine.CodeFeatureNotSupported, "type %s is not supported", kind)

@@ -117,9 +117,34 @@ type pgCatalogData struct {
 	typeOrd []*pgTypeRow
 	procs   map[int64]*pgProcRow
 	ops     map[int64]*pgOperatorRow
+	// opclasses and opfamilies are the OIDs of pgOpclasses and
+	// pgOpfamilies.
+	opclasses, opfamilies map[int64]bool
 	// opCodeDescr is the comment of each operator's function by its
 	// name (pg_operator.oprcode), for obj_description(oprcode, 'pg_proc').
 	opCodeDescr map[string]string
+}
+
+// pgOpfamilyRow, pgOpclassRow and pgAmopRow are rows of pg_opfamily,
+// pg_opclass and pg_amop (all in pg_catalog, owned by the superuser).
+type pgOpfamilyRow struct {
+	oid, method int64
+	name        string
+}
+
+type pgOpclassRow struct {
+	oid, method   int64
+	name          string
+	family, input int64
+	isDefault     bool
+	keyType       int64
+}
+
+type pgAmopRow struct {
+	oid, family, left, right int64
+	strategy                 int16
+	purpose                  byte
+	opr, method, sortFamily  int64
 }
 
 // pgOperatorRow is a pg_operator row of an operator gpusql implements.
@@ -139,6 +164,13 @@ var pgData = sync.OnceValue(func() *pgCatalogData {
 		rels: pgRels, cols: map[int64][]pgCol{}, byName: map[string]*pgRel{}, byOID: map[int64]*pgRel{},
 		types: map[int64]*pgTypeRow{}, procs: map[int64]*pgProcRow{},
 		ops: map[int64]*pgOperatorRow{}, opCodeDescr: map[string]string{},
+		opclasses: map[int64]bool{}, opfamilies: map[int64]bool{},
+	}
+	for _, c := range pgOpclasses {
+		d.opclasses[c.oid] = true
+	}
+	for _, f := range pgOpfamilies {
+		d.opfamilies[f.oid] = true
 	}
 	for i := range pgOperators {
 		o := &pgOperators[i]
@@ -377,6 +409,8 @@ func (s *Session) rowsOf(rel *pgRel) []row {
 		return s.pgViewsRows()
 	case "pg_operator":
 		return pgOperatorRows()
+	case "pg_opfamily", "pg_opclass", "pg_amop":
+		return pgOpclassRows(rel.name)
 	case "pg_description":
 		out := procDescriptionRows()
 		for i := range pgOperators {
@@ -391,6 +425,9 @@ func (s *Session) rowsOf(rel *pgRel) []row {
 		}
 		for _, oid := range []int64{oidPgCatalog, oidPgToast, oidPublic} {
 			out = append(out, row{"objoid": oid, "classoid": int64(2615), "objsubid": int32(0), "description": namespaceDescriptions[oid]})
+		}
+		for _, a := range pgAms {
+			out = append(out, row{"objoid": a.oid, "classoid": int64(2601), "objsubid": int32(0), "description": a.descr})
 		}
 		return out
 	case "pg_rewrite":
@@ -677,19 +714,36 @@ func (s *Session) pgSettingsRows() []row {
 	return out
 }
 
+// pgAms are PostgreSQL's access methods, with their comments (\dA+).
+var pgAms = []struct {
+	oid           int64
+	name, handler string
+	kind          string
+	descr         string
+}{{2, "heap", "heap_tableam_handler", "t", "heap table access method"},
+	{403, "btree", "bthandler", "i", "b-tree index access method"},
+	{405, "hash", "hashhandler", "i", "hash index access method"},
+	{783, "gist", "gisthandler", "i", "GiST index access method"},
+	{2742, "gin", "ginhandler", "i", "GIN index access method"},
+	{3580, "brin", "brinhandler", "i", "block range index (BRIN) access method"},
+	{4000, "spgist", "spghandler", "i", "SP-GiST index access method"}}
+
 func pgAmRows() []row {
-	ams := []struct {
-		oid           int64
-		name, handler string
-		kind          string
-	}{{2, "heap", "heap_tableam_handler", "t"}, {403, "btree", "bthandler", "i"}, {405, "hash", "hashhandler", "i"},
-		{783, "gist", "gisthandler", "i"}, {2742, "gin", "ginhandler", "i"}, {3580, "brin", "brinhandler", "i"},
-		{4000, "spgist", "spghandler", "i"}}
 	var out []row
-	for _, a := range ams {
+	for _, a := range pgAms {
 		out = append(out, row{"oid": a.oid, "amname": a.name, "amhandler": a.handler, "amtype": a.kind})
 	}
 	return out
+}
+
+// amDescription is an access method's comment, or "".
+func amDescription(oid int64) string {
+	for _, a := range pgAms {
+		if a.oid == oid {
+			return a.descr
+		}
+	}
+	return ""
 }
 
 func pgCollationRows() []row {
@@ -738,6 +792,31 @@ func pgOperatorRows() []row {
 			"oprright": o.right, "oprresult": o.result, "oprcom": o.com, "oprnegate": o.negate,
 			"oprcode": o.code, "oprrest": o.rest, "oprjoin": o.join,
 		})
+	}
+	return out
+}
+
+// pgOpclassRows are the rows of pg_opfamily, pg_opclass or pg_amop.
+func pgOpclassRows(rel string) []row {
+	var out []row
+	switch rel {
+	case "pg_opfamily":
+		for _, f := range pgOpfamilies {
+			out = append(out, row{"oid": f.oid, "opfmethod": f.method, "opfname": f.name,
+				"opfnamespace": oidPgCatalog, "opfowner": oidSuperuser})
+		}
+	case "pg_opclass":
+		for _, c := range pgOpclasses {
+			out = append(out, row{"oid": c.oid, "opcmethod": c.method, "opcname": c.name, "opcnamespace": oidPgCatalog,
+				"opcowner": oidSuperuser, "opcfamily": c.family, "opcintype": c.input, "opcdefault": c.isDefault,
+				"opckeytype": c.keyType})
+		}
+	case "pg_amop":
+		for _, o := range pgAmops {
+			out = append(out, row{"oid": o.oid, "amopfamily": o.family, "amoplefttype": o.left, "amoprighttype": o.right,
+				"amopstrategy": o.strategy, "amoppurpose": string(o.purpose), "amopopr": o.opr, "amopmethod": o.method,
+				"amopsortfamily": o.sortFamily})
+		}
 	}
 	return out
 }

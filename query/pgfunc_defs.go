@@ -178,6 +178,8 @@ var pgFuncs = map[string]pgFunc{
 			if t := pgData().types[oid]; t != nil {
 				d = t.descr
 			}
+		case a[1].s == "pg_am":
+			d = amDescription(oid)
 		}
 		if d != "" {
 			return ftext(d), nil
@@ -196,6 +198,9 @@ var pgFuncs = map[string]pgFunc{
 	"pg_database_size": {args: []argKind{argObj}, min: 1, ret: engine.Int64, strict: true, fn: func(s *Session, a []fval) (fval, error) {
 		return s.databaseSize(a[0])
 	}},
+	"pg_tablespace_size": {args: []argKind{argObj}, min: 1, ret: engine.Int64, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		return s.tablespaceSize(a[0])
+	}},
 	"pg_get_functiondef": {args: kInt, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
 		p, ok := pgData().procs[a[0].i]
 		if !ok {
@@ -213,8 +218,8 @@ var pgFuncs = map[string]pgFunc{
 		}
 		return fbool(true), nil
 	}},
-	"pg_opclass_is_visible":        notInCatalog(),
-	"pg_opfamily_is_visible":       notInCatalog(),
+	"pg_opclass_is_visible":        inPgCatalog(func(oid int64) bool { return pgData().opclasses[oid] }),
+	"pg_opfamily_is_visible":       inPgCatalog(func(oid int64) bool { return pgData().opfamilies[oid] }),
 	"pg_conversion_is_visible":     notInCatalog(),
 	"pg_statistics_obj_is_visible": notInCatalog(),
 	"pg_ts_parser_is_visible":      notInCatalog(),

@@ -143,6 +143,43 @@ func (s *Session) databaseSize(v fval) (fval, error) {
 	return fint(n), nil
 }
 
+// tablespaceSize is pg_tablespace_size: pg_default (1663) holds every
+// table, so its size is the database's; nothing lives in pg_global
+// (1664). An unknown name is 42704; an OID that names no tablespace gives
+// NULL.
+func (s *Session) tablespaceSize(v fval) (fval, error) {
+	oid := v.i
+	if v.isText {
+		switch v.s {
+		case "pg_default":
+			oid = 1663
+		case "pg_global":
+			oid = 1664
+		default:
+			return fval{}, engine.Errorf(engine.CodeUndefinedObject, "tablespace %q does not exist", v.s)
+		}
+	}
+	switch oid {
+	case 1663:
+		return s.databaseSize(fval{i: oidDatabase})
+	case 1664:
+		return fint(0), nil
+	}
+	return fnull(), nil
+}
+
+// inPgCatalog is pg_opclass_is_visible and the like for catalogs whose
+// rows all live in pg_catalog, which is always on the search path: true
+// for an OID that has, NULL for any other.
+func inPgCatalog(has func(oid int64) bool) pgFunc {
+	return pgFunc{args: kInt, min: 1, ret: engine.Bool, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		if has(a[0].i) {
+			return fbool(true), nil
+		}
+		return fnull(), nil
+	}}
+}
+
 // notInCatalog is pg_opclass_is_visible and the like for catalogs that
 // gpusql leaves empty: no OID names a row, so the answer is NULL, as
 // PostgreSQL's for an OID it does not have.

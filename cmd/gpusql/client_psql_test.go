@@ -83,6 +83,33 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 		{"deu", `\deu`},
 		{"dX", `\dX`},
 		{"dO", `\dO`},
+		// Access methods with their comments; the b-tree and hash
+		// operator classes and families of the types gpusql stores, and
+		// their operators, where gpusql has every operator PostgreSQL's
+		// family holds (regoperator output); support functions (none
+		// in gpusql) of a family neither has.
+		{"dA_plus", `\dA+`},
+		{"dA_btree", `\dA btree`},
+		{"dAc_int", `\dAc btree int*`},
+		{"dAc_plus_int", `\dAc+ btree int*`},
+		{"dAc_bool", `\dAc * bool`},
+		{"dAf_integer", `\dAf btree integer_ops`},
+		{"dAf_plus_float", `\dAf+ hash float_ops`},
+		{"dAo_integer", `\dAo btree integer_ops`},
+		{"dAo_plus_integer", `\dAo+ btree integer_ops`},
+		{"dAo_datetime", `\dAo btree datetime_ops`},
+		{"dAo_float_hash", `\dAo hash float_ops`},
+		{"dAp_none", `\dAp btree nosuch`},
+		{"dAp_plus_none", `\dAp+ btree nosuch`},
+		// Text search: gpusql has none, so its text search catalogs are
+		// empty; a pattern that matches nothing in PostgreSQL either
+		// gives the same (empty) listing.
+		{"dF_none", `\dF nosuch`},
+		{"dFd_none", `\dFd nosuch`},
+		{"dFp_none", `\dFp nosuch`},
+		{"dFt_none", `\dFt nosuch`},
+		{"dFd_plus_none", `\dFd+ nosuch`},
+		{"dFt_plus_none", `\dFt+ nosuch`},
 		{"dconfig_style", `\dconfig *style*`},
 		{"dconfig_names", `\dconfig search_path|standard_conforming_strings|bytea_output|DateStyle|lc_c*`},
 		// \sf prints pg_get_functiondef: internal functions as
@@ -249,6 +276,101 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 				t.Errorf("%s: gpusql lists only %d rows", cmd, n)
 			}
 		}
+	})
+	// The operator class listings in full: every row gpusql lists is
+	// PostgreSQL's (gpusql has the b-tree and hash classes of its own
+	// types, and of their families' operators those it implements; no
+	// support functions). The text search listings run and are empty.
+	subtest(t, "dA_subset", func(t testing.TB) {
+		for _, c := range []struct {
+			cmd string
+			min int
+		}{{`\dAc+`, 30}, {`\dAf+`, 15}, {`\dAo+`, 150}, {`\dAp+`, 0}, {`\dAo`, 150}, {`\dAp`, 0},
+			{`\dF`, 0}, {`\dFd`, 0}, {`\dFp`, 0}, {`\dFt`, 0}, {`\dFd+`, 0}, {`\dFt+`, 0}} {
+			gp, pg := both(t, "-A", "-t", "-c", c.cmd)
+			have := map[string]bool{}
+			for _, l := range strings.Split(pg, "\n") {
+				have[l] = true
+			}
+			var n int
+			for _, l := range strings.Split(strings.TrimSpace(gp), "\n") {
+				if l == "" {
+					continue
+				}
+				n++
+				if !have[l] {
+					t.Errorf("%s: gpusql lists %q, which PostgreSQL does not", c.cmd, l)
+				}
+			}
+			if n < c.min || c.min == 0 && n > 0 {
+				t.Errorf("%s: gpusql lists %d rows, want %s %d", c.cmd, n, map[bool]string{true: "at least", false: "exactly"}[c.min > 0], c.min)
+			}
+		}
+	})
+	// \dF+ and \dFp+ (which list each configuration's or parser's
+	// details) find nothing, and say so as PostgreSQL does for a name
+	// it does not have; exit status 1.
+	subtest(t, "dF_plus_errors", func(t testing.TB) {
+		for _, cmd := range []string{`\dF+ nosuch`, `\dFp+ nosuch`} {
+			h, p := e.gpHostPort()
+			_, gp, err1 := runClientErr(t, psqlEnv, psqlBin(), psqlArgs(h, p, "-c", cmd)...)
+			h, p = e.pgHostPort()
+			_, pg, err2 := runClientErr(t, psqlEnv, psqlBin(), psqlArgs(h, p, "-c", cmd)...)
+			if err1 == nil || err2 == nil {
+				t.Errorf("%s: want an error from both: gpusql %v, PostgreSQL %v", cmd, err1, err2)
+			}
+			sameOutput(t, cmd, gp, pg)
+		}
+	})
+	// \db+: the tablespaces but for their sizes (PostgreSQL's count its
+	// files; gpusql's pg_default holds its tables, pg_global nothing).
+	subtest(t, "db_plus", func(t testing.TB) {
+		gp, pg := both(t, "-A", "-t", "-c", `\db+`)
+		size := regexp.MustCompile(`\|[0-9]+ (bytes|kB|MB|GB)\|`)
+		if n := len(size.FindAllString(gp, -1)); n != 2 {
+			t.Errorf("\\db+: %d sizes in\n%s", n, gp)
+		}
+		sameOutput(t, `\db+`, size.ReplaceAllString(gp, "|(size)|"), size.ReplaceAllString(pg, "|(size)|"))
+	})
+	// regoperator output (and input, read back) of every operator
+	// gpusql lists, against PostgreSQL's for the same OIDs; regoper of
+	// those whose name is ambiguous among gpusql's operators (qualified,
+	// as in PostgreSQL; a name unique in gpusql's pg_operator may not be
+	// in PostgreSQL's, which has more operators).
+	subtest(t, "regoperator", func(t testing.TB) {
+		ctx := context.Background()
+		gc, err := e.gp.connect(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer gc.Close(ctx)
+		pc, err := e.pg.connect(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer pc.Close(ctx)
+		oids, err := pgExec(ctx, gc, "SELECT string_agg(oid::text, ',' ORDER BY oid) FROM pg_operator")
+		if err != nil {
+			t.Fatal(err)
+		}
+		oids = strings.TrimSpace(oids)
+		if strings.Count(oids, ",") < 100 {
+			t.Fatalf("only %s operators", oids)
+		}
+		compare := func(q string) {
+			g, err1 := pgExec(ctx, gc, q)
+			p, err2 := pgExec(ctx, pc, q)
+			if err1 != nil || err2 != nil {
+				t.Fatalf("%s: %v, %v", q, err1, err2)
+			}
+			sameOutput(t, q, g, p)
+		}
+		compare("SELECT oid, oid::regoperator, oid::regoperator::text::regoperator::oid = oid FROM pg_operator WHERE oid IN (" + oids + ") ORDER BY 1")
+		qualified, err := pgExec(ctx, gc, "SELECT string_agg(oid::text, ',' ORDER BY oid) FROM pg_operator WHERE oid::regoper::text LIKE 'pg_catalog.%'")
+		if err != nil {
+			t.Fatal(err)
+		}
+		compare("SELECT oid, oid::regoper FROM pg_operator WHERE oid IN (" + strings.TrimSpace(qualified) + ") ORDER BY 1")
 	})
 	subtest(t, "l", func(t testing.TB) {
 		gp, pg := both(t, "-c", `\l`)

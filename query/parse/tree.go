@@ -168,6 +168,10 @@ func usedAsName(w string, prev, next *node) bool {
 	case "partition":
 		// PARTITION BY
 		return next == nil || !next.word("by")
+	case "of":
+		// OF is unreserved in PostgreSQL (psql's \dAo names
+		// pg_opfamily "of"); tidb reserves it for FOR UPDATE OF.
+		return prev == nil || !prev.word("update") && !prev.word("share")
 	}
 	return tidbOnlyReserved(w)
 }

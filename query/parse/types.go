@@ -390,7 +390,7 @@ func typeText(t engine.Type) string { return t.String() }
 // text → reg* looks the name up, reg* → text renders the name (see
 // docs/sql.md).
 var regKinds = map[string]bool{"regclass": true, "regtype": true, "regnamespace": true,
-	"regproc": true, "regprocedure": true, "regrole": true}
+	"regproc": true, "regprocedure": true, "regrole": true, "regoper": true, "regoperator": true}
 
 // regKind reports the reg* type that a cast's type items name
 // ("pg_catalog.regclass", "regtype"), or "".

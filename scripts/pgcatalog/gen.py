@@ -39,12 +39,15 @@ FUNCS = """current_schema current_schemas current_database current_setting set_c
   pg_postmaster_start_time pg_get_partkeydef array_to_string json_build_object to_regclass to_regtype
   to_regnamespace to_regrole to_regproc pg_is_in_recovery pg_tablespace_location quote_literal quote_nullable
   pg_char_to_encoding pg_get_function_identity_arguments pg_get_function_sqlbody pg_operator_is_visible
-  pg_opclass_is_visible pg_opfamily_is_visible pg_database_size pg_get_functiondef""".split()
+  pg_opclass_is_visible pg_opfamily_is_visible pg_database_size pg_get_functiondef pg_tablespace_size""".split()
 
 # The functions gpusql implements, by PostgreSQL 15 OID: functions.txt,
 # written by probe_functions.py. A function of FUNCS is listed from its
 # name only where it takes a type that the probe does not try (regclass,
 # "any", ...): the probe's verdict stands for the others.
+# The types of gpusql's columns (varchar compares as text) and name, the
+# catalogs' names, which gpusql sorts and compares too.
+ENGINE_TYPES = "16,19,20,21,23,25,700,701,1700,1042,1043,1082,1083,1114,1184,1186"
 PROBED = "16,20,21,23,25,700,701,1700,1042,1043,1082,1083,1114,1184,1186,19,26,2276,2283,5077,2277,5078,1009,1007,1016"
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "functions.txt")) as f:
     SQL_FUNCS = [line.split()[0] for line in f if line.strip()]
@@ -90,7 +93,7 @@ def main():
           select distinct a.atttypid t from pg_attribute a where a.attrelid in
             (select c.oid from pg_class c where relnamespace in (11, 'information_schema'::regnamespace))
           union select unnest(array[16,17,18,19,20,21,22,23,24,25,26,28,30,194,700,701,705,1042,1043,1082,1083,
-            1114,1184,1186,1700,2205,2206,4089,4096,2202,2249,2276,2277,2283,114,3802,2279,3838]::oid[])),
+            1114,1184,1186,1700,2205,2206,4089,4096,2202,2203,2204,2249,2276,2277,2283,114,3802,2279,3838]::oid[])),
         withbase as (select t from base union select typbasetype from pg_type where oid in (select t from base) and typbasetype <> 0),
         allt as (select t from withbase
           union select typarray from pg_type where oid in (select t from withbase) and typarray <> 0
@@ -144,6 +147,31 @@ def main():
         (oid, name, kind, merge, hash_, left, right, res, com, neg, code, rest, join, descr, cdescr) = r
         w(f"\t{{{oid}, {q(name)}, '{kind}', {merge == 't'}, {hash_ == 't'}, {left}, {right}, {res}, {com}, {neg}, "
           f"{q(code)}, {q(rest)}, {q(join)}, {q(descr)}, {q(cdescr)}}},\n".replace("True", "true").replace("False", "false"))
+    w("}\n")
+
+    # The b-tree and hash operator classes of the types gpusql stores (its
+    # sorts and hash tables order and compare by them), their families,
+    # and the families' operators that gpusql implements. pg_amproc stays
+    # empty: the support functions (btint4cmp, hashint4, ...) are not
+    # SQL functions of gpusql (pg_proc does not list them).
+    classes = f"""select c.oid from pg_opclass c where c.opcmethod in (403, 405) and c.opcname not like '%pattern%'
+        and c.opcintype in ({ENGINE_TYPES})"""
+    families = f"select opcfamily from pg_opclass where oid in ({classes})"
+    w("\n// pgOpfamilies, pgOpclasses and pgAmops are the b-tree and hash operator\n")
+    w("// families and classes of the types gpusql stores, with the families'\n")
+    w("// operators that gpusql implements.\n")
+    w("var pgOpfamilies = []pgOpfamilyRow{\n")
+    for oid, am, name in rows(f"select oid, opfmethod, opfname from pg_opfamily where oid in ({families}) order by oid"):
+        w(f"\t{{{oid}, {am}, {q(name)}}},\n")
+    w("}\n\nvar pgOpclasses = []pgOpclassRow{\n")
+    for oid, am, name, fam, intype, dflt, key in rows(f"""select oid, opcmethod, opcname, opcfamily, opcintype, opcdefault, opckeytype
+        from pg_opclass where oid in ({classes}) order by ctid"""):
+        w(f"\t{{{oid}, {am}, {q(name)}, {fam}, {intype}, {str(dflt == 't').lower()}, {key}}},\n")
+    w("}\n\nvar pgAmops = []pgAmopRow{\n")
+    for r in rows(f"""select oid, amopfamily, amoplefttype, amoprighttype, amopstrategy, amoppurpose, amopopr, amopmethod, amopsortfamily
+        from pg_amop where amopfamily in ({families}) and amopopr in ({",".join(OPERATORS) or "0"}) order by oid"""):
+        oid, fam, l, rt, strat, purp, opr, am, sortf = r
+        w(f"\t{{{oid}, {fam}, {l}, {rt}, {strat}, '{purp}', {opr}, {am}, {sortf}}},\n")
     w("}\n")
 
 
