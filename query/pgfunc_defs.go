@@ -249,6 +249,26 @@ var pgFuncs = map[string]pgFunc{
 		}
 		return fnull(), nil
 	}},
+	// A view's _RETURN rule (pg_rewrite's OID of it is the view's):
+	// PostgreSQL's CREATE RULE text around the view's definition; the
+	// view's name qualified unless pretty and visible. Any other OID
+	// gives NULL.
+	"pg_get_ruledef": {args: []argKind{argInt, argBool}, min: 1, ret: engine.Text, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		r, ok := s.userRelByOID(a[0].i)
+		if !ok || r.view == nil {
+			return fnull(), nil
+		}
+		pretty := len(a) > 1 && a[1].i != 0
+		name := pgQuoteIdent(r.name)
+		if !pretty || !s.visible(r) {
+			name = pgQuoteIdent(r.schema) + "." + name
+		}
+		sep := " "
+		if pretty {
+			sep = "\n    "
+		}
+		return ftext(`CREATE RULE "_RETURN" AS` + sep + "ON SELECT TO " + name + " DO INSTEAD " + viewDefinition(r.view)), nil
+	}},
 	"pg_encoding_to_char": {args: kInt, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
 		switch a[0].i {
 		case 0:

@@ -612,4 +612,29 @@ func testClientPsqlViews(t *testing.T, e *clientEnv) {
 		sameOutput(t, `\dv, \d view, \dt temporary table`, gp, pg)
 		t.Logf("against gpusql:\n%s", gp)
 	})
+	// \d+ of a view: its columns as PostgreSQL lists them, then its
+	// definition, which gpusql keeps as written (PostgreSQL deparses
+	// it); the rules query (pg_get_ruledef) finds no rule but _RETURN.
+	subtest(t, "view_d_plus", func(t testing.TB) {
+		gp, pg := both(t,
+			"-c", `CREATE VIEW ruled AS SELECT l_orderkey, l_quantity FROM lineitem WHERE l_quantity > 10`,
+			"-c", `\d+ ruled`, "-c", `SELECT pg_get_ruledef(oid, true) FROM pg_rewrite WHERE ev_class = 'ruled'::regclass`,
+			"-c", `DROP VIEW ruled`)
+		head := func(out string) string {
+			h, _, ok := strings.Cut(out, "View definition:")
+			if !ok {
+				t.Errorf("no view definition in\n%s", out)
+			}
+			return h
+		}
+		sameOutput(t, `\d+ view`, head(gp), head(pg))
+		wrapped := regexp.MustCompile(` *\+\n`).ReplaceAllString(gp, "\n")
+		for _, want := range []string{"View definition:\n SELECT l_orderkey, l_quantity FROM lineitem WHERE l_quantity > 10;",
+			`CREATE RULE "_RETURN" AS` + "\n" + `     ON SELECT TO ruled DO INSTEAD  SELECT l_orderkey`} {
+			if !strings.Contains(wrapped, want) {
+				t.Errorf("no %q in\n%s", want, gp)
+			}
+		}
+		t.Logf("against gpusql:\n%s", gp)
+	})
 }

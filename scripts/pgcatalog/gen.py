@@ -33,7 +33,7 @@ FUNCS = """current_schema current_schemas current_database current_setting set_c
   has_schema_privilege has_database_privilege has_column_privilege has_any_column_privilege pg_get_expr
   pg_get_indexdef pg_get_constraintdef obj_description col_description shobj_description
   pg_encoding_to_char pg_relation_size pg_table_size pg_total_relation_size pg_size_pretty
-  pg_backend_pid quote_ident pg_get_viewdef pg_is_other_temp_schema pg_my_temp_schema version
+  pg_backend_pid quote_ident pg_get_viewdef pg_get_ruledef pg_is_other_temp_schema pg_my_temp_schema version
   pg_relation_is_publishable pg_get_statisticsobjdef_columns pg_get_serial_sequence format
   current_user session_user pg_get_function_result pg_get_function_arguments pg_get_triggerdef
   pg_postmaster_start_time pg_get_partkeydef array_to_string json_build_object to_regclass to_regtype
