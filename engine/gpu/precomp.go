@@ -366,46 +366,26 @@ func lookupKind(k engine.Kind) bool {
 // know); nil otherwise.
 func oneColumn(e engine.Expr, ncols int, str bool) *engine.ColRef {
 	var col *engine.ColRef
-	var walk func(e engine.Expr) bool
-	walk = func(e engine.Expr) bool {
-		switch e := e.(type) {
+	ok := true
+	engine.WalkExpr(e, func(x engine.Expr) bool {
+		switch x := x.(type) {
 		case *engine.ColRef:
-			if e.Idx < 0 || e.Idx >= ncols || col != nil && col.Idx != e.Idx {
-				return false
+			if x.Idx < 0 || x.Idx >= ncols || col != nil && col.Idx != x.Idx {
+				ok = false
+			} else if cls, err := clsOf(x.T); err != nil || isStr(cls) != str || !str && !isInt(cls) {
+				ok = false
+			} else {
+				col = x
 			}
-			if cls, err := clsOf(e.T); err != nil || isStr(cls) != str || !str && !isInt(cls) {
-				return false
-			}
-			col = e
-			return true
-		case *engine.Const:
-			return true
+		case *engine.Const, *engine.Case:
 		case *engine.Call:
-			if e.Op == engine.OpRandom {
-				return false
-			}
-			for _, a := range e.Args {
-				if !walk(a) {
-					return false
-				}
-			}
-			return true
-		case *engine.Case:
-			for _, x := range e.Conds {
-				if !walk(x) {
-					return false
-				}
-			}
-			for _, x := range e.Results {
-				if !walk(x) {
-					return false
-				}
-			}
-			return walk(e.Else)
+			ok = ok && x.Op != engine.OpRandom
+		default: // host functions, and anything the evaluator may not know
+			ok = false
 		}
-		return false
-	}
-	if !walk(e) {
+		return ok
+	})
+	if !ok {
 		return nil
 	}
 	return col
@@ -486,25 +466,12 @@ func rangeColumn(e engine.Expr, ncols int) *engine.ColRef {
 		return nil
 	}
 	found := false
-	var walk func(e engine.Expr)
-	walk = func(e engine.Expr) {
-		switch e := e.(type) {
-		case *engine.Call:
-			found = found || rangeOps[e.Op]
-			for _, a := range e.Args {
-				walk(a)
-			}
-		case *engine.Case:
-			for _, x := range e.Conds {
-				walk(x)
-			}
-			for _, x := range e.Results {
-				walk(x)
-			}
-			walk(e.Else)
+	engine.WalkExpr(e, func(x engine.Expr) bool {
+		if c, ok := x.(*engine.Call); ok && rangeOps[c.Op] {
+			found = true
 		}
-	}
-	walk(e)
+		return !found
+	})
 	if !found {
 		return nil
 	}
