@@ -284,6 +284,9 @@ func (b *binder) join(n *ast.Join) (source, error) {
 		if src, ok, err := b.lateralSRF(l, n.Right); ok || err != nil {
 			return src, err // srf.go
 		}
+		if src, ok, err := b.lateralSubquery(l, n.Right); ok || err != nil {
+			return src, err // lateral.go
+		}
 	}
 	r, err := b.fromItem(n.Right)
 	if err != nil {
@@ -694,6 +697,11 @@ func (b *binder) srf(fc *ast.FuncCallExpr, alias string) (source, error) {
 			return source{}, engine.Errorf(engine.CodeUndefinedFunction, "function pg_get_keywords with %d arguments does not exist", len(args))
 		}
 		return keywordsSource(alias)
+	case "pg_partition_tree":
+		if len(consts) != 1 {
+			return source{}, engine.Errorf(engine.CodeUndefinedFunction, "function pg_partition_tree with %d arguments does not exist", len(consts))
+		}
+		return b.s.partitionTreeSource(alias, consts[0])
 	case "pg_options_to_table":
 		if len(consts) != 1 {
 			return source{}, engine.Errorf(engine.CodeUndefinedFunction, "function pg_options_to_table with %d arguments does not exist", len(consts))

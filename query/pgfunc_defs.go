@@ -2,6 +2,7 @@ package query
 
 import (
 	"encoding/json"
+	"math"
 	"strconv"
 	"strings"
 
@@ -295,8 +296,33 @@ var pgFuncs = map[string]pgFunc{
 	"pg_relation_size":       relSize(),
 	"pg_table_size":          relSize(),
 	"pg_total_relation_size": relSize(),
-	"pg_size_pretty": {args: kInt, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
-		return ftext(sizePretty(a[0].i)), nil
+	// pg_size_pretty(bigint) and pg_size_pretty(numeric) (a sum of
+	// sizes): a whole number in bigint's range reads as the bigint; a
+	// fraction under 10240 is that many bytes.
+	"pg_size_pretty": {args: []argKind{argAny}, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
+		switch k := a[0].kind; {
+		case k == engine.KindInt16 || k == engine.KindInt32 || k == engine.KindInt64:
+			n, err := strconv.ParseInt(a[0].s, 10, 64)
+			if err != nil {
+				return fval{}, engine.Errorf(engine.CodeInternalError, "pg_size_pretty: %v", err)
+			}
+			return ftext(sizePretty(n)), nil
+		case k == engine.KindNumeric:
+			whole, frac, _ := strings.Cut(a[0].s, ".")
+			if strings.Trim(frac, "0") == "" {
+				if n, err := strconv.ParseInt(whole, 10, 64); err == nil {
+					return ftext(sizePretty(n)), nil
+				}
+			} else if f, err := strconv.ParseFloat(a[0].s, 64); err == nil && math.Abs(f) < 10240 {
+				return ftext(a[0].s + " bytes"), nil
+			}
+			return fval{}, engine.Errorf(engine.CodeFeatureNotSupported, "pg_size_pretty(numeric) of %s is not supported by gpusql (whole numbers in bigint's range and fractions under 10240 only)", a[0].s)
+		}
+		t := "text"
+		if a[0].kind != 0 {
+			t = engine.Type{Kind: a[0].kind}.String()
+		}
+		return fval{}, engine.Errorf(engine.CodeUndefinedFunction, "function pg_size_pretty(%s) does not exist", t)
 	}},
 	"quote_ident": {args: kText, min: 1, ret: engine.Text, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
 		return ftext(pgQuoteIdent(a[0].s)), nil

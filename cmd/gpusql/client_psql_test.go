@@ -128,6 +128,10 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 		{"lo_list", `\lo_list`},
 		{"dm_plus", `\dm+`},
 		{"dP", `\dP`},
+		// \dP+ joins a LATERAL subquery over pg_partition_tree.
+		{"dP_plus", `\dP+`},
+		{"dPtn_plus", `\dPtn+`},
+		{"dPin_plus", `\dPin+`},
 		{"dRp", `\dRp`},
 		{"dRs_plus", `\dRs+`},
 		{"dy_plus", `\dy+`},

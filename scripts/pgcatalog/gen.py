@@ -39,7 +39,8 @@ FUNCS = """current_schema current_schemas current_database current_setting set_c
   pg_postmaster_start_time pg_get_partkeydef array_to_string json_build_object to_regclass to_regtype
   to_regnamespace to_regrole to_regproc pg_is_in_recovery pg_tablespace_location quote_literal quote_nullable
   pg_char_to_encoding pg_get_function_identity_arguments pg_get_function_sqlbody pg_operator_is_visible
-  pg_opclass_is_visible pg_opfamily_is_visible pg_database_size pg_get_functiondef pg_tablespace_size""".split()
+  pg_opclass_is_visible pg_opfamily_is_visible pg_database_size pg_get_functiondef pg_tablespace_size
+  pg_partition_tree""".split()
 
 # The functions gpusql implements, by PostgreSQL 15 OID: functions.txt,
 # written by probe_functions.py. A function of FUNCS is listed from its
