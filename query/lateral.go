@@ -28,6 +28,18 @@ func (b *binder) lateralSubquery(l source, right ast.ResultSetNode) (source, boo
 	if !ok || srfCall(sel) != nil || sel.Fields == nil {
 		return source{}, false, nil
 	}
+	// Only a subquery that names an earlier item's alias is tried (binding
+	// runs its uncorrelated subqueries, which the ordinary path would run
+	// again).
+	aliases := map[string]bool{}
+	for _, r := range l.scope() {
+		if r.alias != "" {
+			aliases[r.alias] = true
+		}
+	}
+	if !namesAlias(sel, aliases) {
+		return source{}, false, nil
+	}
 	lb := &binder{s: b.s, src: l, params: b.params, st: b.st, outer: b.outer}
 	sub := lb.child()
 	if _, _, err := sub.bindStmt(sel); err != nil || len(sub.outerRefs()) == 0 {
@@ -77,6 +89,28 @@ func (b *binder) lateralSubquery(l source, right ast.ResultSetNode) (source, boo
 	}
 	return src, true, nil
 }
+
+// namesAlias reports whether n holds a column reference qualified with
+// one of aliases.
+func namesAlias(n ast.Node, aliases map[string]bool) bool {
+	f := &aliasFinder{aliases: aliases}
+	n.Accept(f)
+	return f.found
+}
+
+type aliasFinder struct {
+	aliases map[string]bool
+	found   bool
+}
+
+func (f *aliasFinder) Enter(n ast.Node) (ast.Node, bool) {
+	if c, ok := n.(*ast.ColumnName); ok && c.Table.O != "" && f.aliases[c.Table.O] {
+		f.found = true
+	}
+	return n, f.found
+}
+
+func (f *aliasFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // partitionTreeSource is pg_partition_tree(rel) in FROM: the partition
 // tree of a partitioned table or a partition (relid, parentrelid, isleaf,
