@@ -6,8 +6,8 @@ import (
 	"github.com/gpusql/gpusql/engine"
 )
 
-// LATERAL subqueries in FROM. A subquery that reads the columns of an
-// earlier FROM item (psql's \dP+: LATERAL (SELECT sum(...) FROM
+// LATERAL subqueries in FROM. A LATERAL subquery that reads the columns
+// of an earlier FROM item (psql's \dP+: LATERAL (SELECT sum(...) FROM
 // pg_partition_tree(c.oid)) s) is bound when it gives exactly one row for
 // each row of that item: its select list is all aggregates, with no
 // GROUP BY, HAVING, DISTINCT, LIMIT or OFFSET. Each of its columns is
@@ -21,8 +21,8 @@ import (
 // then binds as any FROM item.
 func (b *binder) lateralSubquery(l source, right ast.ResultSetNode) (source, bool, error) {
 	ts, ok := right.(*ast.TableSource)
-	if !ok {
-		return source{}, false, nil
+	if !ok || !ts.Lateral {
+		return source{}, false, nil // without LATERAL, a sibling's columns are 42P01
 	}
 	sel, ok := ts.Source.(*ast.SelectStmt)
 	if !ok || srfCall(sel) != nil || sel.Fields == nil {
