@@ -294,3 +294,24 @@ WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT date '2024-01-01' FROM t) SELE
 -- name: e_rc20_except
 -- error 42P19
 WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL (SELECT 2 EXCEPT SELECT n FROM t)) SELECT * FROM t;
+
+-- name: rc038_parenthesised_step_order_limit
+WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL (SELECT n + 1 FROM t WHERE n < 5 ORDER BY 1 LIMIT 1))
+SELECT n FROM t;
+
+-- name: rc039_view_over_recursive
+-- session
+CREATE TEMP VIEW chain AS
+  WITH RECURSIVE up(id, mgr, hops) AS (
+    SELECT id, mgr, 0 FROM emp WHERE id = 9
+    UNION ALL
+    SELECT e.id, e.mgr, up.hops + 1 FROM emp e JOIN up ON e.id = up.mgr)
+  SELECT id, hops FROM up;
+SELECT id, hops FROM chain ORDER BY hops;
+
+-- name: rc040_cte_outer_join_recursive_left
+WITH RECURSIVE t(id, depth) AS (
+  SELECT 1, 0
+  UNION
+  SELECT coalesce(e.id, t.id), t.depth + 1 FROM t LEFT JOIN emp e ON e.mgr = t.id WHERE t.depth < 4)
+SELECT id, depth FROM t;
