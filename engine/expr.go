@@ -396,3 +396,30 @@ func (a AggCall) String() string {
 	}
 	return fmt.Sprintf("%s(%s%s%s%s)", a.Func, d, a.Arg, sep, ord.String())
 }
+
+// WalkExpr calls f on e and, while f returns true, on each of e's
+// operands in turn, depth first: a Call's or HostFunc's arguments, a
+// Case's conditions, results and else.
+func WalkExpr(e Expr, f func(Expr) bool) {
+	if e == nil || !f(e) {
+		return
+	}
+	switch e := e.(type) {
+	case *Call:
+		for _, a := range e.Args {
+			WalkExpr(a, f)
+		}
+	case *HostFunc:
+		for _, a := range e.Args {
+			WalkExpr(a, f)
+		}
+	case *Case:
+		for _, x := range e.Conds {
+			WalkExpr(x, f)
+		}
+		for _, x := range e.Results {
+			WalkExpr(x, f)
+		}
+		WalkExpr(e.Else, f)
+	}
+}

@@ -231,10 +231,84 @@ func (m *likeMatcher) eqByte(a, b byte) bool {
 	return a == b
 }
 
+// likeShape is a pattern that is one literal with % at either end or
+// both (no _, no escape character): then LIKE is a byte comparison, which
+// the bytes package does with vector instructions. A literal starting
+// with a UTF-8 continuation byte is left to the matcher, which only tries
+// matches at character boundaries.
+type likeShape struct {
+	pat    []byte // the pattern this describes
+	kind   int    // shapeNone, shapeContains, shapePrefix, shapeSuffix, shapeEqual
+	lit    []byte // folded when the match folds
+	folded []byte // scratch: a folded value
+}
+
+const (
+	shapeNone = iota
+	shapeContains
+	shapePrefix
+	shapeSuffix
+	shapeEqual
+)
+
+func (sh *likeShape) set(m *likeMatcher) {
+	sh.pat, sh.kind, sh.lit = append(sh.pat[:0], m.pat...), shapeNone, sh.lit[:0]
+	p := m.pat
+	lead, trail := false, false
+	for len(p) > 0 && p[0] == '%' {
+		p, lead = p[1:], true
+	}
+	for len(p) > 0 && p[len(p)-1] == '%' {
+		p, trail = p[:len(p)-1], true
+	}
+	if len(p) == 0 || bytes.ContainsAny(p, "%_") || len(m.escape) > 0 && bytes.Contains(p, m.escape) ||
+		p[0] >= 0x80 && p[0] < 0xC0 {
+		return
+	}
+	for _, c := range p {
+		if m.fold {
+			c = fold(c)
+		}
+		sh.lit = append(sh.lit, c)
+	}
+	switch {
+	case lead && trail:
+		sh.kind = shapeContains
+	case trail:
+		sh.kind = shapePrefix
+	case lead:
+		sh.kind = shapeSuffix
+	default:
+		sh.kind = shapeEqual
+	}
+}
+
+// match is the shape's answer for s.
+func (sh *likeShape) match(s []byte, folds bool) bool {
+	if folds {
+		sh.folded = sh.folded[:0]
+		for _, c := range s {
+			sh.folded = append(sh.folded, fold(c))
+		}
+		s = sh.folded
+	}
+	switch sh.kind {
+	case shapeContains:
+		return bytes.Contains(s, sh.lit)
+	case shapePrefix:
+		return bytes.HasPrefix(s, sh.lit)
+	case shapeSuffix:
+		return bytes.HasSuffix(s, sh.lit)
+	}
+	return bytes.Equal(s, sh.lit)
+}
+
 func evalLike(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, error) {
 	out := engine.NewVec(engine.Bool, n)
 	out.Null = orNulls(n, args...)
 	m := likeMatcher{escape: []byte{'\\'}, fold: e.Op == engine.OpILike}
+	var shape likeShape
+	shaped := false
 	for i := 0; i < n; i++ {
 		if out.Null != nil && out.Null[i] {
 			continue
@@ -251,6 +325,16 @@ func evalLike(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, error) {
 			}
 		}
 		m.pat = args[1].S[i]
+		if !shaped || !bytes.Equal(shape.pat, m.pat) || len(args) > 2 {
+			shape.set(&m)
+			shaped = true
+		}
+		if shape.kind != shapeNone {
+			if shape.match(args[0].S[i], m.fold) {
+				out.I[i] = 1
+			}
+			continue
+		}
 		ok, err := m.match(args[0].S[i])
 		if err != nil {
 			return nil, err

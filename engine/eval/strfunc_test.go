@@ -1,6 +1,8 @@
 package eval
 
 import (
+	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/gpusql/gpusql/engine"
@@ -140,5 +142,57 @@ func TestStringFunctions(t *testing.T) {
 	pats := svec("h_llo", "x", nil, "%")
 	if got := evalRows(call(engine.OpLike, engine.Bool, S, col(1, tx)), batch(s, pats)); got != "t,NULL,NULL,t" {
 		t.Errorf("column LIKE column: got %q", got)
+	}
+}
+
+// TestLikeShapesMatchMatcher checks the byte-comparison shortcuts of
+// LIKE and ILIKE ('%lit%', 'lit%', '%lit', 'lit') against the general
+// matcher, over random strings of ASCII letters of both cases, blanks
+// and multibyte characters.
+func TestLikeShapesMatchMatcher(t *testing.T) {
+	rng := rand.New(rand.NewSource(5))
+	alpha := []string{"a", "A", "b", "B", " ", "é", "É", "ab", "%", "_", "\\"}
+	word := func(k int) string {
+		var b strings.Builder
+		for i := 0; i < k; i++ {
+			b.WriteString(alpha[rng.Intn(len(alpha))])
+		}
+		return b.String()
+	}
+	var vals []string
+	for i := 0; i < 300; i++ {
+		vals = append(vals, word(rng.Intn(7)))
+	}
+	n := len(vals)
+	sv := engine.NewVec(engine.Text, n)
+	for i, v := range vals {
+		sv.S[i] = []byte(v)
+	}
+	for k := 0; k < 400; k++ {
+		lit := word(1 + rng.Intn(3))
+		pat := []string{"%" + lit + "%", lit + "%", "%" + lit, lit, "%%" + lit + "%%"}[rng.Intn(5)]
+		for _, op := range []engine.Op{engine.OpLike, engine.OpILike} {
+			pv := engine.NewVec(engine.Text, n)
+			for i := range pv.S {
+				pv.S[i] = []byte(pat)
+			}
+			got, err := evalLike(&engine.Call{Op: op, T: engine.Bool}, []*engine.Vec{sv, pv}, n)
+			m := likeMatcher{escape: []byte{'\\'}, fold: op == engine.OpILike, pat: []byte(pat)}
+			want := make([]bool, n)
+			var werr error
+			for i, v := range vals {
+				if want[i], werr = m.match([]byte(v)); werr != nil {
+					break // raised for the whole vector
+				}
+			}
+			if (err != nil) != (werr != nil) {
+				t.Fatalf("%v %q: error %v, want %v", op, pat, err, werr)
+			}
+			for i, v := range vals {
+				if err == nil && (got.I[i] == 1) != want[i] {
+					t.Errorf("%q %v %q: got %v, want %v", v, op, pat, got.I[i] == 1, want[i])
+				}
+			}
+		}
 	}
 }

@@ -214,7 +214,7 @@ func (c *compiler) constant(e *engine.Const) (val, error) {
 			v.scale = int32(e.T.Scale)
 		}
 	case isInt(cls):
-		k.Lo = e.I
+		k.Lo, k.Hi = e.I, e.I>>63 // the 128-bit value: the fused generator refuses a Hi that is not Lo's sign
 	case isFloat(cls):
 		k.Lo = f64bits(e.F)
 	case cls == clsDec:

@@ -114,7 +114,9 @@ var dictQueries = []dictQuery{
 	// the largest scale, then each group's sum at its own
 	{"SELECT sm, sum(CASE WHEN x > 0 THEN p ELSE 0 END), avg(CASE WHEN x > 0 THEN p ELSE 0 END) FROM dt GROUP BY sm ORDER BY sm", "Fused Kernel: one generated kernel"},
 	{"SELECT sm, sum(CASE WHEN x > 990 AND sm = 'RAIL' THEN p ELSE 0 END) FROM dt GROUP BY sm ORDER BY sm", "Fused Kernel: one generated kernel"},
-	{"SELECT ch, sum(CASE WHEN x > 500 THEN p * p WHEN x > 0 THEN 1.5 WHEN x < -900 THEN NULL ELSE 0 END) FROM dt GROUP BY ch ORDER BY ch", ""}, // not fused yet: the interpreter
+	{"SELECT ch, sum(CASE WHEN x > 500 THEN p * p WHEN x > 0 THEN 1.5 WHEN x < -900 THEN NULL ELSE 0 END) FROM dt GROUP BY ch ORDER BY ch", "Fused Kernel: one generated kernel"},
+	// negative integer constants (once refused by the generator as numerics past 64 bits)
+	{"SELECT sm, count(*), sum(x), min(x) FROM dt WHERE x < -900 OR x = -1 GROUP BY sm ORDER BY sm", "Fused Kernel: one generated kernel"},
 	{"SELECT sum(CASE WHEN x > 2000 THEN p ELSE 0 END), sum(CASE WHEN x > 2000 THEN p END) FROM dt", "Fused Kernel: one generated kernel"},
 	// errors for some dictionary values: the interpreter raises them
 	{"SELECT count(*) FROM dt WHERE sm::int > 0", ""},

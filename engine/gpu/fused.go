@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"time"
 	"unsafe"
+
+	"github.com/dustin/go-humanize"
 
 	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
@@ -40,11 +43,21 @@ type fusedKernel struct {
 // is outside what the generator proves exact (see ptxgen.go) or when the
 // groups overflow the hash tables; the caller then runs the interpreter.
 func (r *run) fusedAggregate(ctx context.Context, p *engine.Plan) (res *engine.Batch, ok bool, err error) {
+	why := "" // for EXPLAIN ANALYZE: why the interpreter runs p
+	defer func() {
+		if l := engine.StepLogOf(ctx); l != nil && !ok && err == nil && why != "" {
+			l.Note("Interpreter: no fused kernel: " + why)
+		}
+	}()
 	if r.n == 0 || r.n >= fusedMaxRows || len(p.Aggs) == 0 || len(p.Aggs) > maxAggs {
+		if r.n > 0 {
+			why = fmt.Sprintf("%d aggregates over %d rows", len(p.Aggs), r.n)
+		}
 		return nil, false, nil
 	}
 	for _, ag := range p.Aggs {
 		if isDistinctPass(ag) {
+			why = "an aggregate over DISTINCT values"
 			return nil, false, nil // the interpreter path's distinctAggs
 		}
 	}
@@ -58,10 +71,12 @@ func (r *run) fusedAggregate(ctx context.Context, p *engine.Plan) (res *engine.B
 	if p.Filter != nil {
 		f, err := c.compile(p.Filter, 0)
 		if err != nil {
+			why = "the filter: " + err.Error()
 			return nil, false, nil // the interpreter gives the error
 		}
 		filter = f.reg
 		if mask, err = prog.emit(opIsTrue, f.reg, 0, 0, 0, 0); err != nil {
+			why = "the filter: " + err.Error()
 			return nil, false, nil
 		}
 	}
@@ -69,16 +84,22 @@ func (r *run) fusedAggregate(ctx context.Context, p *engine.Plan) (res *engine.B
 	for k, e := range p.GroupBy {
 		v, err := c.compile(e, mask)
 		if err != nil || v.scaleReg != 0 {
+			why = "a GROUP BY key whose numeric scale varies by row"
+			if err != nil {
+				why = "a GROUP BY key: " + err.Error()
+			}
 			return nil, false, nil
 		}
 		keyVals[k] = v
 	}
 	qa, argv, err := compileAggs(c, p, mask)
 	if err != nil {
+		why = "an aggregate: " + err.Error()
 		return nil, false, nil
 	}
 	for _, in := range prog.ins {
 		if in.Op == opCol && r.t.Cols[in.A].Data == nil {
+			why = "a column of no stored bytes"
 			return nil, false, nil
 		}
 	}
@@ -106,6 +127,7 @@ func (r *run) fusedAggregate(ctx context.Context, p *engine.Plan) (res *engine.B
 		return genFused(prog, filter, keyVals, qa, argKeys, perThread, r.t.Cols, r.stats)
 	})
 	if errors.Is(err, errNotFused) {
+		why = err.Error()
 		return nil, false, nil
 	}
 	if err != nil {
@@ -142,6 +164,7 @@ func (r *run) fusedAggregate(ctx context.Context, p *engine.Plan) (res *engine.B
 	}
 	args = preArgs(args, fk, prog.pres, r.t.Cols)
 	shared := uint32(fk.shared)
+	t0 := time.Now()
 	err = r.b.dev.Do(func() error {
 		if err := r.b.dev.CopyHtoD(base, host, nil); err != nil {
 			return err
@@ -151,11 +174,13 @@ func (r *run) fusedAggregate(ctx context.Context, p *engine.Plan) (res *engine.B
 		}
 		return r.b.dev.CopyDtoH(host, base, nil)
 	})
+	took := time.Since(t0)
 	if err != nil {
 		return nil, false, err
 	}
 	if host[0] != 0 {
-		return nil, false, nil // a hash table overflowed: more groups than the fused path holds
+		why = "more groups than the fused kernel's hash tables hold"
+		return nil, false, nil // a hash table overflowed
 	}
 	var keyCols []*engine.Vec
 	ng := 1
@@ -181,7 +206,7 @@ func (r *run) fusedAggregate(ctx context.Context, p *engine.Plan) (res *engine.B
 	scales := fitScales(orig, qa, fk, accs, ng, na)
 	res, err = r.aggResult(orig, keyCols, argv, accs, ng, na, nil, nil, scales)
 	if l := engine.StepLogOf(ctx); l != nil && err == nil {
-		l.Note("Fused Kernel: one generated kernel")
+		l.Note(r.fusedNote(fk, prog.pres, took))
 		for _, p := range prog.pres {
 			l.Note(p.note())
 		}
@@ -202,6 +227,47 @@ func accInit(q qAgg) qAcc {
 		}
 	}
 	return a
+}
+
+// fusedNote describes a fused kernel's run for EXPLAIN ANALYZE: the rows,
+// the bytes of the columns, codes and bitmaps it read, and the rate over
+// the time of its launch and copies, with the fraction of the device's
+// memory bandwidth (where the driver reports its clock).
+func (r *run) fusedNote(fk *fusedKernel, pres []*pre, took time.Duration) string {
+	var b int64
+	bitmap := (r.n + 7) / 8
+	for _, k := range fk.cols {
+		c := r.t.Cols[k]
+		w := int64(c.Width)
+		if !c.Type.IsString() {
+			w = int64(c.Type.StorageWidth())
+		}
+		b += r.n * w
+		if c.Valid != nil {
+			b += bitmap
+		}
+	}
+	codes := map[int]bool{}
+	for _, p := range pres {
+		switch {
+		case p.kind == preBits:
+			b += bitmap
+			if r.t.Cols[p.col].Valid != nil {
+				b += bitmap
+			}
+		case p.dict != nil && !codes[p.col]:
+			codes[p.col] = true
+			b += r.n * int64(p.dict.cw)
+		}
+	}
+	rate := float64(b) / max(took.Seconds(), 1e-9)
+	s := fmt.Sprintf("Fused Kernel: one generated kernel over %s rows read %s in %.3f ms (%s/s",
+		humanize.Comma(r.n), humanize.Bytes(uint64(b)), float64(took.Microseconds())/1000, humanize.Bytes(uint64(rate)))
+	if pr := r.b.dev.Props(); pr.MemClockKHz > 0 && pr.BusWidthBits > 0 {
+		peak := 2 * float64(pr.MemClockKHz) * 1000 * float64(pr.BusWidthBits) / 8
+		s += fmt.Sprintf(", %.0f%% of the memory bandwidth", 100*rate/peak)
+	}
+	return s + ")"
 }
 
 // fitScales finishes the sums over numerics whose scale varies by row:

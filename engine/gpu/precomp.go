@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -16,22 +17,28 @@ import (
 // strings: a string value in a filter, a CASE or a group key used to send
 // the whole query to the interpreter, which runs it ten to a hundred
 // times slower. Before compiling a fused aggregate, the backend rewrites
-// the plan's expressions (precomp.expr):
+// the plan's expressions (precompute):
 //
 //   - A part of an expression that reads one string column and yields a
-//     boolean, integer, date or timestamp (`l_returnflag = 'R'`, `CASE
-//     WHEN l_shipmode IN ('AIR', 'MAIL') THEN 1 ELSE 0 END`, `lower(s)
-//     LIKE 'take%'`), where the column has a dictionary (dict.go), is
-//     evaluated by the CPU evaluator once per dictionary value and once
-//     for NULL. The kernel reads the row's code and the value at that
-//     index of the table: the answers are the CPU backend's by
-//     construction.
+//     boolean, integer, date, timestamp or numeric of one scale
+//     (`l_returnflag = 'R'`, `CASE WHEN l_shipmode IN ('AIR', 'MAIL')
+//     THEN 1 ELSE 0 END`, `lower(s) LIKE 'take%'`), where the column has a
+//     dictionary (dict.go), is evaluated by the CPU evaluator once per
+//     dictionary value and once for NULL (preLookup). The kernel reads
+//     the row's code and the value at that index of the table: the
+//     answers are the CPU backend's by construction.
+//   - A part that reads one integer-like column of at most rangeMax
+//     values and calls extract or date_trunc gets a table over those
+//     values the same way (preRange).
 //   - `col LIKE const` and `ILIKE` over a string column without a
 //     dictionary (a comment, a URL) become a match bitmap computed by
-//     q_like_bits, which matches as the interpreter's OP_LIKE does; the
-//     kernel reads a bit per row, and NULL from the column's bitmap.
+//     q_like_sub ('%lit%') or q_like_bits (likeKernel), which match as
+//     the interpreter's OP_LIKE does; the kernel reads a bit per row, and
+//     NULL from the column's bitmap (preBits).
 //   - A GROUP BY key that is a string column with a dictionary becomes its
-//     code; the result's keys are the dictionary's values.
+//     code (preCode); a string-valued key over one such column becomes
+//     the number of its result (keyLookup). The result's keys are decoded
+//     on the host.
 //
 // Only the fused path sees the rewritten plan: when it refuses, the
 // interpreter runs the original.
@@ -47,8 +54,8 @@ const (
 	preRange         // a value per value of an integer column of a narrow range
 )
 
-// likeShared is the most dynamic shared memory q_like_bits takes (the
-// default limit of a block).
+// likeShared is the most dynamic shared memory the LIKE kernels take
+// (the default limit of a block).
 const likeShared = 48 << 10
 
 // rangeMax is the widest value range of an integer column whose values
@@ -183,7 +190,11 @@ func (pc precomp) key(e engine.Expr) (engine.Expr, error) {
 				return nil, err
 			}
 			if d != nil {
-				if p := pc.keyLookup(e, ref, d); p != nil {
+				p, err := pc.keyLookup(e, ref, d)
+				if err != nil {
+					return nil, err
+				}
+				if p != nil {
 					return &preExpr{p: p, t: e.Type(), name: "key(" + e.String() + ")"}, nil
 				}
 			}
@@ -205,15 +216,17 @@ func (pc precomp) key(e engine.Expr) (engine.Expr, error) {
 // BY upper(s)`, a CASE bucketing s into labels) a table: e is evaluated
 // over the dictionary's values and NULL, its distinct results numbered,
 // and each code's entry holds its result's number; the group keys are
-// those numbers, decoded to the results (keyVals). nil when the
-// evaluation fails.
-func (pc precomp) keyLookup(e engine.Expr, ref *engine.ColRef, d *colDict) *pre {
+// those numbers, decoded to the results (keyVals). Results group as the
+// CPU backend groups them: by their bytes, char(n) without trailing
+// blanks. nil when the evaluation fails.
+func (pc precomp) keyLookup(e engine.Expr, ref *engine.ColRef, d *colDict) (*pre, error) {
 	in := &engine.Batch{N: d.withNull.N, Cols: make([]*engine.Vec, len(pc.r.t.Cols))}
 	in.Cols[ref.Idx] = d.withNull
 	v, err := eval.Eval(context.Background(), e, in)
 	if err != nil || v.N != in.N || len(v.S) < in.N {
-		return nil
+		return nil, nil
 	}
+	char := e.Type().Kind == engine.KindChar
 	keys := engine.NewVec(e.Type(), 0)
 	num := map[string]int64{}
 	nullNum := int64(-1)
@@ -229,10 +242,14 @@ func (pc precomp) keyLookup(e engine.Expr, ref *engine.ColRef, d *colDict) *pre 
 			nums[i] = nullNum
 			continue
 		}
-		x, ok := num[string(v.S[i])]
+		k := v.S[i]
+		if char {
+			k = bytes.TrimRight(k, " ")
+		}
+		x, ok := num[string(k)]
 		if !ok {
 			x = int64(keys.N)
-			num[string(v.S[i])] = x
+			num[string(k)] = x
 			keys.S = append(keys.S, v.S[i])
 			if keys.Null != nil {
 				keys.Null = append(keys.Null, false)
@@ -247,9 +264,9 @@ func (pc precomp) keyLookup(e engine.Expr, ref *engine.ColRef, d *colDict) *pre 
 	}
 	buf, err := pc.r.s.upload(tab)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	return &pre{kind: preLookup, col: ref.Idx, name: ref.Name, dict: d, lo: 0, hi: int64(keys.N - 1), buf: cuda.DevPtr(buf), keyVals: keys}
+	return &pre{kind: preLookup, col: ref.Idx, name: ref.Name, dict: d, lo: 0, hi: int64(keys.N - 1), buf: cuda.DevPtr(buf), keyVals: keys}, nil
 }
 
 // expr rewrites e, replacing the largest parts it can.
@@ -349,46 +366,26 @@ func lookupKind(k engine.Kind) bool {
 // know); nil otherwise.
 func oneColumn(e engine.Expr, ncols int, str bool) *engine.ColRef {
 	var col *engine.ColRef
-	var walk func(e engine.Expr) bool
-	walk = func(e engine.Expr) bool {
-		switch e := e.(type) {
+	ok := true
+	engine.WalkExpr(e, func(x engine.Expr) bool {
+		switch x := x.(type) {
 		case *engine.ColRef:
-			if e.Idx < 0 || e.Idx >= ncols || col != nil && col.Idx != e.Idx {
-				return false
+			if x.Idx < 0 || x.Idx >= ncols || col != nil && col.Idx != x.Idx {
+				ok = false
+			} else if cls, err := clsOf(x.T); err != nil || isStr(cls) != str || !str && !isInt(cls) {
+				ok = false
+			} else {
+				col = x
 			}
-			if cls, err := clsOf(e.T); err != nil || isStr(cls) != str || !str && !isInt(cls) {
-				return false
-			}
-			col = e
-			return true
-		case *engine.Const:
-			return true
+		case *engine.Const, *engine.Case:
 		case *engine.Call:
-			if e.Op == engine.OpRandom {
-				return false
-			}
-			for _, a := range e.Args {
-				if !walk(a) {
-					return false
-				}
-			}
-			return true
-		case *engine.Case:
-			for _, x := range e.Conds {
-				if !walk(x) {
-					return false
-				}
-			}
-			for _, x := range e.Results {
-				if !walk(x) {
-					return false
-				}
-			}
-			return walk(e.Else)
+			ok = ok && x.Op != engine.OpRandom
+		default: // host functions, and anything the evaluator may not know
+			ok = false
 		}
-		return false
-	}
-	if !walk(e) {
+		return ok
+	})
+	if !ok {
 		return nil
 	}
 	return col
@@ -469,25 +466,12 @@ func rangeColumn(e engine.Expr, ncols int) *engine.ColRef {
 		return nil
 	}
 	found := false
-	var walk func(e engine.Expr)
-	walk = func(e engine.Expr) {
-		switch e := e.(type) {
-		case *engine.Call:
-			found = found || rangeOps[e.Op]
-			for _, a := range e.Args {
-				walk(a)
-			}
-		case *engine.Case:
-			for _, x := range e.Conds {
-				walk(x)
-			}
-			for _, x := range e.Results {
-				walk(x)
-			}
-			walk(e.Else)
+	engine.WalkExpr(e, func(x engine.Expr) bool {
+		if c, ok := x.(*engine.Call); ok && rangeOps[c.Op] {
+			found = true
 		}
-	}
-	walk(e)
+		return !found
+	})
 	if !found {
 		return nil
 	}

@@ -95,3 +95,34 @@ func TestLikeLiteral(t *testing.T) {
 		}
 	}
 }
+
+// TestRangeColumn checks which expressions get a table over an integer
+// column's values: those reading one integer-like column and calling
+// extract or date_trunc.
+func TestRangeColumn(t *testing.T) {
+	d := &engine.ColRef{Idx: 0, Name: "d", T: engine.Date}
+	x := &engine.ColRef{Idx: 1, Name: "x", T: engine.Int64}
+	s := &engine.ColRef{Idx: 2, Name: "s", T: engine.Type{Kind: engine.KindVarchar}}
+	year := func(e engine.Expr) engine.Expr {
+		return &engine.Call{Op: engine.OpExtract, Args: []engine.Expr{&engine.Const{T: engine.Text, S: "year"}, e}, T: engine.Type{Kind: engine.KindNumeric}}
+	}
+	one := &engine.Const{T: engine.Int64, I: 1}
+	for _, tc := range []struct {
+		e    engine.Expr
+		want string
+	}{
+		{year(d), "d"},
+		{&engine.Call{Op: engine.OpAdd, Args: []engine.Expr{year(d), one}, T: engine.Type{Kind: engine.KindNumeric}}, "d"},
+		{&engine.Call{Op: engine.OpAdd, Args: []engine.Expr{d, one}, T: engine.Date}, ""}, // nothing the kernels cannot do
+		{&engine.Call{Op: engine.OpAdd, Args: []engine.Expr{year(d), x}, T: engine.Type{Kind: engine.KindNumeric}}, ""},
+		{year(s), ""},
+	} {
+		got := ""
+		if ref := rangeColumn(tc.e, 3); ref != nil {
+			got = ref.Name
+		}
+		if got != tc.want {
+			t.Errorf("rangeColumn(%s) = %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}
