@@ -306,7 +306,7 @@ func checkRecursive(cte *ast.CommonTableExpression) ([]ast.Node, ast.Node, bool,
 	}
 	for _, with := range []*ast.WithClause{st.With, st.SelectList.With} {
 		if with != nil && readsName(with, name) {
-			return nil, nil, false, engine.Errorf(engine.CodeRecursiveQuery, "recursive reference to query %q must not appear within its non-recursive term", name)
+			return nil, nil, false, engine.Errorf(engine.CodeRecursiveQuery, recContextErrs[recSublink], name)
 		}
 	}
 	for _, l := range []struct {

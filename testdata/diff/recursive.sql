@@ -315,3 +315,15 @@ WITH RECURSIVE t(id, depth) AS (
   UNION
   SELECT coalesce(e.id, t.id), t.depth + 1 FROM t LEFT JOIN emp e ON e.mgr = t.id WHERE t.depth < 4)
 SELECT id, depth FROM t;
+
+-- name: e_rc21_select_list_subquery
+-- error 42P19
+WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT (SELECT max(n) + 1 FROM t) FROM emp) SELECT * FROM t;
+
+-- name: e_rc22_right_join_preserved_side
+-- error 42P19
+WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT t.n + 1 FROM t RIGHT JOIN emp ON emp.id = t.n) SELECT * FROM t;
+
+-- name: rc041_right_join_recursive_right
+WITH RECURSIVE t(n) AS (SELECT 1 UNION ALL SELECT t.n + 1 FROM emp RIGHT JOIN t ON emp.id = t.n + 1 WHERE t.n < 6)
+SELECT n FROM t;
