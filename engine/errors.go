@@ -29,6 +29,7 @@ const (
 	CodeNotNullViolation        = "23502"
 	CodeDependentObjects        = "2BP01" // dependent_objects_still_exist
 	CodeInvalidRecursion        = "42P17" // invalid_object_definition: a view that reads itself
+	CodeRecursiveQuery          = "42P19" // invalid_recursion: an ill-formed WITH RECURSIVE self-reference
 	CodeInvalidTransactionState = "25000"
 	CodeActiveSQLTransaction    = "25001"
 	CodeNoActiveSQLTransaction  = "25P01"

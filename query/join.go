@@ -748,19 +748,30 @@ func (b *binder) srf(fc *ast.FuncCallExpr, alias string) (source, error) {
 	return batchSource(alias, alias, []string{alias}, []engine.Type{v.T}, &engine.Batch{N: v.N, Cols: []*engine.Vec{v}})
 }
 
-// bindWith materialises the WITH queries of a statement, in order (each
-// may read the ones before it), as derived tables that FROM finds by
-// name.
+// bindWith binds the WITH queries of a statement, in order (each may
+// read the ones before it; a RECURSIVE list is ordered by what reads
+// what), as derived tables that FROM finds by name. A recursive one is
+// evaluated now (recursive.go).
 func (b *binder) bindWith(w *ast.WithClause) error {
 	if w == nil {
 		return nil
 	}
+	ctes := w.CTEs
 	if w.IsRecursive {
-		return unsupported("WITH RECURSIVE is not supported by gpusql")
+		var err error
+		if ctes, err = recursiveOrder(ctes); err != nil { // recursive.go
+			return err
+		}
 	}
-	for _, cte := range w.CTEs {
+	for _, cte := range ctes {
 		name := cte.Name.O
-		src, err := b.derived(cte.Query.Query, name)
+		var src source
+		var err error
+		if w.IsRecursive && readsName(cte.Query.Query, name) {
+			src, err = b.recursiveCTE(cte)
+		} else {
+			src, err = b.derived(cte.Query.Query, name)
+		}
 		if err != nil {
 			return err
 		}

@@ -80,6 +80,14 @@ var diffTables = []*diffTable{
 		File:    "jempty.csv",
 		ViaCopy: true,
 	},
+	// A hierarchy for WITH RECURSIVE (recursive.sql): employees and
+	// their managers, two roots, a manager id that names no one, and a
+	// cycle (ids 20 and 21 manage each other).
+	{
+		Name:    "emp",
+		Columns: `id integer, mgr integer, name text, dept varchar(10), salary numeric(8,2)`,
+		File:    "emp.csv",
+	},
 	// Times for the time-zone and time-function corpus (time.sql): DST
 	// transitions in Europe/Berlin and America/New_York, leap days, ISO
 	// week boundaries, fractional seconds, dates before 1893 (local mean
@@ -193,6 +201,23 @@ var diffJoinRows = map[string][]string{
 	},
 	"jempty": {
 		"k|s|d",
+	},
+	"emp": {
+		"id|mgr|name|dept|salary",
+		"1|~|Ada|exec|300.00",
+		"2|1|Bo|eng|200.00",
+		"3|1|Cy|sales|180.50",
+		"4|2|Di|eng|150.00",
+		"5|2|Ed|eng|150.00",
+		"6|4|Flo|eng|99.99",
+		"7|3|Gus|sales|120.00",
+		"8|7|Hal|sales|~",
+		"9|6|Ida|eng|80.00",
+		"10|~|Jo|ops|250.00",
+		"11|10|Kim|ops|110.00",
+		"12|99|Lu|ops|90.00",
+		"20|21|Max|lab|70.00",
+		"21|20|Ned|lab|75.00",
 	},
 }
 
