@@ -252,7 +252,7 @@ func TestClients(t *testing.T) {
 func testClientPsycopg(t *testing.T, e *clientEnv, driver, module, pkg string) {
 	requirePython(t, module, pkg)
 	script := filepath.Join(e.repo, "testdata", "clients", "python", "psycopg_client.py")
-	for _, part := range []string{"params", "cursor", "copy", "copy_binary", "extras"} {
+	for _, part := range []string{"params", "cursor", "copy", "copy_binary", "extras", "pipeline"} {
 		subtest(t, part, func(t testing.TB) {
 			gp := runClient(t, nil, debianPython, script, driver, e.gpDSN(), part)
 			pg := runClient(t, nil, debianPython, script, driver, e.pgDSN(), part)

@@ -2,7 +2,7 @@
 """psycopg2 or psycopg 3 against a server: parameters of each type, a
 server-side (named) cursor, COPY out and in. Prints what the driver hands
 back (Python reprs), so the output can be compared between gpusql and
-PostgreSQL. Usage: psycopg_client.py psycopg2|psycopg3 DSN params|cursor|copy|copy_binary|extras"""
+PostgreSQL. Usage: psycopg_client.py psycopg2|psycopg3 DSN params|cursor|copy|copy_binary|extras|pipeline"""
 import datetime
 import decimal
 import io
@@ -236,5 +236,43 @@ def part_copy_binary():
     conn.commit()
 
 
-{'copy_binary': part_copy_binary, 'params': part_params, 'cursor': part_cursor, 'copy': part_copy, 'extras': part_extras}[part]()
+def part_pipeline():
+    # psycopg 3's pipeline mode: statements sent without waiting, results
+    # read after a sync; an error inside a pipeline skips what follows it
+    # there, and the connection goes on.
+    if driver != 'psycopg3':
+        print('pipeline: psycopg 3 only')
+        return
+    print('supported', db.Pipeline.is_supported())
+    with conn.pipeline() as p:
+        c1 = conn.execute('SELECT count(*) FROM lineitem WHERE l_orderkey < %s', (100,))
+        c2 = conn.execute('SELECT l_shipmode, count(*) FROM lineitem GROUP BY 1 ORDER BY 1')
+        c3 = conn.execute('SELECT %s::integer * 2, %s::text', (21, 'x'))
+        p.sync()
+        print('first', c1.fetchall())
+        print('second', c2.fetchall())
+        print('third', c3.fetchall())
+    cur = conn.cursor()
+    with conn.pipeline():
+        cur.executemany('SELECT %s::bigint + 1', [(i,) for i in range(5)], returning=True)
+        out = []
+        while True:
+            out.extend(cur.fetchall())
+            if not cur.nextset():
+                break
+        print('executemany', out)
+    conn.commit()
+    try:
+        with conn.pipeline():
+            conn.execute('SELECT 1 / 0')
+            conn.execute('SELECT count(*) FROM lineitem')
+    except db.Error as e:
+        print('error', error_code(e), str(e).splitlines()[0])
+        conn.rollback()
+    print('after', conn.execute('SELECT 42').fetchall())
+    conn.commit()
+
+
+{'copy_binary': part_copy_binary, 'params': part_params, 'cursor': part_cursor, 'copy': part_copy, 'extras': part_extras,
+ 'pipeline': part_pipeline}[part]()
 conn.close()
