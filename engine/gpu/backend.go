@@ -94,6 +94,17 @@ func (s *scratch) alloc(n int64) (*cuda.Buffer, error) {
 	return b, nil
 }
 
+// owns says whether b is one of the run's scratch buffers (a column a
+// host step or a LIKE computed for this run only).
+func (s *scratch) owns(b *cuda.Buffer) bool {
+	for _, x := range s.bufs {
+		if x == b {
+			return true
+		}
+	}
+	return false
+}
+
 func (s *scratch) upload(data []byte) (uint64, error) {
 	if len(data) == 0 {
 		return 0, nil

@@ -78,6 +78,11 @@ func (r *run) dict(k int) (*colDict, error) {
 	if err != nil || !isStr(cls) || c.Data == nil || r.t.N == 0 {
 		return nil, nil
 	}
+	if r.s.owns(c.Data) {
+		// a column of this run only (a host step's): its dictionary lives
+		// in the run's scratch too, and is built again by the next run
+		return r.buildDict(c, r.s.alloc)
+	}
 	dc := &c.caches().dict
 	dc.mu.Lock()
 	defer dc.mu.Unlock()
@@ -88,7 +93,7 @@ func (r *run) dict(k int) (*colDict, error) {
 		_ = dc.d.codes.Free()
 		dc.d = nil
 	}
-	d, err := r.buildDict(c)
+	d, err := r.buildDict(c, func(n int64) (*cuda.Buffer, error) { return r.b.dev.Alloc("dictionary", n) })
 	if err != nil {
 		return nil, err
 	}
@@ -96,8 +101,9 @@ func (r *run) dict(k int) (*colDict, error) {
 	return d, nil
 }
 
-// buildDict builds column c's dictionary; nil when it has too many values.
-func (r *run) buildDict(c *Column) (*colDict, error) {
+// buildDict builds column c's dictionary, its codes in a buffer from
+// alloc; nil when it has too many values.
+func (r *run) buildDict(c *Column, alloc func(int64) (*cuda.Buffer, error)) (*colDict, error) {
 	n, width := r.t.N, int32(c.Width)
 	var valid cuda.DevPtr
 	if c.Valid != nil {
@@ -148,7 +154,7 @@ func (r *run) buildDict(c *Column) (*colDict, error) {
 		}
 	}
 	if len(rows) == 0 { // every row NULL
-		return r.finishDict(c, nil, nil, host)
+		return r.finishDict(c, nil, nil, host, alloc)
 	}
 	forms := make([]byte, len(rows)*c.Width)
 	rowsDev, err := r.s.upload(sliceBytes(rows))
@@ -174,7 +180,7 @@ func (r *run) buildDict(c *Column) (*colDict, error) {
 	for i := range rows {
 		vals[i] = storedValue(forms[i*c.Width:(i+1)*c.Width], c.Type.Kind == engine.KindChar)
 	}
-	return r.finishDict(c, used, vals, host)
+	return r.finishDict(c, used, vals, host, alloc)
 }
 
 // storedValue is a stored string's value as the CPU backend reads it.
@@ -190,7 +196,7 @@ func storedValue(s []byte, char bool) []byte {
 
 // finishDict numbers the values (vals[i] is the value in slot used[i]),
 // writes every row's code and returns the dictionary.
-func (r *run) finishDict(c *Column, used []int, vals [][]byte, host []int64) (*colDict, error) {
+func (r *run) finishDict(c *Column, used []int, vals [][]byte, host []int64, alloc func(int64) (*cuda.Buffer, error)) (*colDict, error) {
 	order := make([]int, len(vals))
 	for i := range order {
 		order[i] = i
@@ -216,23 +222,29 @@ func (r *run) finishDict(c *Column, used []int, vals [][]byte, host []int64) (*c
 
 	dev := r.b.dev
 	n := r.t.N
-	codes, err := dev.Alloc("dictionary", n*int64(d.cw))
+	codes, err := alloc(n * int64(d.cw))
 	if err != nil {
 		return nil, nil // no room: the column goes without
 	}
+	scratch := r.s.owns(codes)
+	free := func() {
+		if !scratch {
+			_ = codes.Free()
+		}
+	}
 	slotsDev, err := r.s.upload(sliceBytes(host))
 	if err != nil {
-		_ = codes.Free()
+		free()
 		return nil, err
 	}
 	codeDev, err := r.s.upload(sliceBytes(slotCode))
 	if err != nil {
-		_ = codes.Free()
+		free()
 		return nil, err
 	}
 	state, err := r.s.zeros(8, 0)
 	if err != nil {
-		_ = codes.Free()
+		free()
 		return nil, err
 	}
 	var valid cuda.DevPtr
@@ -253,7 +265,7 @@ func (r *run) finishDict(c *Column, used []int, vals [][]byte, host []int64) (*c
 		err = engine.Errorf(engine.CodeInternalError, "gpu: a value of the column is missing from its dictionary")
 	}
 	if err != nil {
-		_ = codes.Free()
+		free()
 		return nil, err
 	}
 	d.codes = codes

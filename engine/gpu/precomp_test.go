@@ -3,6 +3,7 @@ package gpu
 import (
 	"testing"
 
+	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
 )
 
@@ -124,5 +125,15 @@ func TestRangeColumn(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("rangeColumn(%s) = %q, want %q", tc.e, got, tc.want)
 		}
+	}
+}
+
+// TestScratchOwns checks that a run tells its own scratch buffers (a host
+// step's column, whose dictionary must not outlive the run) from others.
+func TestScratchOwns(t *testing.T) {
+	a, b := &cuda.Buffer{}, &cuda.Buffer{}
+	s := &scratch{bufs: []*cuda.Buffer{a}}
+	if !s.owns(a) || s.owns(b) || s.owns(nil) {
+		t.Errorf("owns: %v %v %v", s.owns(a), s.owns(b), s.owns(nil))
 	}
 }
