@@ -109,6 +109,23 @@ func (t *Table) Pin() *Snapshot {
 	return &Snapshot{v: t.cur}
 }
 
+// PinLive is Pin for a statement about to read t, which it looked up
+// before: ok is false when t has been dropped since, so that the statement
+// reports the relation missing (as if it had looked after the drop)
+// instead of reading no rows, a state t never had.
+func (t *Table) PinLive() (s *Snapshot, ok bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.dropped {
+		return nil, false
+	}
+	if t.cur == nil {
+		return &Snapshot{}, true
+	}
+	t.cur.refs.Add(1)
+	return &Snapshot{v: t.cur}, true
+}
+
 // Stats reports the current version's row count and storage size.
 func (t *Table) Stats() (rows, bytes int64) {
 	s := t.Pin()

@@ -69,7 +69,10 @@ func (p *pinSet) table(key string, find func() (*engine.Table, error)) (*engine.
 	if err != nil {
 		return nil, nil, err
 	}
-	s := t.Pin()
+	s, live := t.PinLive()
+	if !live { // dropped between the lookup and the pin
+		return nil, nil, engine.Errorf(engine.CodeUndefinedTable, "relation %q does not exist", t.Name)
+	}
 	p.tables[key] = pinned{t: t, snap: s}
 	p.noteLocked(t.Name, t.Ref())
 	return t, s.Data(), nil
