@@ -11,8 +11,9 @@ import (
 // device). A backend records each node it runs into the log that the
 // statement's context carries, if any.
 type OpLog struct {
-	mu  sync.Mutex
-	ops map[Rel]OpStat
+	mu   sync.Mutex
+	ops  map[Rel]OpStat
+	root *Plan // the tree as executed, after the server's last rewrites
 }
 
 // OpStat is what one node did; a node run more than once adds up.
@@ -60,4 +61,26 @@ func (l *OpLog) Stat(r Rel) (OpStat, bool) {
 	defer l.mu.Unlock()
 	s, ok := l.ops[r]
 	return s, ok
+}
+
+// SetRoot records the tree the backend was given. The server rewrites a
+// plan just before running it (time zones, the optimizer), so the nodes
+// Record sees are that tree's, and EXPLAIN ANALYZE prints it.
+func (l *OpLog) SetRoot(p *Plan) {
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.root = p
+}
+
+// Root returns the tree SetRoot recorded, or nil.
+func (l *OpLog) Root() *Plan {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.root
 }

@@ -63,6 +63,9 @@ func (s *Session) explain(ctx context.Context, st *parse.Explain, w engine.Resul
 		if err != nil {
 			return err
 		}
+		if ran := ops.Root(); ran != nil {
+			plan = ran
+		}
 		if plan.Input != nil {
 			// the tree again, each node with what it did
 			lines = strings.Split(strings.TrimRight(plan.Explain(func(r engine.Rel) string {

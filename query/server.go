@@ -184,6 +184,7 @@ func (s *Server) run(ctx context.Context, plan *engine.Plan, sink engine.BatchSi
 	if err != nil {
 		return err
 	}
+	engine.OpLogOf(ctx).SetRoot(plan) // EXPLAIN ANALYZE prints the tree that ran
 	return s.executor(plan).Execute(ctx, plan, sink)
 }
 
