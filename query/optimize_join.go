@@ -712,11 +712,11 @@ func (o *optimizer) joinRows(r engine.Rel) float64 {
 }
 
 // pushSemi moves a semi or anti join below the inner joins of its left
-// side, onto the one member whose columns it reads, when its right side
-// is expected to be no larger than that member: the member is then
-// filtered before it is joined (TPC-H Q18's IN over a small grouped
-// subquery filters orders, not the join of lineitem, orders and
-// customer). The left side's columns stay where they were.
+// side, onto the one member whose columns it reads: the member is then
+// filtered before it is joined (TPC-H Q18's IN over a grouped subquery
+// filters orders, not the join of lineitem, orders and customer). The
+// caller keeps this plan or the other by their joins' rows. The left
+// side's columns stay where they were.
 func (o *optimizer) pushSemi(j *engine.Join) (engine.Rel, bool) {
 	inner, ok := j.Left.(*engine.Join)
 	if !ok || inner.Kind != engine.JoinInner {
@@ -756,9 +756,6 @@ func (o *optimizer) pushSemi(j *engine.Join) (engine.Rel, bool) {
 		return nil, false
 	}
 	it := items[target]
-	if o.estimate(j.Right).rows > o.estimate(it.rel).rows {
-		return nil, false
-	}
 	moved := &engine.Join{Kind: j.Kind, Left: it.rel, Right: j.Right, RightKeys: j.RightKeys}
 	for _, k := range j.LeftKeys {
 		moved.LeftKeys = append(moved.LeftKeys, shiftBy(k, -it.off))
