@@ -543,5 +543,11 @@ func (b *Backend) groupsOnDevice(ctx context.Context, in *Table, p *engine.Plan)
 	if err != nil {
 		return nil, err
 	}
+	if q, err = r.likeColumns(ctx, q); err != nil { // likecol.go
+		return nil, err
+	}
+	if r, q, err = r.narrowRows(ctx, q); err != nil { // narrow.go
+		return nil, err
+	}
 	return r.deviceGroups(q)
 }
