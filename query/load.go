@@ -252,6 +252,7 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 		return err
 	}
 	s.createdTable(t)
+	s.countInserts(t, res.Rows)
 	// The skipped rows become visible in gpusql_load_errors with the
 	// load they belong to: a load that commits nothing records nothing.
 	s.srv.cat.RecordLoadErrors(st.Name, res.Skipped)
