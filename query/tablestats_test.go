@@ -1,7 +1,6 @@
 package query_test
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,19 +19,8 @@ func TestPgStatUserTablesCounters(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(root, "stats.csv"), []byte("a,b\n10,p\n11,q\n12,r\n13,s\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := srv.NewSession(engine.SessionParams{User: "tester", Database: "gpusql"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	q := func(sql string) []string {
-		t.Helper()
-		var r recorder
-		if err := s.Query(context.Background(), sql, &r); err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		return r.rows
-	}
+	s := testSession(t, srv, engine.SessionParams{})
+	q := func(sql string) []string { t.Helper(); return queryRows(t, s, sql) }
 	stats := func(rel string) string {
 		t.Helper()
 		rows := q("SELECT seq_scan, seq_tup_read, n_tup_ins, n_live_tup, n_mod_since_analyze, n_ins_since_vacuum, " +
