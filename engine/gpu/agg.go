@@ -820,11 +820,17 @@ func (r *run) group(p *engine.Plan) (uint64, int64, []val, [][4]*cuda.Buffer, er
 	// they are columns with statistics: each size that proves too small
 	// costs a pass over the rows.
 	capGroups := int64(1 << 16)
+	// Sampling a column costs a copy and a pass on the host, and a
+	// join's output is sampled afresh by every query: once the product
+	// reaches the row count, the other keys cannot raise it.
 	est := 1.0
 	for _, e := range p.GroupBy {
 		c, ok := e.(*engine.ColRef)
 		if !ok || c.Idx >= len(r.t.Cols) {
 			est = 0
+			break
+		}
+		if est >= float64(r.n) {
 			break
 		}
 		est *= max(1, r.b.ColumnStats(r.t, c.Idx).Distinct)
