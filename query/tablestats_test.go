@@ -1,9 +1,12 @@
 package query_test
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/gpusql/gpusql/engine"
@@ -82,4 +85,41 @@ func TestPgStatUserTablesCounters(t *testing.T) {
 	q("DROP TABLE f")
 	q("CREATE TABLE f (a int)")
 	expect("f", "0|0|0|0|0|0|0|0|0")
+}
+
+// TestPgStatUserTablesConcurrent: sessions that scan and insert at once
+// lose no count.
+func TestPgStatUserTablesConcurrent(t *testing.T) {
+	srv, _ := newTestServer(t)
+	setup := testSession(t, srv, engine.SessionParams{})
+	queryRows(t, setup, "CREATE TABLE w (a int)")
+	queryRows(t, setup, "INSERT INTO w VALUES (1), (2)")
+	const sessions, rounds = 4, 25
+	var wg sync.WaitGroup
+	for i := 0; i < sessions; i++ {
+		s := testSession(t, srv, engine.SessionParams{})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < rounds; j++ {
+				var r recorder
+				if err := s.Query(context.Background(), "SELECT count(*) FROM w", &r); err != nil {
+					t.Error(err)
+					return
+				}
+				if err := s.Query(context.Background(), "INSERT INTO w VALUES (3)", &r); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	// Every scan read 2 rows and those inserted before it: the sum of
+	// what the scans read depends on the order, the counts do not.
+	got := queryRows(t, setup, "SELECT seq_scan, n_tup_ins, n_live_tup FROM pg_stat_user_tables WHERE relname = 'w'")
+	want := fmt.Sprintf("%d|%d|%d", sessions*rounds, 2+sessions*rounds, 2+sessions*rounds)
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("seq_scan|n_tup_ins|n_live_tup: got %v, want %s", got, want)
+	}
 }
