@@ -51,9 +51,9 @@ func TestPgStatUserTablesCounters(t *testing.T) {
 			q(sql)
 		}
 	}
-	expect("t", "6|10|6|1|4|6|6|10|6")
+	expect("t", "6|10|7|1|4|7|6|10|7")
 	expect("c2", "1|1|1|1|1|1|1|1|1")
-	expect("e", "1|0|0|0|0|0|1|0|0")
+	expect("e", "2|1|4|1|1|4|2|1|4")
 
 	// Part 2: loads, savepoints, EXPLAIN, DROP.
 	q("CREATE TABLE f (a int, b text) FROM CSV 'stats.csv' WITH (HEADER true)")

@@ -27,3 +27,23 @@ ALTER TABLE c RENAME TO c2
 SELECT * FROM c2
 -- EXPLAIN without ANALYZE runs nothing
 EXPLAIN SELECT * FROM c2
+-- a rolled-back block forgets the rows it inserted after a TRUNCATE
+BEGIN
+INSERT INTO t VALUES (8, 'p')
+TRUNCATE t
+INSERT INTO t VALUES (9, 'o'), (10, 'n')
+ROLLBACK
+-- rows inserted and rolled back to a savepoint count in n_tup_ins
+BEGIN
+INSERT INTO e VALUES (1)
+SAVEPOINT a
+INSERT INTO e VALUES (2), (3)
+ROLLBACK TO SAVEPOINT a
+SELECT count(*) FROM e
+-- as do those a rolled-back savepoint inserted before its TRUNCATE, not after
+SAVEPOINT b
+INSERT INTO e VALUES (4)
+TRUNCATE e
+INSERT INTO e VALUES (5), (6)
+ROLLBACK TO SAVEPOINT b
+COMMIT
