@@ -110,6 +110,10 @@ var dictQueries = []dictQuery{
 	{"SELECT v65536, count(*) FROM dt WHERE id >= 0 GROUP BY v65536 ORDER BY 1 LIMIT 10", ""},
 	{"SELECT v65536, count(*) FROM dt WHERE 100 / (x - x) > 0 GROUP BY v65536", ""},
 	{"SELECT a.v65536, count(*), sum(b.x) FROM dt a JOIN dt b ON a.id = b.id + 1 WHERE a.x > b.x GROUP BY a.v65536 ORDER BY 2 DESC, 1 LIMIT 10", ""},
+	// LIKE in a scan below a join: the scan's filter reads the boolean
+	// column too
+	{"SELECT count(*), sum(b.x) FROM dt a JOIN dt b ON a.id = b.id WHERE a.cm LIKE '%fur%' AND b.fw NOT LIKE '%a%'", "computed as a boolean column"},
+	{"SELECT a.sm, count(*) FROM dt a JOIN dt b ON a.id = b.id + 7 WHERE a.cm ILIKE '%PACK%' OR b.cm IS NULL GROUP BY a.sm ORDER BY 1", ""},
 	// string-valued keys over one dictionary column: the results numbered
 	{"SELECT upper(sm) AS k, count(*), sum(x) FROM dt GROUP BY 1 ORDER BY 1", "a group key on sm evaluated over its dictionary"},
 	{"SELECT CASE WHEN ch IN ('AIR', 'MAIL') THEN 'air/mail' WHEN ch = 'b' THEN NULL ELSE 'other' END AS k, count(*), sum(p) FROM dt GROUP BY 1 ORDER BY 1", "a group key on ch"},

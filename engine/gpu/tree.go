@@ -242,6 +242,9 @@ func (b *Backend) devicePipeline(ctx context.Context, s *scratch, in *Table, p *
 	if err != nil {
 		return nil, err
 	}
+	if q, err = r.likeColumns(ctx, q); err != nil { // likecol.go
+		return nil, err
+	}
 	var sel uint64
 	n := in.N
 	if q.Filter != nil && n > 0 {
