@@ -357,8 +357,10 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 	}
 	var res *engine.Batch
 	if deviceSorts(p) {
-		res, err = r.sortProject(p)
-		p = sortedTail(p)
+		var sorted bool
+		if res, sorted, err = r.sortProject(p); sorted {
+			p = sortedTail(p)
+		}
 	} else {
 		res, err = r.project(p)
 	}

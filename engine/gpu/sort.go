@@ -75,23 +75,35 @@ func sortedTail(p *engine.Plan) *engine.Plan {
 	return &q
 }
 
+// hostSortRows is the most rows a filter may leave for their sort to
+// run on the host: a point lookup's few rows cost a radix sort's dozen
+// launches and copies on the device, and nothing on the host.
+const hostSortRows = 1024
+
 // sortProject runs a non-aggregate plan with ORDER BY: filter, key
-// evaluation, sort, then the visible window's rows only.
-func (r *run) sortProject(p *engine.Plan) (*engine.Batch, error) {
+// evaluation, sort, then the visible window's rows only. sorted is false
+// when the filter left at most hostSortRows rows: they come back whole and
+// unsorted, for the caller's finish to sort as the CPU backend does
+// (eval.SortRows, stable: the same rows in the same order).
+func (r *run) sortProject(p *engine.Plan) (res *engine.Batch, sorted bool, err error) {
 	fns, err := r.b.sortFns()
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	var sel uint64
 	n := r.n
 	if p.Filter != nil && n > 0 {
 		if sel, n, err = r.selection(p.Filter, -1); err != nil {
-			return nil, err
+			return nil, false, err
+		}
+		if n <= hostSortRows {
+			res, err := r.outputs(p.Project, sel, n, nil)
+			return res, false, err
 		}
 	}
 	keys, err := r.sortKeys(p, sel, n)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	start := min(p.Offset, n)
 	count := n - start
@@ -99,21 +111,23 @@ func (r *run) sortProject(p *engine.Plan) (*engine.Batch, error) {
 		count = min(count, p.Limit)
 	}
 	if count == 0 {
-		return r.outputs(p.Project, 0, 0, nil)
+		res, err := r.outputs(p.Project, 0, 0, nil)
+		return res, true, err
 	}
 	perm, _, err := r.radixSort(fns, keys, n, start+count)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	rows, err := r.s.alloc(count * 4)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := r.b.dev.Launch(fns["s_rows"], cuda.Dim3{X: r.grid(count), Y: 1, Z: 1}, cuda.Dim3{X: tpb, Y: 1, Z: 1}, 0, nil,
 		perm, start, count, sel, rows.Ptr()); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return r.outputs(p.Project, uint64(rows.Ptr()), count, nil)
+	res, err = r.outputs(p.Project, uint64(rows.Ptr()), count, nil)
+	return res, true, err
 }
 
 // sortKeys evaluates every projected expression over the n rows (so that
