@@ -43,6 +43,7 @@ func optimize(p *engine.Plan, stats func(engine.TableData, int) engine.ColumnSta
 	if err != nil {
 		return nil, err
 	}
+	q = o.pushJoinKeys(q).(*engine.Plan) // optimize_aggkeys.go
 	q.Optimized = true
 	return q, nil
 }

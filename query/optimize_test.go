@@ -269,6 +269,26 @@ func TestPlanner(t *testing.T) {
 		}
 	})
 
+	t.Run("a GROUP BY joined to a small scan groups only the scan's keys (Q17)", func(t *testing.T) {
+		// lineitem grouped by l_orderkey (3,000 groups) joined to a
+		// filtered scan of orders: lineitem is semi-joined with those
+		// orders' keys before it is grouped
+		p := explain(t, sess, `SELECT o_orderkey, s FROM orders,
+			(SELECT l_orderkey AS k, sum(l_quantity) AS s FROM lineitem GROUP BY l_orderkey) g
+			WHERE k = o_orderkey AND o_orderkey < 40`)
+		semi := p.find("Hash Semi Join on ")
+		if len(semi) != 1 || !strings.HasPrefix(semi[0].kids[0].head, "Scan lineitem") || len(semi[0].kids[1].find("Scan orders")) != 1 {
+			t.Fatalf("want lineitem semi-joined with the orders scan below the grouping:\n%s", p)
+		}
+		// ... but not when the other side is a join (it would run twice)
+		p = explain(t, sess, `SELECT o_orderkey, s FROM orders, customer,
+			(SELECT l_orderkey AS k, sum(l_quantity) AS s FROM lineitem GROUP BY l_orderkey) g
+			WHERE k = o_orderkey AND o_custkey = c_custkey AND c_nationkey = 3`)
+		if n := len(p.find("Hash Semi Join on ")); n != 0 {
+			t.Errorf("%d semi joins, want none:\n%s", n, p)
+		}
+	})
+
 	t.Run("a correlated aggregate is a left join on its key", func(t *testing.T) {
 		p := explain(t, sess, `SELECT c_custkey, (SELECT count(*) FROM orders WHERE o_custkey = c_custkey) FROM customer`)
 		if len(p.find("Hash Left Join on ")) != 1 {
