@@ -72,6 +72,9 @@ type execRun struct {
 	host *engine.HostTable
 	rows int
 	used []bool
+	// fused: the filter reads only filterCols; the other used columns
+	// (restCols) are read after it, at the rows that passed.
+	filterCols, restCols []bool
 	// live lists the batches the scan reads, in order, when the filter's
 	// zone test skips some (prune.go); nil reads them all.
 	live []int
@@ -98,6 +101,9 @@ func (r *execRun) morsel(ctx context.Context, i int) (*engine.Batch, error) {
 	lo := m * batchRows
 	hi := min(lo+batchRows, r.rows)
 	in := &engine.Batch{N: hi - lo}
+	if r.host != nil && r.p.Filter != nil && r.filterCols != nil {
+		return r.filteredMorsel(ctx, lo, hi)
+	}
 	if r.host != nil {
 		in.Cols = make([]*engine.Vec, len(r.host.Cols))
 		for c, col := range r.host.Cols {
@@ -117,6 +123,43 @@ func (r *execRun) morsel(ctx context.Context, i int) (*engine.Batch, error) {
 		in = eval.GatherBatch(in, sel)
 	}
 	return in, nil
+}
+
+// filteredMorsel scans rows [lo, hi) of a stored table through the filter:
+// the filter's columns first, then the other used columns only at the
+// rows that passed. A filter column that later steps also read is
+// gathered; one they do not read is dropped.
+func (r *execRun) filteredMorsel(ctx context.Context, lo, hi int) (*engine.Batch, error) {
+	n := hi - lo
+	in := &engine.Batch{N: n, Cols: make([]*engine.Vec, len(r.host.Cols))}
+	for c, col := range r.host.Cols {
+		if r.filterCols[c] {
+			in.Cols[c] = scanColumn(col, lo, hi)
+		}
+	}
+	sel, err := filter(ctx, r.p.Filter, in)
+	if err != nil {
+		return nil, err
+	}
+	if len(sel) == 0 {
+		return nil, nil
+	}
+	all := len(sel) == n
+	out := &engine.Batch{N: len(sel), Cols: make([]*engine.Vec, len(r.host.Cols))}
+	for c, col := range r.host.Cols {
+		switch {
+		case !r.restCols[c]:
+		case r.filterCols[c] && all:
+			out.Cols[c] = in.Cols[c]
+		case r.filterCols[c]:
+			out.Cols[c] = in.Cols[c].Gather(sel)
+		case all:
+			out.Cols[c] = scanColumn(col, lo, hi)
+		default:
+			out.Cols[c] = scanRows(col, lo, 0, sel)
+		}
+	}
+	return out, nil
 }
 
 // parallel runs f(w, lo, hi) for workers w over contiguous morsel ranges
@@ -169,6 +212,10 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 		}
 		r.host, r.rows = h, int(h.N)
 		r.used = usedColumns(len(h.Cols), append(append([]engine.Expr{p.Filter}, p.Project...), exprsOf(p)...)...)
+		if p.Filter != nil {
+			r.filterCols = usedColumns(len(h.Cols), p.Filter)
+			r.restCols = usedColumns(len(h.Cols), append(append([]engine.Expr(nil), p.Project...), exprsOf(p)...)...)
+		}
 		if p.Filter != nil {
 			if t := zoneFilter(p.Filter, h); t != nil {
 				r.live = liveMorsels(r.rows, t)
@@ -383,17 +430,7 @@ func exprsOf(p *engine.Plan) []engine.Expr {
 
 // filter returns the rows where pred is true (not false, not NULL).
 func filter(ctx context.Context, pred engine.Expr, in *engine.Batch) ([]int32, error) {
-	v, err := eval.Eval(ctx, pred, in)
-	if err != nil {
-		return nil, err
-	}
-	sel := make([]int32, 0, in.N)
-	for i := 0; i < in.N; i++ {
-		if v.I[i] != 0 && !v.IsNull(i) {
-			sel = append(sel, int32(i))
-		}
-	}
-	return sel, nil
+	return eval.Select(ctx, pred, in)
 }
 
 func project(ctx context.Context, exprs []engine.Expr, in *engine.Batch) (*engine.Batch, error) {

@@ -20,22 +20,39 @@ import (
 const probeMorsel = 1 << 16
 
 // joinTable is the build side's hash table: rows with equal keys are
-// chained in row order (head, next); a NULL key is in no chain. It is
-// open addressing over chains: one integer-valued key is compared as the
+// chained in row order (head, next); a NULL key is in no chain. One
+// integer-valued key whose values span a range not much wider than the
+// build side (TPC-H's keys, most surrogate keys) indexes an array of
+// chain heads by its value minus the smallest. Other keys use open
+// addressing over chains: one integer-valued key is compared as the
 // value itself; other keys are hashed in place (eval.HashKeys) and a
 // chain's first row is compared with the probe row (eval.KeysEqual).
 type joinTable struct {
-	ints     bool // one integer-valued key
-	mask     uint64
-	slotKey  []uint64 // ints: the key; otherwise the keys' hash
-	slotHead []int32  // -1: empty
-	keys     []*engine.Vec
-	seed     eval.KeySeed
-	next     []int32
+	ints bool // one integer-valued key
+	// direct: dhead[k-base] heads the chain of integer key k
+	direct bool
+	base   int64
+	dhead  []int32
+	mask   uint64
+	slots  []joinSlot
+	keys   []*engine.Vec
+	seed   eval.KeySeed
+	next   []int32
 	// rows is the build side's row count; nulls whether a key was NULL.
 	rows  int
 	nulls bool
 }
+
+// joinSlot is one open-addressing slot: the key (ints) or the keys'
+// hash, and the chain's first row (-1: empty).
+type joinSlot struct {
+	key  uint64
+	head int32
+}
+
+// directSpan is how much wider than the build side an integer key's
+// range may be for the array of chain heads.
+const directSpan = 4
 
 // keyCols evaluates key expressions over all rows of h.
 func keyCols(ctx context.Context, keys []engine.Expr, h *engine.HostTable) ([]*engine.Vec, error) {
@@ -107,15 +124,17 @@ func joinTableBytes(n int) int64 {
 // newJoinTable hashes the build side's key vectors (n rows).
 func newJoinTable(keys []*engine.Vec, n int) *joinTable {
 	t := &joinTable{rows: n, next: make([]int32, n), keys: keys, ints: intKey(keys)}
+	if t.ints && t.buildDirect(keys[0], n) {
+		return t
+	}
 	size := 16
 	for size < 2*n {
 		size *= 2
 	}
 	t.mask = uint64(size - 1)
-	t.slotKey = make([]uint64, size)
-	t.slotHead = make([]int32, size)
-	for i := range t.slotHead {
-		t.slotHead[i] = -1
+	t.slots = make([]joinSlot, size)
+	for i := range t.slots {
+		t.slots[i].head = -1
 	}
 	var hs []uint64
 	if t.ints {
@@ -138,19 +157,59 @@ func newJoinTable(keys []*engine.Vec, n int) *joinTable {
 		k := hs[i]
 		s := hash64(k) & t.mask
 		if t.ints {
-			for t.slotHead[s] >= 0 && t.slotKey[s] != k {
+			for t.slots[s].head >= 0 && t.slots[s].key != k {
 				s = (s + 1) & t.mask
 			}
 		} else {
-			for t.slotHead[s] >= 0 && (t.slotKey[s] != k || !eval.KeysEqual(keys, int(t.slotHead[s]), keys, i)) {
+			for t.slots[s].head >= 0 && (t.slots[s].key != k || !eval.KeysEqual(keys, int(t.slots[s].head), keys, i)) {
 				s = (s + 1) & t.mask
 			}
 		}
-		t.slotKey[s] = k
-		t.next[i] = t.slotHead[s]
-		t.slotHead[s] = int32(i)
+		t.slots[s].key = k
+		t.next[i] = t.slots[s].head
+		t.slots[s].head = int32(i)
 	}
 	return t
+}
+
+// buildDirect builds the array of chain heads of integer key v when its
+// values span at most directSpan times the build side's rows (plus a
+// little); false leaves t to the hash table.
+func (t *joinTable) buildDirect(v *engine.Vec, n int) bool {
+	lo, hi, any := int64(0), int64(0), false
+	for i, x := range v.I[:n] {
+		if v.IsNull(i) {
+			continue
+		}
+		if !any {
+			lo, hi, any = x, x, true
+			continue
+		}
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	span := uint64(hi) - uint64(lo) // hi - lo, exact since hi >= lo
+	if span >= uint64(directSpan)*uint64(n)+1024 {
+		return false
+	}
+	t.direct, t.base = true, lo
+	t.dhead = make([]int32, span+1)
+	if !any {
+		t.dhead = t.dhead[:0]
+	}
+	for i := range t.dhead {
+		t.dhead[i] = -1
+	}
+	for i := n - 1; i >= 0; i-- {
+		if v.IsNull(i) {
+			t.nulls = true
+			t.next[i] = -1
+			continue
+		}
+		d := uint64(v.I[i]) - uint64(lo)
+		t.next[i] = t.dhead[d]
+		t.dhead[d] = int32(i)
+	}
+	return true
 }
 
 // probeHashes returns what first needs of probe rows [lo, hi): their
@@ -168,20 +227,27 @@ func (t *joinTable) first(keys []*engine.Vec, i int, h uint64) int32 {
 	if anyNull(keys, i) {
 		return -1
 	}
+	if t.direct {
+		d := uint64(keys[0].I[i]) - uint64(t.base)
+		if d >= uint64(len(t.dhead)) {
+			return -1
+		}
+		return t.dhead[d]
+	}
 	if t.ints {
 		k := uint64(keys[0].I[i])
 		s := hash64(k) & t.mask
-		for t.slotHead[s] >= 0 {
-			if t.slotKey[s] == k {
-				return t.slotHead[s]
+		for t.slots[s].head >= 0 {
+			if t.slots[s].key == k {
+				return t.slots[s].head
 			}
 			s = (s + 1) & t.mask
 		}
 		return -1
 	}
 	s := hash64(h) & t.mask
-	for head := t.slotHead[s]; head >= 0; head = t.slotHead[s] {
-		if t.slotKey[s] == h && eval.KeysEqual(t.keys, int(head), keys, i) {
+	for head := t.slots[s].head; head >= 0; head = t.slots[s].head {
+		if t.slots[s].key == h && eval.KeysEqual(t.keys, int(head), keys, i) {
 			return head
 		}
 		s = (s + 1) & t.mask
@@ -412,9 +478,9 @@ func residual(ctx context.Context, j *engine.Join, l, r *engine.HostTable, cl, c
 				continue
 			}
 			if c < nlc {
-				in.Cols[c] = scanColumn(l.Cols[c].Gather(cl[lo:hi]), 0, hi-lo)
+				in.Cols[c] = scanRows(l.Cols[c], 0, 0, cl[lo:hi])
 			} else {
-				in.Cols[c] = scanColumn(r.Cols[c-nlc].Gather(cr[lo:hi]), 0, hi-lo)
+				in.Cols[c] = scanRows(r.Cols[c-nlc], 0, 0, cr[lo:hi])
 			}
 		}
 		sel, err := filter(ctx, j.Residual, in)
