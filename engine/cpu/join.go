@@ -264,12 +264,14 @@ type joinPart struct {
 }
 
 // join runs a Join node.
-func (b *Backend) join(ctx context.Context, j *engine.Join) (*engine.HostTable, error) {
-	l, err := b.materialize(ctx, j.Left)
+// need marks the output columns the caller reads (nil: all).
+func (b *Backend) join(ctx context.Context, j *engine.Join, need []bool) (*engine.HostTable, error) {
+	needL, needR := joinSideCols(j, need)
+	l, err := b.materializeCols(ctx, j.Left, needL)
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.materialize(ctx, j.Right)
+	r, err := b.materializeCols(ctx, j.Right, needR)
 	if err != nil {
 		return nil, err
 	}
@@ -365,7 +367,29 @@ func (b *Backend) join(ctx context.Context, j *engine.Join) (*engine.HostTable, 
 			}
 		}
 	}
-	return gatherJoin(j, l, r, li, ri), nil
+	return gatherJoin(j, l, r, li, ri, need), nil
+}
+
+// joinSideCols marks the columns each side of j must fill: those the
+// caller reads (need) and those of the keys and the residual condition.
+// Nil marks all.
+func joinSideCols(j *engine.Join, need []bool) (needL, needR []bool) {
+	nl, nr := len(j.Left.Columns()), len(j.Right.Columns())
+	semi := j.Kind == engine.JoinSemi || j.Kind == engine.JoinAnti || j.Kind == engine.JoinAntiNull
+	keysL := neededColumns(nl, j.LeftKeys...)
+	keysR := neededColumns(nr, j.RightKeys...)
+	res := neededColumns(nl+nr, j.Residual)
+	if keysL == nil || keysR == nil || res == nil {
+		return nil, nil
+	}
+	needL, needR = make([]bool, nl), make([]bool, nr)
+	for i := range needL {
+		needL[i] = need == nil || i >= len(need) || need[i] || keysL[i] || res[i]
+	}
+	for i := range needR {
+		needR[i] = keysR[i] || res[nl+i] || !semi && (need == nil || nl+i >= len(need) || need[nl+i])
+	}
+	return needL, needR
 }
 
 // probe finds the output pairs of left rows [lo, hi).
@@ -494,8 +518,9 @@ func residual(ctx context.Context, j *engine.Join, l, r *engine.HostTable, cl, c
 	return ol, or, nil
 }
 
-// gatherJoin builds the join's output table from the pairs.
-func gatherJoin(j *engine.Join, l, r *engine.HostTable, li, ri []int32) *engine.HostTable {
+// gatherJoin builds the join's output table from the pairs: the columns
+// need marks (nil: all), the others without storage (noColumn).
+func gatherJoin(j *engine.Join, l, r *engine.HostTable, li, ri []int32, need []bool) *engine.HostTable {
 	var srcs []*engine.Column
 	var idx [][]int32
 	for _, c := range l.Cols {
@@ -511,6 +536,10 @@ func gatherJoin(j *engine.Join, l, r *engine.HostTable, li, ri []int32) *engine.
 	out := &engine.HostTable{N: int64(len(li)), Cols: make([]*engine.Column, len(srcs))}
 	var wg sync.WaitGroup
 	for k := range srcs {
+		if need != nil && k < len(need) && !need[k] {
+			out.Cols[k] = noColumn(srcs[k].Type, len(li))
+			continue
+		}
 		wg.Add(1)
 		go func(k int) {
 			defer wg.Done()

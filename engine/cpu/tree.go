@@ -15,6 +15,14 @@ import (
 
 // materialize runs node r and returns its output as a host table.
 func (b *Backend) materialize(ctx context.Context, r engine.Rel) (*engine.HostTable, error) {
+	return b.materializeCols(ctx, r, nil)
+}
+
+// materializeCols is materialize for a caller that reads only the output
+// columns need marks (nil: all of them). A join leaves the others
+// unfilled: columns of the right type and length without storage
+// (noColumn), so that its gathers copy only what is read above it.
+func (b *Backend) materializeCols(ctx context.Context, r engine.Rel, need []bool) (*engine.HostTable, error) {
 	if err := canceled(ctx); err != nil {
 		return nil, err
 	}
@@ -25,7 +33,7 @@ func (b *Backend) materialize(ctx context.Context, r engine.Rel) (*engine.HostTa
 	case *engine.Plan:
 		h, err = b.materializePlan(ctx, r)
 	case *engine.Join:
-		h, err = b.join(ctx, r)
+		h, err = b.join(ctx, r, need)
 	case *engine.SetOp:
 		h, err = b.setOp(ctx, r)
 	case *engine.Window:
@@ -52,7 +60,7 @@ func (b *Backend) materializePlan(ctx context.Context, p *engine.Plan) (*engine.
 		switch {
 		case p.Input != nil:
 			var err error
-			if in, err = b.materialize(ctx, p.Input); err != nil {
+			if in, err = b.materializeCols(ctx, p.Input, viewCols(p)); err != nil {
 				return nil, err
 			}
 		case p.Data != nil:
@@ -112,7 +120,7 @@ func (b *Backend) input(ctx context.Context, p *engine.Plan) (*engine.Plan, erro
 	if p.Input == nil {
 		return p, nil
 	}
-	h, err := b.materialize(ctx, p.Input)
+	h, err := b.materializeCols(ctx, p.Input, planCols(p))
 	if err != nil {
 		return nil, err
 	}
@@ -225,4 +233,64 @@ func (b *Backend) filteredTable(ctx context.Context, p *engine.Plan) (h *engine.
 		}
 	}
 	return out, true, nil
+}
+
+// planCols marks the columns of p's input that the pipeline reads: those
+// the executor scans (Execute's usedColumns).
+func planCols(p *engine.Plan) []bool {
+	exprs := append(append([]engine.Expr{p.Filter}, p.Project...), exprsOf(p)...)
+	return neededColumns(len(p.Input.Columns()), exprs...)
+}
+
+// viewCols marks the columns of p's input that a plan which only keeps
+// columns (IsView) reads.
+func viewCols(p *engine.Plan) []bool {
+	return neededColumns(len(p.Input.Columns()), p.Project[:p.Visible]...)
+}
+
+// neededColumns is usedColumns, all columns when an expression is of a
+// kind it does not walk.
+func neededColumns(n int, exprs ...engine.Expr) []bool {
+	for _, e := range exprs {
+		if !walkable(e) {
+			return nil
+		}
+	}
+	return usedColumns(n, exprs...)
+}
+
+// walkable reports whether usedColumns sees every column e reads.
+func walkable(e engine.Expr) bool {
+	switch e := e.(type) {
+	case nil, *engine.ColRef, *engine.Const:
+		return true
+	case *engine.Call:
+		for _, a := range e.Args {
+			if !walkable(a) {
+				return false
+			}
+		}
+		return true
+	case *engine.HostFunc:
+		for _, a := range e.Args {
+			if !walkable(a) {
+				return false
+			}
+		}
+		return true
+	case *engine.Case:
+		for i := range e.Conds {
+			if !walkable(e.Conds[i]) || !walkable(e.Results[i]) {
+				return false
+			}
+		}
+		return walkable(e.Else)
+	}
+	return false
+}
+
+// noColumn stands for an output column nobody reads: its type and length,
+// no storage.
+func noColumn(t engine.Type, n int) *engine.Column {
+	return &engine.Column{Type: t, Len: n}
 }
