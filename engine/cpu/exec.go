@@ -91,6 +91,12 @@ func (r *execRun) morsels() int {
 // morsel scans the i-th batch read and applies the filter. A nil batch
 // means no row passed.
 func (r *execRun) morsel(ctx context.Context, i int) (*engine.Batch, error) {
+	return r.morselBuf(ctx, i, nil)
+}
+
+// morselBuf is morsel scanning into bufs (nil: fresh storage), for a
+// caller done with the batch before its next morsel.
+func (r *execRun) morselBuf(ctx context.Context, i int, bufs *scanBufs) (*engine.Batch, error) {
 	if err := canceled(ctx); err != nil {
 		return nil, err
 	}
@@ -102,13 +108,17 @@ func (r *execRun) morsel(ctx context.Context, i int) (*engine.Batch, error) {
 	hi := min(lo+batchRows, r.rows)
 	in := &engine.Batch{N: hi - lo}
 	if r.host != nil && r.p.Filter != nil && r.filterCols != nil {
-		return r.filteredMorsel(ctx, lo, hi)
+		return r.filteredMorsel(ctx, lo, hi, bufs)
+	}
+	var rest []vecBuf
+	if bufs != nil {
+		rest = bufs.rest
 	}
 	if r.host != nil {
 		in.Cols = make([]*engine.Vec, len(r.host.Cols))
 		for c, col := range r.host.Cols {
 			if r.used[c] {
-				in.Cols[c] = scanColumn(col, lo, hi)
+				in.Cols[c] = scanRows(col, lo, hi-lo, nil, bufOf(rest, c))
 			}
 		}
 	}
@@ -129,12 +139,16 @@ func (r *execRun) morsel(ctx context.Context, i int) (*engine.Batch, error) {
 // the filter's columns first, then the other used columns only at the
 // rows that passed. A filter column that later steps also read is
 // gathered; one they do not read is dropped.
-func (r *execRun) filteredMorsel(ctx context.Context, lo, hi int) (*engine.Batch, error) {
+func (r *execRun) filteredMorsel(ctx context.Context, lo, hi int, bufs *scanBufs) (*engine.Batch, error) {
 	n := hi - lo
+	var fb, rb []vecBuf
+	if bufs != nil {
+		fb, rb = bufs.filter, bufs.rest
+	}
 	in := &engine.Batch{N: n, Cols: make([]*engine.Vec, len(r.host.Cols))}
 	for c, col := range r.host.Cols {
 		if r.filterCols[c] {
-			in.Cols[c] = scanColumn(col, lo, hi)
+			in.Cols[c] = scanRows(col, lo, n, nil, bufOf(fb, c))
 		}
 	}
 	sel, err := filter(ctx, r.p.Filter, in)
@@ -154,9 +168,9 @@ func (r *execRun) filteredMorsel(ctx context.Context, lo, hi int) (*engine.Batch
 		case r.filterCols[c]:
 			out.Cols[c] = in.Cols[c].Gather(sel)
 		case all:
-			out.Cols[c] = scanColumn(col, lo, hi)
+			out.Cols[c] = scanRows(col, lo, n, nil, bufOf(rb, c))
 		default:
-			out.Cols[c] = scanRows(col, lo, 0, sel)
+			out.Cols[c] = scanRows(col, lo, 0, sel, bufOf(rb, c))
 		}
 	}
 	return out, nil
@@ -316,8 +330,14 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*aggregator, erro
 		mems[w], meters[w] = newAggMemory(aggs[w]), newMeter(ctx, "the group table of an aggregate")
 	}
 	err := parallel(len(aggs), r.morsels(), func(w, lo, hi int) error {
+		// the aggregator copies what it keeps of a morsel: its scans
+		// reuse one set of buffers
+		var bufs *scanBufs
+		if r.host != nil {
+			bufs = newScanBufs(len(r.host.Cols))
+		}
 		for m := lo; m < hi; m++ {
-			in, err := r.morsel(ctx, m)
+			in, err := r.morselBuf(ctx, m, bufs)
 			if err != nil {
 				return err
 			}

@@ -491,6 +491,7 @@ func residual(ctx context.Context, j *engine.Join, l, r *engine.HostTable, cl, c
 	nlc := len(l.Cols)
 	used := usedColumns(nlc+len(r.Cols), j.Residual)
 	ol, or := cl[:0:0], cr[:0:0]
+	bufs := newScanBufs(len(used)) // the batches do not outlive the filter
 	for lo := 0; lo < len(cl); lo += batchRows {
 		if err := canceled(ctx); err != nil {
 			return nil, nil, err
@@ -502,9 +503,9 @@ func residual(ctx context.Context, j *engine.Join, l, r *engine.HostTable, cl, c
 				continue
 			}
 			if c < nlc {
-				in.Cols[c] = scanRows(l.Cols[c], 0, 0, cl[lo:hi])
+				in.Cols[c] = scanRows(l.Cols[c], 0, 0, cl[lo:hi], &bufs.rest[c])
 			} else {
-				in.Cols[c] = scanRows(r.Cols[c-nlc], 0, 0, cr[lo:hi])
+				in.Cols[c] = scanRows(r.Cols[c-nlc], 0, 0, cr[lo:hi], &bufs.rest[c])
 			}
 		}
 		sel, err := filter(ctx, j.Residual, in)
