@@ -323,6 +323,13 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*aggregator, erro
 	if aggs[0].hasDistinct() {
 		aggs = aggs[:1]
 	}
+	if lo, hi, ok := r.groupKeyRange(); ok {
+		for _, a := range aggs {
+			if !a.index.setDirect(lo, hi, r.rows) {
+				break
+			}
+		}
+	}
 	// each worker charges its aggregator's growth; the merge that
 	// follows folds charged groups into the first one's
 	mems, meters := make([]*aggMemory, len(aggs)), make([]*meter, len(aggs))
@@ -364,6 +371,34 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*aggregator, erro
 		}
 	}
 	return aggs[0], nil
+}
+
+// groupKeyRange returns the range of values of the plan's GROUP BY key
+// when it is one integer column of the stored table, from its zone map.
+func (r *execRun) groupKeyRange() (lo, hi int64, ok bool) {
+	if r.host == nil || len(r.p.GroupBy) != 1 {
+		return 0, 0, false
+	}
+	c, isCol := r.p.GroupBy[0].(*engine.ColRef)
+	if !isCol || c.Idx < 0 || c.Idx >= len(r.host.Cols) || engine.PhysOf(c.T.Kind) != engine.PhysInt ||
+		engine.PhysOf(r.host.Cols[c.Idx].Type.Kind) != engine.PhysInt {
+		return 0, 0, false
+	}
+	z := r.host.ZoneMap(c.Idx)
+	if z == nil {
+		return 0, 0, false
+	}
+	for k := range z.Min {
+		if z.AllNull[k] {
+			continue
+		}
+		if !ok {
+			lo, hi, ok = z.Min[k], z.Max[k], true
+			continue
+		}
+		lo, hi = min(lo, z.Min[k]), max(hi, z.Max[k])
+	}
+	return lo, hi, ok
 }
 
 // collect projects every morsel and concatenates the results in table
