@@ -402,8 +402,8 @@ func (b *Backend) probe(ctx context.Context, j *engine.Join, l, r *engine.HostTa
 		hs = t.probeHashes(lk, lo, hi, *hbuf)
 		*hbuf = hs
 	}
-	// candidate pairs
-	var cl, cr []int32
+	// candidate pairs, about one a row for the common key-to-key join
+	cl, cr := make([]int32, 0, hi-lo), make([]int32, 0, hi-lo)
 	counted := 0 // pairs charged
 	for i := lo; i < hi; i++ {
 		if m.on {
