@@ -43,6 +43,9 @@ type Table struct {
 	// cat is the catalog the table is in (nil for a table made outside
 	// one), which writes its versions to stable storage (durable.go).
 	cat *Catalog
+	// counters are the table's activity counts (tablecounters.go),
+	// guarded by mu until set.
+	counters *TableCounters
 }
 
 // version is one committed state of a table's data. refs counts the

@@ -136,7 +136,7 @@ func (c *Catalog) CreateIn(schema, name string, cols []ColumnDef, data TableData
 	if tables[name] != nil || views[name] != nil {
 		return fail(Errorf(CodeDuplicateTable, "relation %q already exists", name))
 	}
-	t := &Table{Name: name, Schema: schema, Columns: cols, OID: c.nextOID, live: &c.live, cat: c}
+	t := &Table{Name: name, Schema: schema, Columns: cols, OID: c.nextOID, live: &c.live, cat: c, counters: &TableCounters{}}
 	undo := c.snapshotLocked()
 	c.nextOID++
 	tables[name] = t
@@ -508,7 +508,7 @@ func (c *Catalog) Alter(t *Table, name string, cols []ColumnDef) (*Table, error)
 	}
 	// The successor takes over the version with its reference, and both
 	// names change under c.mu: no reader sees the table without data.
-	nt := &Table{Name: name, Schema: t.Schema, Columns: cols, OID: t.OID, live: t.live, cat: c}
+	nt := &Table{Name: name, Schema: t.Schema, Columns: cols, OID: t.OID, live: t.live, cat: c, counters: t.Counters()}
 	undo := c.snapshotLocked()
 	delete(tables, t.Name)
 	tables[name] = nt

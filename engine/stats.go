@@ -1,7 +1,7 @@
 package engine
 
 import (
-	"encoding/binary"
+	"hash/maphash"
 	"math"
 	"sync"
 )
@@ -55,8 +55,13 @@ func EstimateStats(sample *Column, n int64) ColumnStats {
 	if k == 0 || n == 0 {
 		return ColumnStats{}
 	}
-	seen := make(map[string]int, k)
-	var key []byte
+	// Each value becomes a 64-bit word (a number's float64 bits, a
+	// string's hash), counted in an open-addressing table: no string per
+	// value. The planner asks for these on every
+	// statement over a new intermediate table (a join's output), so their
+	// cost is paid per query.
+	words := make([]uint64, 0, k)
+	seed := maphash.MakeSeed() // distinct strings collide with odds of about 2^-64 a pair
 	nulls := 0
 	lo, hi := math.Inf(1), math.Inf(-1)
 	numeric := false
@@ -65,9 +70,7 @@ func EstimateStats(sample *Column, n int64) ColumnStats {
 			nulls++
 			continue
 		}
-		key = key[:0]
 		var x float64
-		isNum := true
 		switch {
 		case sample.B != nil:
 			x = float64(sample.B[i])
@@ -87,30 +90,21 @@ func EstimateStats(sample *Column, n int64) ColumnStats {
 		case sample.D != nil:
 			x = sample.D[i].Float64()
 		default:
-			isNum = false
-			key = append(key, sample.StrAt(i)...)
+			words = append(words, maphash.Bytes(seed, sample.StrAt(i)))
+			continue
 		}
-		if isNum {
-			numeric = true
-			key = binary.LittleEndian.AppendUint64(key, math.Float64bits(x))
-			lo, hi = min(lo, x), max(hi, x)
-		}
-		seen[string(key)]++
+		numeric = true
+		words = append(words, math.Float64bits(x))
+		lo, hi = min(lo, x), max(hi, x)
 	}
+	d, f1 := distinctWords(words)
 	s := ColumnStats{NullFrac: float64(nulls) / float64(k)}
 	if numeric && lo <= hi {
 		s.Min, s.Max, s.HasRange = lo, hi, true
 	}
-	d := float64(len(seen))
 	nonNull := float64(k - nulls)
 	if nonNull == 0 {
 		return s
-	}
-	f1 := 0.0
-	for _, c := range seen {
-		if c == 1 {
-			f1++
-		}
 	}
 	total := float64(n) * (1 - s.NullFrac)
 	switch {
@@ -124,6 +118,34 @@ func EstimateStats(sample *Column, n int64) ColumnStats {
 	}
 	s.Distinct = max(1, min(s.Distinct, total))
 	return s
+}
+
+// distinctWords counts the distinct words and those seen once.
+func distinctWords(words []uint64) (d, f1 float64) {
+	size := 16
+	for size < 2*len(words) {
+		size <<= 1
+	}
+	mask := uint64(size - 1)
+	keys := make([]uint64, size)
+	counts := make([]int32, size) // 0: an empty slot
+	for _, w := range words {
+		i := (w * 0x9e3779b97f4a7c15) >> 32 & mask
+		for counts[i] != 0 && keys[i] != w {
+			i = (i + 1) & mask
+		}
+		keys[i] = w
+		counts[i]++
+	}
+	for _, c := range counts {
+		if c > 0 {
+			d++
+		}
+		if c == 1 {
+			f1++
+		}
+	}
+	return d, f1
 }
 
 // statsCache keeps a table's column statistics once computed.

@@ -115,6 +115,7 @@ func (s *Session) copyFrom(ctx context.Context, st *parse.Copy, w engine.ResultW
 	}); err != nil {
 		return err
 	}
+	s.countInserts(t, res.Rows)
 	s.srv.cat.RecordLoadErrors(st.Table, res.Skipped)
 	s.srv.log.Debug("copy", "table", st.Table, "seconds", time.Since(start).Seconds())
 	return w.Complete(fmt.Sprintf("COPY %d", res.Rows))

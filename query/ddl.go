@@ -242,6 +242,7 @@ func (s *Session) truncate(st *parse.Truncate, w engine.ResultWriter) error {
 		if err := s.writeTable(t, txKey(t), empty, func(_, add engine.TableData) (engine.TableData, error) { return add, nil }); err != nil {
 			return err
 		}
+		s.countTruncate(t)
 	}
 	return w.Complete("TRUNCATE TABLE")
 }

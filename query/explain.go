@@ -24,8 +24,19 @@ func (countWriter) Complete(string) error                { return nil }
 func (countWriter) Notice(engine.Notice) error           { return nil }
 func (countWriter) EmptyQuery() error                    { return nil }
 
+type explainOnlyKey struct{}
+
+// explainOnly reports whether ctx is a plain EXPLAIN's, which shows a
+// plan without running it: whatever binding it runs on the way (a join
+// or subquery materialised in host memory) is no scan of the statement's,
+// and pg_stat_user_tables does not count it.
+func explainOnly(ctx context.Context) bool { return ctx.Value(explainOnlyKey{}) != nil }
+
 func (s *Session) explain(ctx context.Context, st *parse.Explain, w engine.ResultWriter, env *paramEnv) error {
 	start := time.Now()
+	if !st.Analyze {
+		ctx = context.WithValue(ctx, explainOnlyKey{}, true)
+	}
 	if env != nil {
 		env.limits = st.Query.LimitParams
 	}

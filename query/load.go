@@ -18,35 +18,55 @@ import (
 	"github.com/gpusql/gpusql/query/parse"
 )
 
-// resolvePath confines a server-side path to the file root. Relative paths
-// are taken from the root; symbolic links are resolved before the check,
-// so a link cannot lead outside.
-func (s *Session) resolvePath(p string) (string, error) {
+// rootedPath is a server-side path p as a statement wrote it, and full,
+// p taken from the file root (when relative) and cleaned, to be checked
+// against the root before a file is opened for verb ("reading",
+// "writing"); hint says what may be opened where.
+type rootedPath struct {
+	root, p, full, verb, hint string
+}
+
+func (s *Session) rootPath(p, verb, hint string) rootedPath {
 	root := s.srv.opts.FileRoot
 	full := p
 	if !filepath.IsAbs(full) {
 		full = filepath.Join(root, full)
 	}
-	full = filepath.Clean(full)
-	outside := func() error {
-		e := engine.Errorf(engine.CodeInsufficientPrivilege, "could not open file %q for reading: permission denied: the file is outside the server's file root", p)
-		e.Hint = "Server-side COPY and CREATE TABLE ... FROM CSV read only under " + root + " (the --file-root option). To send a file from the client, use psql's \\copy."
-		return e
-	}
-	if !within(root, full) {
-		return "", outside()
-	}
-	real, err := filepath.EvalSymlinks(full)
+	return rootedPath{root: root, p: p, full: filepath.Clean(full), verb: verb, hint: fmt.Sprintf(hint, root)}
+}
+
+// outside is the error for a path that leads outside the root.
+func (r rootedPath) outside() error {
+	e := engine.Errorf(engine.CodeInsufficientPrivilege, "could not open file %q for %s: permission denied: the file is outside the server's file root", r.p, r.verb)
+	e.Hint = r.hint
+	return e
+}
+
+// eval resolves the symbolic links of path, which must exist and stay
+// within the root.
+func (r rootedPath) eval(path string) (string, error) {
+	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", engine.Errorf(engine.CodeUndefinedFile, "could not open file %q for reading: No such file or directory", p)
+			return "", engine.Errorf(engine.CodeUndefinedFile, "could not open file %q for %s: No such file or directory", r.p, r.verb)
 		}
-		return "", engine.Errorf(engine.CodeIOError, "could not open file %q for reading: %v", p, err)
+		return "", engine.Errorf(engine.CodeIOError, "could not open file %q for %s: %v", r.p, r.verb, err)
 	}
-	if !within(root, real) {
-		return "", outside()
+	if !within(r.root, real) {
+		return "", r.outside()
 	}
 	return real, nil
+}
+
+// resolvePath confines a server-side path to the file root. Relative paths
+// are taken from the root; symbolic links are resolved before the check,
+// so a link cannot lead outside.
+func (s *Session) resolvePath(p string) (string, error) {
+	r := s.rootPath(p, "reading", "Server-side COPY and CREATE TABLE ... FROM CSV read only under %s (the --file-root option). To send a file from the client, use psql's \\copy.")
+	if !within(r.root, r.full) {
+		return "", r.outside()
+	}
+	return r.eval(r.full)
 }
 
 // resolveWritePath confines the target of COPY TO 'file' to the file
@@ -54,31 +74,15 @@ func (s *Session) resolvePath(p string) (string, error) {
 // links); a target that is a link is followed if it stays within the
 // root. The file itself need not exist; it is replaced whole.
 func (s *Session) resolveWritePath(p string) (string, error) {
-	root := s.srv.opts.FileRoot
-	full := p
-	if !filepath.IsAbs(full) {
-		full = filepath.Join(root, full)
+	r := s.rootPath(p, "writing", "Server-side COPY TO writes only under %s (the --file-root option). To write a file on the client, use COPY ... TO STDOUT or psql's \\copy.")
+	if !within(r.root, r.full) || r.full == r.root {
+		return "", r.outside()
 	}
-	full = filepath.Clean(full)
-	outside := func() error {
-		e := engine.Errorf(engine.CodeInsufficientPrivilege, "could not open file %q for writing: permission denied: the file is outside the server's file root", p)
-		e.Hint = "Server-side COPY TO writes only under " + root + " (the --file-root option). To write a file on the client, use COPY ... TO STDOUT or psql's \\copy."
-		return e
-	}
-	if !within(root, full) || full == root {
-		return "", outside()
-	}
-	dir, err := filepath.EvalSymlinks(filepath.Dir(full))
+	dir, err := r.eval(filepath.Dir(r.full))
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", engine.Errorf(engine.CodeUndefinedFile, "could not open file %q for writing: No such file or directory", p)
-		}
-		return "", engine.Errorf(engine.CodeIOError, "could not open file %q for writing: %v", p, err)
+		return "", err
 	}
-	if !within(root, dir) {
-		return "", outside()
-	}
-	target := filepath.Join(dir, filepath.Base(full))
+	target := filepath.Join(dir, filepath.Base(r.full))
 	// A link is followed, as PostgreSQL's COPY TO follows it, even to a
 	// file that does not exist yet; each step must stay within the root.
 	for hops := 0; ; hops++ {
@@ -94,12 +98,12 @@ func (s *Session) resolveWritePath(p string) (string, error) {
 			dest = filepath.Join(filepath.Dir(target), dest)
 		}
 		d, err := filepath.EvalSymlinks(filepath.Dir(filepath.Clean(dest)))
-		if err != nil || !within(root, d) {
-			return "", outside()
+		if err != nil || !within(r.root, d) {
+			return "", r.outside()
 		}
 		target = filepath.Join(d, filepath.Base(dest))
-		if !within(root, target) {
-			return "", outside()
+		if !within(r.root, target) {
+			return "", r.outside()
 		}
 	}
 	if fi, err := os.Stat(target); err == nil && !fi.Mode().IsRegular() {
@@ -252,6 +256,7 @@ func (s *Session) createTable(ctx context.Context, st *parse.CreateTable, w engi
 		return err
 	}
 	s.createdTable(t)
+	s.countInserts(t, res.Rows)
 	// The skipped rows become visible in gpusql_load_errors with the
 	// load they belong to: a load that commits nothing records nothing.
 	s.srv.cat.RecordLoadErrors(st.Name, res.Skipped)

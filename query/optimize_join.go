@@ -65,7 +65,22 @@ func (o *optimizer) join(j *engine.Join, preds []engine.Expr, need []bool) (engi
 		return o.twoSided(j, preds, need)
 	case engine.JoinSemi, engine.JoinAnti, engine.JoinAntiNull:
 		if pushed, ok := o.pushSemi(j); ok {
-			return o.rel(pushed, preds, need)
+			// Below, the semi join filters its member before the inner
+			// joins (TPC-H Q18); above them, it probes with their
+			// output, which the WHERE conditions may have made far
+			// smaller than the member (Q21: lineitem joined to one
+			// nation's suppliers). Both are planned, with the
+			// conditions in place, and the one that reads fewer rows
+			// kept.
+			down, dm, drest, err := o.rel(pushed, preds, need)
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			up, um, urest, err := o.twoSided(j, preds, need)
+			if err == nil && o.joinRows(up) < o.joinRows(down) {
+				return up, um, urest, nil
+			}
+			return down, dm, drest, nil
 		}
 		return o.twoSided(j, preds, need)
 	case engine.JoinFull:
@@ -683,12 +698,25 @@ func constantOnly(cs []engine.Expr, nl int) bool {
 	return true
 }
 
+// joinRows is the rows the joins of planned tree r read, both sides of
+// each: what a hash join costs, its build and its probe.
+func (o *optimizer) joinRows(r engine.Rel) float64 {
+	total := 0.0
+	if j, ok := r.(*engine.Join); ok {
+		total += o.estimate(j.Left).rows + o.estimate(j.Right).rows
+	}
+	for _, in := range r.Inputs() {
+		total += o.joinRows(in)
+	}
+	return total
+}
+
 // pushSemi moves a semi or anti join below the inner joins of its left
-// side, onto the one member whose columns it reads, when its right side
-// is expected to be no larger than that member: the member is then
-// filtered before it is joined (TPC-H Q18's IN over a small grouped
-// subquery filters orders, not the join of lineitem, orders and
-// customer). The left side's columns stay where they were.
+// side, onto the one member whose columns it reads: the member is then
+// filtered before it is joined (TPC-H Q18's IN over a grouped subquery
+// filters orders, not the join of lineitem, orders and customer). The
+// caller keeps this plan or the other by their joins' rows. The left
+// side's columns stay where they were.
 func (o *optimizer) pushSemi(j *engine.Join) (engine.Rel, bool) {
 	inner, ok := j.Left.(*engine.Join)
 	if !ok || inner.Kind != engine.JoinInner {
@@ -728,9 +756,6 @@ func (o *optimizer) pushSemi(j *engine.Join) (engine.Rel, bool) {
 		return nil, false
 	}
 	it := items[target]
-	if o.estimate(j.Right).rows > o.estimate(it.rel).rows {
-		return nil, false
-	}
 	moved := &engine.Join{Kind: j.Kind, Left: it.rel, Right: j.Right, RightKeys: j.RightKeys}
 	for _, k := range j.LeftKeys {
 		moved.LeftKeys = append(moved.LeftKeys, shiftBy(k, -it.off))

@@ -239,6 +239,36 @@ func TestPlanner(t *testing.T) {
 		}
 	})
 
+	t.Run("an IN over a grouped subquery filters its member first (Q18)", func(t *testing.T) {
+		p := explain(t, sess, `SELECT c_custkey, o_orderkey, sum(l_quantity) FROM customer, orders, lineitem
+			WHERE o_orderkey IN (SELECT l_orderkey FROM lineitem GROUP BY l_orderkey HAVING sum(l_quantity) > 140)
+			AND c_custkey = o_custkey AND o_orderkey = l_orderkey GROUP BY c_custkey, o_orderkey`)
+		semi := p.find("Hash Semi Join on ")
+		if len(semi) != 1 || !strings.HasPrefix(semi[0].kids[0].head, "Scan orders") {
+			t.Errorf("want the semi join directly over the orders scan:\n%s", p)
+		}
+	})
+
+	t.Run("EXISTS probes with the output of selective joins (Q21)", func(t *testing.T) {
+		// lineitem joins one nation's suppliers (an eighth of them) and
+		// a seventh of orders: the semi and anti joins over lineitem's
+		// columns probe with that output, not with lineitem
+		p := explain(t, sess, `SELECT s_suppkey, count(*) FROM supplier, lineitem l1, orders, nation
+			WHERE s_suppkey = l1.l_suppkey AND o_orderkey = l1.l_orderkey AND o_pri = 1 AND l1.l_quantity > 10
+			AND EXISTS (SELECT * FROM lineitem l2 WHERE l2.l_orderkey = l1.l_orderkey AND l2.l_suppkey <> l1.l_suppkey)
+			AND NOT EXISTS (SELECT * FROM lineitem l3 WHERE l3.l_orderkey = l1.l_orderkey AND l3.l_suppkey <> l1.l_suppkey AND l3.l_quantity > 10)
+			AND s_nationkey = n_nationkey AND n_name = 'n3' GROUP BY s_suppkey`)
+		semi, anti := p.find("Hash Semi Join on "), p.find("Hash Anti Join on ")
+		if len(semi) != 1 || len(anti) != 1 {
+			t.Fatalf("want one semi and one anti join:\n%s", p)
+		}
+		for _, j := range []*planNode{semi[0], anti[0]} {
+			if len(j.kids[0].find("Hash Inner Join")) != 3 {
+				t.Errorf("%q should be above the three inner joins:\n%s", j.head, p)
+			}
+		}
+	})
+
 	t.Run("a correlated aggregate is a left join on its key", func(t *testing.T) {
 		p := explain(t, sess, `SELECT c_custkey, (SELECT count(*) FROM orders WHERE o_custkey = c_custkey) FROM customer`)
 		if len(p.find("Hash Left Join on ")) != 1 {

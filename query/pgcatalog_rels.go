@@ -868,10 +868,17 @@ func (s *Session) pgStatTablesRows(rel string) []row {
 		}
 		r := row{"relid": u.oid, "schemaname": u.schema, "relname": u.name}
 		if rel == "pg_stat_user_tables" {
-			n := u.table.Rows()
-			r["n_live_tup"], r["n_dead_tup"], r["n_tup_ins"] = n, 0, n
-			r["seq_scan"], r["n_tup_upd"], r["n_tup_del"], r["n_tup_hot_upd"] = 0, 0, 0, 0
-			r["n_mod_since_analyze"], r["n_ins_since_vacuum"] = 0, 0
+			// The counters are the table's (engine.TableCounters).
+			// gpusql has no indexes, UPDATE, DELETE or dead rows, and
+			// neither VACUUM nor ANALYZE, whose counters stay 0 and
+			// whose times NULL; with no VACUUM, every inserted row is
+			// one inserted since the last.
+			c := u.table.Counters()
+			ins := c.TupIns.Load()
+			r["n_live_tup"], r["n_dead_tup"], r["n_tup_ins"] = u.table.Rows(), 0, ins
+			r["seq_scan"], r["seq_tup_read"] = c.SeqScan.Load(), c.SeqTupRead.Load()
+			r["n_tup_upd"], r["n_tup_del"], r["n_tup_hot_upd"] = 0, 0, 0
+			r["n_mod_since_analyze"], r["n_ins_since_vacuum"] = c.ModSinceAnalyze.Load(), ins
 			r["vacuum_count"], r["autovacuum_count"], r["analyze_count"], r["autoanalyze_count"] = 0, 0, 0, 0
 		} else {
 			r["heap_blks_read"], r["heap_blks_hit"] = 0, 0

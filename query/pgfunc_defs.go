@@ -288,14 +288,15 @@ var pgFuncs = map[string]pgFunc{
 		}
 		return fint(-1), nil
 	}},
-	// The statistics of scans: gpusql counts none, as
-	// pg_stat_user_tables.seq_scan shows (DBeaver reads it per index).
-	"pg_stat_get_numscans": {args: kInt, min: 1, ret: engine.Int64, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
-		return fint(0), nil
-	}},
-	"pg_relation_size":       relSize(),
-	"pg_table_size":          relSize(),
-	"pg_total_relation_size": relSize(),
+	// The table counters pg_stat_user_tables shows, by the table's OID
+	// (DBeaver reads pg_stat_get_numscans per table and index); 0 for
+	// any other OID, as in PostgreSQL.
+	"pg_stat_get_numscans":        tableCounter(func(c *engine.TableCounters) int64 { return c.SeqScan.Load() }),
+	"pg_stat_get_tuples_returned": tableCounter(func(c *engine.TableCounters) int64 { return c.SeqTupRead.Load() }),
+	"pg_stat_get_tuples_inserted": tableCounter(func(c *engine.TableCounters) int64 { return c.TupIns.Load() }),
+	"pg_relation_size":            relSize(),
+	"pg_table_size":               relSize(),
+	"pg_total_relation_size":      relSize(),
 	// pg_size_pretty(bigint) and pg_size_pretty(numeric) (a sum of
 	// sizes): a whole number in bigint's range reads as the bigint; a
 	// fraction under 10240 is that many bytes.
@@ -494,6 +495,16 @@ func (s *Session) objOID(v fval) (int64, bool, error) {
 }
 
 // relSize is pg_relation_size and friends: the table's device bytes.
+// tableCounter is pg_stat_get_*(oid) of one of a table's counters.
+func tableCounter(get func(*engine.TableCounters) int64) pgFunc {
+	return pgFunc{args: kInt, min: 1, ret: engine.Int64, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		if r, ok := s.userRelByOID(a[0].i); ok && r.table != nil {
+			return fint(get(r.table.Counters())), nil
+		}
+		return fint(0), nil
+	}}
+}
+
 func relSize() pgFunc {
 	return pgFunc{args: kObjText, min: 1, ret: engine.Int64, strict: true, fn: func(s *Session, a []fval) (fval, error) {
 		oid, ok, err := s.objOID(a[0])

@@ -29,19 +29,12 @@ func (w *typeWriter) Describe(cols []engine.ResultColumn) error {
 // what gpusql cannot run.
 func TestOperatorsBind(t *testing.T) {
 	srv, _ := newTestServer(t)
-	s, err := srv.NewSession(engine.SessionParams{User: "tester", Database: "gpusql"})
-	if err != nil {
-		t.Fatal(err)
+	s := testSession(t, srv, engine.SessionParams{})
+	rows := queryRows(t, s, "SELECT oprkind, format_type(oprleft, NULL), format_type(oprright, NULL), oprresult, oprname FROM pg_operator ORDER BY oid")
+	if len(rows) < 200 {
+		t.Fatalf("pg_operator lists %d operators", len(rows))
 	}
-	defer s.Close()
-	var r recorder
-	if err := s.Query(context.Background(), "SELECT oprkind, format_type(oprleft, NULL), format_type(oprright, NULL), oprresult, oprname FROM pg_operator ORDER BY oid", &r); err != nil {
-		t.Fatal(err)
-	}
-	if len(r.rows) < 200 {
-		t.Fatalf("pg_operator lists %d operators", len(r.rows))
-	}
-	for _, row := range r.rows {
+	for _, row := range rows {
 		f := strings.SplitN(row, "|", 5) // the name last: it may hold "|"
 		kind, left, right, name := f[0], f[1], f[2], f[4]
 		result, _ := strconv.ParseUint(f[3], 10, 32)

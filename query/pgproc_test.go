@@ -16,17 +16,10 @@ import (
 // WITHIN GROUP) and must not fail as undefined or unsupported.
 func TestProcsBind(t *testing.T) {
 	srv, _ := newTestServer(t)
-	s, err := srv.NewSession(engine.SessionParams{User: "tester", Database: "gpusql"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	var r recorder
-	if err := s.Query(context.Background(), "SELECT proname, prokind, proretset, proargtypes::text, pg_get_function_arguments(oid) FROM pg_catalog.pg_proc ORDER BY oid", &r); err != nil {
-		t.Fatal(err)
-	}
-	if len(r.rows) < 300 {
-		t.Fatalf("pg_proc lists %d functions", len(r.rows))
+	s := testSession(t, srv, engine.SessionParams{})
+	rows := queryRows(t, s, "SELECT proname, prokind, proretset, proargtypes::text, pg_get_function_arguments(oid) FROM pg_catalog.pg_proc ORDER BY oid")
+	if len(rows) < 300 {
+		t.Fatalf("pg_proc lists %d functions", len(rows))
 	}
 	typeName := map[string]string{"16": "boolean", "20": "bigint", "21": "smallint", "23": "integer", "25": "text",
 		"700": "real", "701": "double precision", "1700": "numeric", "1042": "character", "1043": "character varying",
@@ -34,7 +27,7 @@ func TestProcsBind(t *testing.T) {
 		"26": "oid", "2276": "integer", "2283": "integer", "5077": "integer", "2277": "integer[]", "5078": "integer[]",
 		"1009": "text[]", "1007": "integer[]", "1016": "bigint[]", "194": "text", "2205": "oid", "2206": "oid"}
 	kinds := map[string]int{}
-	for _, row := range r.rows {
+	for _, row := range rows {
 		f := strings.Split(row, "|")
 		name, kind, retset, args, shown := f[0], f[1], f[2], strings.Fields(f[3]), f[4]
 		kinds[kind]++

@@ -165,6 +165,7 @@ func (b *binder) userSource(schema, name string) (source, bool, error) {
 		if d, ok := b.s.pending(t, txKey(t)); ok {
 			data = d // written in the open transaction block
 		}
+		pins.source(data, t)
 		return source{name: name, cols: t.Columns, data: data, oid: t.OID, present: true}, true, nil
 	case redirected:
 		src, err := b.s.lookupSource(b.st.ctx, "public", name)

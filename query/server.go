@@ -185,7 +185,17 @@ func (s *Server) run(ctx context.Context, plan *engine.Plan, sink engine.BatchSi
 		return err
 	}
 	engine.OpLogOf(ctx).SetRoot(plan) // EXPLAIN ANALYZE prints the tree that ran
+	s.countScans(ctx, plan)
 	return s.executor(plan).Execute(ctx, plan, sink)
+}
+
+// countScans counts the scans of user tables in plan, which is about to
+// run, into their tables' counters (pg_stat_user_tables; snapshot.go).
+// A plain EXPLAIN's binding runs no scan of the statement's.
+func (s *Server) countScans(ctx context.Context, plan *engine.Plan) {
+	if p := pinsOf(ctx); p != nil && !explainOnly(ctx) {
+		p.countScans(plan)
+	}
 }
 
 // Catalog exposes the server's tables (for embedding and tests).

@@ -1,7 +1,6 @@
 package query_test
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -13,20 +12,8 @@ import (
 // to them rather than to the built-in default.
 func TestClientSettings(t *testing.T) {
 	srv, _ := newTestServer(t)
-	s, err := srv.NewSession(engine.SessionParams{User: "tester", Database: "gpusql", Application: "psql",
-		Options: map[string]string{"TimeZone": "Europe/Paris"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	q := func(sql string) string {
-		t.Helper()
-		var r recorder
-		if err := s.Query(context.Background(), sql, &r); err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		return strings.Join(r.rows, "\n")
-	}
+	s := testSession(t, srv, engine.SessionParams{Application: "psql", Options: map[string]string{"TimeZone": "Europe/Paris"}})
+	q := func(sql string) string { t.Helper(); return strings.Join(queryRows(t, s, sql), "\n") }
 	const list = "SELECT name, setting, source, reset_val FROM pg_settings WHERE name IN ('application_name', 'TimeZone', 'DateStyle') ORDER BY 1"
 	for _, step := range []struct{ sql, want string }{
 		{list, "DateStyle|ISO, MDY|default|ISO, MDY\nTimeZone|Europe/Paris|client|Europe/Paris\napplication_name|psql|client|psql"},
@@ -49,19 +36,8 @@ func TestClientSettings(t *testing.T) {
 // TO) undoes it, and SET LOCAL ends with the block.
 func TestSetInBlock(t *testing.T) {
 	srv, _ := newTestServer(t)
-	s, err := srv.NewSession(engine.SessionParams{User: "tester", Database: "gpusql"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	q := func(sql string) string {
-		t.Helper()
-		var r recorder
-		if err := s.Query(context.Background(), sql, &r); err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		return strings.Join(r.rows, "\n")
-	}
+	s := testSession(t, srv, engine.SessionParams{})
+	q := func(sql string) string { t.Helper(); return strings.Join(queryRows(t, s, sql), "\n") }
 	for _, step := range []struct{ sql, want string }{
 		{"BEGIN; SET TimeZone = 'Asia/Tokyo'; ROLLBACK; SHOW TimeZone", "UTC"},
 		{"BEGIN; SET LOCAL TimeZone = 'Asia/Tokyo'; COMMIT; SHOW TimeZone", "UTC"},

@@ -28,6 +28,14 @@ type pinSet struct {
 	// inView counts the views being bound, whose relations are not
 	// the statement's own.
 	inView int
+	// sources map the user tables' data the statement reads (pinned, or
+	// its block's) to their tables' counters, which the scans that run
+	// count into (countScans).
+	sources map[engine.TableData]*engine.TableCounters
+	// empty are those of tables with no data (never loaded), whose scans
+	// name them but have no data to match, by name; nil where two
+	// tables of one name (a temporary one and a public one) are empty.
+	empty map[string]*engine.TableCounters
 }
 
 type pinned struct {
@@ -76,6 +84,60 @@ func (p *pinSet) table(key string, find func() (*engine.Table, error)) (*engine.
 	p.tables[key] = pinned{t: t, snap: s}
 	p.noteLocked(t.Name, t.Ref())
 	return t, s.Data(), nil
+}
+
+// source records that the statement reads data as user table t's.
+func (p *pinSet) source(data engine.TableData, t *engine.Table) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if data == nil {
+		if p.empty == nil {
+			p.empty = map[string]*engine.TableCounters{}
+		}
+		c, seen := p.empty[t.Name]
+		if seen && c != t.Counters() {
+			p.empty[t.Name] = nil
+		} else {
+			p.empty[t.Name] = t.Counters()
+		}
+		return
+	}
+	if p.sources == nil {
+		p.sources = map[engine.TableData]*engine.TableCounters{}
+	}
+	p.sources[data] = t.Counters()
+}
+
+// countScans counts every scan of a user table's data in tree r, which
+// is about to run, into that table's counters: a scan and the rows it
+// reads, as pg_stat_user_tables shows them. Both backends run the plans
+// the server hands them, so counting here counts on either.
+func (p *pinSet) countScans(r engine.Rel) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.sources) == 0 && len(p.empty) == 0 {
+		return
+	}
+	var walk func(r engine.Rel)
+	walk = func(r engine.Rel) {
+		if pl, ok := r.(*engine.Plan); ok && pl.Input == nil && !pl.Host {
+			switch {
+			case pl.Data != nil:
+				if c := p.sources[pl.Data]; c != nil {
+					c.SeqScan.Add(1)
+					c.SeqTupRead.Add(pl.Data.Rows())
+				}
+			case pl.Table != "":
+				if c := p.empty[pl.Table]; c != nil {
+					c.SeqScan.Add(1)
+				}
+			}
+		}
+		for _, in := range r.Inputs() {
+			walk(in)
+		}
+	}
+	walk(r)
 }
 
 // note records that the statement's text names relation r as name.

@@ -151,6 +151,35 @@ func newTestServer(t *testing.T) (*query.Server, string) {
 	return srv, root
 }
 
+// testSession opens a session on srv, of user tester in database gpusql
+// unless p names others; it is closed when t ends.
+func testSession(t *testing.T, srv *query.Server, p engine.SessionParams) engine.Session {
+	t.Helper()
+	if p.User == "" {
+		p.User = "tester"
+	}
+	if p.Database == "" {
+		p.Database = "gpusql"
+	}
+	s, err := srv.NewSession(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// queryRows runs sql in s and returns its rows, the columns joined by
+// '|'; an error fails t.
+func queryRows(t testing.TB, s engine.Session, sql string) []string {
+	t.Helper()
+	var r recorder
+	if err := s.Query(context.Background(), sql, &r); err != nil {
+		t.Fatalf("%s: %v", sql, err)
+	}
+	return r.rows
+}
+
 func TestSQLCases(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/sql/*.slt")
 	if len(files) == 0 {

@@ -65,6 +65,7 @@ func (s *Session) lookupSource(ctx context.Context, schema, name string) (source
 	if d, ok := s.pending(t, name); ok {
 		data = d // written in the open transaction block
 	}
+	pins.source(data, t)
 	return source{name: name, cols: t.Columns, data: data, oid: t.OID, present: true}, nil
 }
 

@@ -93,6 +93,15 @@ type txState struct {
 	// block, which PostgreSQL runs as one transaction: their writes are
 	// kept as a block's are, and published when the last one succeeds.
 	implicit bool
+	// inserted counts, by table, the rows the block inserted and no
+	// TRUNCATE of the block discarded: pg_stat_user_tables counts them
+	// at COMMIT (countInserts).
+	inserted map[*engine.TableCounters]int64
+	// truncated holds, by table, the places in undo of the block's
+	// TRUNCATEs of it not rolled back; undoingTo is the place a running
+	// rollback returns to (undoTo).
+	truncated map[*engine.TableCounters][]int
+	undoingTo int
 }
 
 // pending is the block's data of user table name, if the block wrote it
@@ -142,6 +151,58 @@ func (s *Session) writeTable(t *engine.Table, name string, data engine.TableData
 	}
 	s.tx.writes[name] = w
 	return nil
+}
+
+// countInserts counts n rows inserted into t for pg_stat_user_tables, as
+// PostgreSQL counts them: n_tup_ins counts every row a statement inserted,
+// whether its transaction commits or rolls back, n_mod_since_analyze only
+// the committed ones. Outside a block both count at once; in one, at
+// COMMIT, or n_tup_ins alone when a rollback (of the block or to a
+// savepoint) undoes the insert: unless the rollback also undoes a
+// TRUNCATE of t made after the insert, as PostgreSQL forgets the counts
+// a rolled-back TRUNCATE's (sub)transaction made after it.
+func (s *Session) countInserts(t *engine.Table, n int64) {
+	c := t.Counters()
+	if !s.inBlock() {
+		c.TupIns.Add(n)
+		c.ModSinceAnalyze.Add(n)
+		return
+	}
+	if s.tx.inserted == nil {
+		s.tx.inserted = map[*engine.TableCounters]int64{}
+	}
+	s.tx.inserted[c] += n
+	s.logUndo(func() {
+		s.tx.inserted[c] -= n
+		// the TRUNCATEs after this insert are undone already
+		if ts := s.tx.truncated[c]; len(ts) == 0 || ts[len(ts)-1] < s.tx.undoingTo {
+			c.TupIns.Add(n)
+		}
+	})
+}
+
+// countTruncate notes a TRUNCATE of t for pg_stat_user_tables: in a block
+// that commits, the rows the block inserted into t before it count in
+// neither n_tup_ins nor n_mod_since_analyze, as in PostgreSQL, whose
+// TRUNCATE discards its transaction's counts. A rollback restores them.
+func (s *Session) countTruncate(t *engine.Table) {
+	if !s.inBlock() {
+		return
+	}
+	c := t.Counters()
+	if s.tx.inserted == nil {
+		s.tx.inserted = map[*engine.TableCounters]int64{}
+	}
+	if s.tx.truncated == nil {
+		s.tx.truncated = map[*engine.TableCounters][]int{}
+	}
+	n := s.tx.inserted[c]
+	s.tx.inserted[c] = 0
+	s.tx.truncated[c] = append(s.tx.truncated[c], len(s.tx.undo))
+	s.logUndo(func() {
+		s.tx.inserted[c] += n
+		s.tx.truncated[c] = s.tx.truncated[c][:len(s.tx.truncated[c])-1]
+	})
 }
 
 // created records a table made in the block, which a rollback drops.
@@ -200,6 +261,10 @@ func (s *Session) commitTx() error {
 			w.cur.data = nil // the table owns it now
 			w.cur.drop()
 			delete(s.tx.writes, name)
+		}
+		for c, n := range s.tx.inserted {
+			c.TupIns.Add(n)
+			c.ModSinceAnalyze.Add(n)
 		}
 		s.tx.created = nil
 		s.tx.undo = nil
@@ -345,6 +410,7 @@ func (s *Session) logUndo(f func()) {
 // Another session may have changed the relations meanwhile: an undo
 // that no longer applies does nothing.
 func (s *Session) undoTo(n int) {
+	s.tx.undoingTo = n
 	for i := len(s.tx.undo) - 1; i >= n; i-- {
 		s.tx.undo[i]()
 	}

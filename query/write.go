@@ -43,6 +43,7 @@ func (s *Session) materialize(ctx context.Context, plan *engine.Plan, o engine.S
 	if plan, err = optimize(plan, s.srv.columnStats); err != nil {
 		return nil, err
 	}
+	s.srv.countScans(ctx, plan)
 	if !planIsHost(plan) {
 		return store.Materialize(ctx, plan, o)
 	}
@@ -162,6 +163,7 @@ func (s *Session) createTableAs(ctx context.Context, st *parse.CreateTableAs, w 
 		return err
 	}
 	s.createdTable(t) // a rollback of the block drops it
+	s.countInserts(t, rows)
 	if st.NoData {
 		return w.Complete("CREATE TABLE AS")
 	}
@@ -211,6 +213,7 @@ func (s *Session) insert(ctx context.Context, st *parse.Insert, w engine.ResultW
 	}); err != nil {
 		return err
 	}
+	s.countInserts(t, n)
 	return w.Complete(fmt.Sprintf("INSERT 0 %d", n))
 }
 

@@ -168,16 +168,7 @@ func testIntrospection(t *testing.T, e *clientEnv) {
 			if len(stmts) == 0 {
 				t.Fatalf("%s: no statements", name)
 			}
-			gc, err := e.gp.connect(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer gc.Close(ctx)
-			pc, err := e.pg.connect(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer pc.Close(ctx)
+			gc, pc := e.connectBoth(t)
 			gOID, pOID := oidOf(gc), oidOf(pc)
 			for _, st := range stmts {
 				want, err := runCaptured(ctx, pc, st, pOID)

@@ -39,29 +39,55 @@ const pgDumpCatalogQuery = `SELECT c.table_name, t.table_type, c.ordinal_positio
 	FROM information_schema.columns c JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
 	WHERE c.table_schema = 'public' ORDER BY c.table_name, c.ordinal_position`
 
-func TestPgDumpSchema(t *testing.T) {
+// pgDumpSetup checks for PostgreSQL 15 and its clients, starts a gpusql
+// and runs stmts in it. It returns PostgreSQL's binaries, the server and
+// a connection to it, which the test ends.
+func pgDumpSetup(t *testing.T, stmts []string) (binDir string, gp *gpusqlServer, gc *pgconn.PgConn) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("-short: starts PostgreSQL and runs pg_dump")
 	}
 	requireClient(t, pgDumpBin(), "postgresql-client-15")
 	requireClient(t, psqlBin(), "postgresql-client-15")
-	binDir := requirePG(t)
+	binDir = requirePG(t)
 	ctx := context.Background()
-
-	gp := startGpusql(t, t.TempDir())
+	gp = startGpusql(t, t.TempDir())
 	gc, err := gp.connect(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer gc.Close(ctx)
-	for _, sql := range pgDumpSchema {
+	t.Cleanup(func() { gc.Close(ctx) })
+	for _, sql := range stmts {
 		if _, err := gc.Exec(ctx, sql).ReadAll(); err != nil {
 			t.Fatalf("gpusql: %s: %v", sql, err)
 		}
 	}
-	if _, err := gc.Exec(ctx, `INSERT INTO everything (id, whole, price, ok) VALUES (1, 2, 3.5, true)`).ReadAll(); err != nil {
+	return binDir, gp, gc
+}
+
+// pgDumpRestore writes dump to a file, restores it into a fresh
+// PostgreSQL 15 with psql, stopping at the first error, and returns a
+// connection to that server, which the test ends, and the server.
+func pgDumpRestore(t *testing.T, binDir, dump string) (*pgServer, *pgconn.PgConn) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "dump.sql")
+	if err := os.WriteFile(path, []byte(dump), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	pg := startPGTCP(t, binDir)
+	runClient(t, psqlEnv, psqlBin(), psqlArgs("127.0.0.1", strconv.Itoa(pg.port), "-q", "-f", path)...)
+	ctx := context.Background()
+	pc, err := pg.connect(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pc.Close(ctx) })
+	return pg, pc
+}
+
+func TestPgDumpSchema(t *testing.T) {
+	binDir, gp, gc := pgDumpSetup(t, append(slices.Clone(pgDumpSchema),
+		`INSERT INTO everything (id, whole, price, ok) VALUES (1, 2, 3.5, true)`))
 
 	dump := runClient(t, psqlEnv, pgDumpBin(), "--schema-only", "-h", "127.0.0.1", "-p", strconv.Itoa(gp.port), "-U", "postgres", "-d", "postgres")
 	for _, want := range []string{"CREATE TABLE public.everything (", "CREATE TABLE public.\"Mixed Case\" (", "CREATE VIEW public.priced AS",
@@ -73,22 +99,12 @@ func TestPgDumpSchema(t *testing.T) {
 	if strings.Contains(dump, "INSERT INTO") || strings.Contains(dump, "COPY ") {
 		t.Errorf("--schema-only dumped data")
 	}
-	path := filepath.Join(t.TempDir(), "schema.sql")
-	if err := os.WriteFile(path, []byte(dump), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	if t.Failed() {
 		t.Logf("dump:\n%s", dump)
 	}
 
 	// Restore into a fresh PostgreSQL 15, stopping at the first error.
-	pg := startPGTCP(t, binDir)
-	runClient(t, psqlEnv, psqlBin(), psqlArgs("127.0.0.1", strconv.Itoa(pg.port), "-q", "-f", path)...)
-	pc, err := pg.connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pc.Close(ctx)
+	pg, pc := pgDumpRestore(t, binDir, dump)
 
 	want, got := pgDumpRows(t, gc, pgDumpCatalogQuery), pgDumpRows(t, pc, pgDumpCatalogQuery)
 	if len(want) < 30 {
@@ -139,46 +155,17 @@ func pgDumpRows(t *testing.T, c *pgconn.PgConn, sql string) []string {
 // with the same rows, NULLs, quotes, tabs, backslashes and multibyte text
 // included.
 func TestPgDumpData(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: starts PostgreSQL and runs pg_dump")
-	}
-	requireClient(t, pgDumpBin(), "postgresql-client-15")
-	requireClient(t, psqlBin(), "postgresql-client-15")
-	binDir := requirePG(t)
-	ctx := context.Background()
-
-	gp := startGpusql(t, t.TempDir())
-	gc, err := gp.connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer gc.Close(ctx)
-	for _, sql := range append(slices.Clone(pgDumpSchema),
+	binDir, gp, gc := pgDumpSetup(t, append(slices.Clone(pgDumpSchema),
 		`INSERT INTO everything VALUES
 		(1, -2, 3, 4.50, 0.123456789012345678, 12345.678901, '2024-02-29', '2024-03-01 12:34:56.789012', '1999-12-31 23:59:59.123',
 		 '2024-06-01 10:00:00+02', '2024-06-01 10:00:01+00', '23:59:59.5', '01:02:03.25', 'it''s a	tab \ and Zürich 北京', 'v', 'any', 'ab', 'x', true, 1.5, 0.1),
 		(2, NULL, 0, -0.01, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, '', NULL, NULL, NULL, NULL, false, NULL, NULL)`,
-		`INSERT INTO "Mixed Case" VALUES (7, 'sel', '2020-01-01'), (NULL, 'x"y', NULL)`,
-	) {
-		if _, err := gc.Exec(ctx, sql).ReadAll(); err != nil {
-			t.Fatalf("gpusql: %s: %v", sql, err)
-		}
-	}
+		`INSERT INTO "Mixed Case" VALUES (7, 'sel', '2020-01-01'), (NULL, 'x"y', NULL)`))
 	dump := runClient(t, psqlEnv, pgDumpBin(), "-h", "127.0.0.1", "-p", strconv.Itoa(gp.port), "-U", "postgres", "-d", "postgres")
 	if !strings.Contains(dump, "COPY public.everything (") {
 		t.Fatalf("the dump has no data for everything:\n%s", dump)
 	}
-	path := filepath.Join(t.TempDir(), "dump.sql")
-	if err := os.WriteFile(path, []byte(dump), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pg := startPGTCP(t, binDir)
-	runClient(t, psqlEnv, psqlBin(), psqlArgs("127.0.0.1", strconv.Itoa(pg.port), "-q", "-f", path)...)
-	pc, err := pg.connect(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pc.Close(ctx)
+	_, pc := pgDumpRestore(t, binDir, dump)
 
 	text := func(cols ...string) string {
 		for i, c := range cols {

@@ -41,6 +41,43 @@ func psqlBoth(e *clientEnv) func(t testing.TB, args ...string) (gp, pg string) {
 	}
 }
 
+// psqlSubset requires every line of gpusql's output gp of psql command
+// cmd (run with -A -t), but the empty ones and those skip (if set) passes
+// over, to be a line of PostgreSQL's output pg; it returns how many
+// lines it checked.
+func psqlSubset(t testing.TB, cmd, gp, pg string, skip func(line string) bool) int {
+	t.Helper()
+	have := map[string]bool{}
+	for _, l := range strings.Split(pg, "\n") {
+		have[l] = true
+	}
+	n := 0
+	for _, l := range strings.Split(strings.TrimSpace(gp), "\n") {
+		if l == "" || skip != nil && skip(l) {
+			continue
+		}
+		n++
+		if !have[l] {
+			t.Errorf("%s: gpusql lists %q, which PostgreSQL does not", cmd, l)
+		}
+	}
+	return n
+}
+
+// psqlSameError runs psql -c cmd against gpusql and against PostgreSQL:
+// it must fail on both, with the same output.
+func psqlSameError(t testing.TB, e *clientEnv, cmd string) {
+	t.Helper()
+	h, p := e.gpHostPort()
+	_, gp, err1 := runClientErr(t, psqlEnv, psqlBin(), psqlArgs(h, p, "-c", cmd)...)
+	h, p = e.pgHostPort()
+	_, pg, err2 := runClientErr(t, psqlEnv, psqlBin(), psqlArgs(h, p, "-c", cmd)...)
+	if err1 == nil || err2 == nil {
+		t.Errorf("%s: want an error from both: gpusql %v, PostgreSQL %v", cmd, err1, err2)
+	}
+	sameOutput(t, cmd, gp, pg)
+}
+
 func testClientPsql(t *testing.T, e *clientEnv) {
 	requireClient(t, psqlBin(), "postgresql-client-15")
 	both := psqlBoth(e)
@@ -160,14 +197,7 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 	// ambiguous name; psql's message, then exit status 1.
 	subtest(t, "sf_errors", func(t testing.TB) {
 		for _, cmd := range []string{`\sf max(integer)`, `\sf nosuch`, `\sf sum`} {
-			h, p := e.gpHostPort()
-			_, gp, err1 := runClientErr(t, psqlEnv, psqlBin(), psqlArgs(h, p, "-c", cmd)...)
-			h, p = e.pgHostPort()
-			_, pg, err2 := runClientErr(t, psqlEnv, psqlBin(), psqlArgs(h, p, "-c", cmd)...)
-			if err1 == nil || err2 == nil {
-				t.Errorf("%s: want an error from both: gpusql %v, PostgreSQL %v", cmd, err1, err2)
-			}
-			sameOutput(t, cmd, gp, pg)
+			psqlSameError(t, e, cmd)
 		}
 	})
 	// pg_get_functiondef of every built-in function gpusql has (its
@@ -176,20 +206,11 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 	subtest(t, "functiondef_all", func(t testing.TB) {
 		ctx := context.Background()
 		q := "SELECT oid, pg_get_functiondef(oid) FROM pg_proc WHERE prokind <> 'a' AND pronamespace = 11 ORDER BY 1"
-		gc, err := e.gp.connect(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer gc.Close(ctx)
+		gc, pc := e.connectBoth(t)
 		gp, err := pgExec(ctx, gc, q)
 		if err != nil {
 			t.Fatal(err)
 		}
-		pc, err := e.pg.connect(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer pc.Close(ctx)
 		// One row per OID: the definitions span lines, so each is
 		// compared as a whole.
 		oids := regexp.MustCompile(`(?m)^([0-9]+) \| CREATE`).FindAllStringSubmatch(gp, -1)
@@ -224,21 +245,11 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 		}
 		for _, cmd := range []string{`\dconfig`, `\dconfig *`} {
 			gp, pg := both(t, "-A", "-t", "-c", cmd)
-			have := map[string]bool{}
-			for _, l := range strings.Split(pg, "\n") {
-				have[l] = true
-			}
-			n := 0
-			for _, l := range strings.Split(strings.TrimSpace(gp), "\n") {
+			n := psqlSubset(t, cmd, gp, pg, func(l string) bool {
 				name, _, _ := strings.Cut(l, "|")
-				if _, ok := serverOwn[name]; ok || strings.HasPrefix(name, "gpusql.") {
-					continue
-				}
-				n++
-				if !have[l] {
-					t.Errorf("%s: gpusql lists %q, which PostgreSQL does not", cmd, l)
-				}
-			}
+				_, ok := serverOwn[name]
+				return ok || strings.HasPrefix(name, "gpusql.")
+			})
 			if !strings.Contains(gp, "application_name|psql\n") {
 				t.Errorf("%s: no application_name|psql in\n%s", cmd, gp)
 			}
@@ -288,17 +299,7 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 	subtest(t, "df_subset", func(t testing.TB) {
 		for _, cmd := range []string{`\dfaS+`, `\dfnS+`, `\doS+`, `\do+ +`, `\do ~~*`} {
 			gp, pg := both(t, "-A", "-t", "-c", cmd)
-			have := map[string]bool{}
-			for _, l := range strings.Split(pg, "\n") {
-				have[l] = true
-			}
-			n := 0
-			for _, l := range strings.Split(strings.TrimSpace(gp), "\n") {
-				n++
-				if !have[l] {
-					t.Errorf("%s: gpusql lists %q, which PostgreSQL does not", cmd, l)
-				}
-			}
+			n := psqlSubset(t, cmd, gp, pg, nil)
 			if min := map[string]int{`\do+ +`: 20, `\do ~~*`: 2}[cmd]; n < 50 && (min == 0 || n < min) {
 				t.Errorf("%s: gpusql lists only %d rows", cmd, n)
 			}
@@ -315,20 +316,7 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 		}{{`\dAc+`, 30}, {`\dAf+`, 15}, {`\dAo+`, 150}, {`\dAp+`, 0}, {`\dAo`, 150}, {`\dAp`, 0},
 			{`\dF`, 0}, {`\dFd`, 0}, {`\dFp`, 0}, {`\dFt`, 0}, {`\dFd+`, 0}, {`\dFt+`, 0}} {
 			gp, pg := both(t, "-A", "-t", "-c", c.cmd)
-			have := map[string]bool{}
-			for _, l := range strings.Split(pg, "\n") {
-				have[l] = true
-			}
-			var n int
-			for _, l := range strings.Split(strings.TrimSpace(gp), "\n") {
-				if l == "" {
-					continue
-				}
-				n++
-				if !have[l] {
-					t.Errorf("%s: gpusql lists %q, which PostgreSQL does not", c.cmd, l)
-				}
-			}
+			n := psqlSubset(t, c.cmd, gp, pg, nil)
 			if n < c.min || c.min == 0 && n > 0 {
 				t.Errorf("%s: gpusql lists %d rows, want %s %d", c.cmd, n, map[bool]string{true: "at least", false: "exactly"}[c.min > 0], c.min)
 			}
@@ -339,14 +327,7 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 	// it does not have; exit status 1.
 	subtest(t, "dF_plus_errors", func(t testing.TB) {
 		for _, cmd := range []string{`\dF+ nosuch`, `\dFp+ nosuch`} {
-			h, p := e.gpHostPort()
-			_, gp, err1 := runClientErr(t, psqlEnv, psqlBin(), psqlArgs(h, p, "-c", cmd)...)
-			h, p = e.pgHostPort()
-			_, pg, err2 := runClientErr(t, psqlEnv, psqlBin(), psqlArgs(h, p, "-c", cmd)...)
-			if err1 == nil || err2 == nil {
-				t.Errorf("%s: want an error from both: gpusql %v, PostgreSQL %v", cmd, err1, err2)
-			}
-			sameOutput(t, cmd, gp, pg)
+			psqlSameError(t, e, cmd)
 		}
 	})
 	// \db+: the tablespaces but for their sizes (PostgreSQL's count its
@@ -366,16 +347,7 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 	// in PostgreSQL's, which has more operators).
 	subtest(t, "regoperator", func(t testing.TB) {
 		ctx := context.Background()
-		gc, err := e.gp.connect(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer gc.Close(ctx)
-		pc, err := e.pg.connect(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer pc.Close(ctx)
+		gc, pc := e.connectBoth(t)
 		oids, err := pgExec(ctx, gc, "SELECT string_agg(oid::text, ',' ORDER BY oid) FROM pg_operator")
 		if err != nil {
 			t.Fatal(err)

@@ -49,6 +49,22 @@ type clientEnv struct {
 func (e *clientEnv) gpHostPort() (string, string) { return "127.0.0.1", strconv.Itoa(e.gp.port) }
 func (e *clientEnv) pgHostPort() (string, string) { return "127.0.0.1", strconv.Itoa(e.pg.port) }
 
+// connectBoth opens a connection to each server, closed when t ends.
+func (e *clientEnv) connectBoth(t testing.TB) (gc, pc *pgconn.PgConn) {
+	t.Helper()
+	ctx := context.Background()
+	gc, err := e.gp.connect(ctx)
+	if err != nil {
+		t.Fatalf("gpusql: %v", err)
+	}
+	t.Cleanup(func() { gc.Close(ctx) })
+	if pc, err = e.pg.connect(ctx); err != nil {
+		t.Fatalf("postgres: %v", err)
+	}
+	t.Cleanup(func() { pc.Close(ctx) })
+	return gc, pc
+}
+
 // libpq-style DSNs for the Python clients.
 func (e *clientEnv) gpDSN() string {
 	return fmt.Sprintf("host=127.0.0.1 port=%d user=postgres dbname=postgres sslmode=disable", e.gp.port)

@@ -820,16 +820,9 @@ func (r *run) group(p *engine.Plan) (uint64, int64, []val, [][4]*cuda.Buffer, er
 	// they are columns with statistics: each size that proves too small
 	// costs a pass over the rows.
 	capGroups := int64(1 << 16)
-	est := 1.0
-	for _, e := range p.GroupBy {
-		c, ok := e.(*engine.ColRef)
-		if !ok || c.Idx >= len(r.t.Cols) {
-			est = 0
-			break
-		}
-		est *= max(1, r.b.ColumnStats(r.t, c.Idx).Distinct)
-	}
-	if est > 0 {
+	// (a join's output is sampled afresh by every query: keyDistinct
+	// stops once the product reaches the row count)
+	if est := r.keyDistinct(p); est > 0 {
 		capGroups = max(capGroups, min(int64(est*1.25), r.n, 1<<30))
 	}
 	for {

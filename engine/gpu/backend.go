@@ -375,6 +375,11 @@ func (b *Backend) aggregate(ctx context.Context, r *run, p *engine.Plan, sink en
 		if p, err = r.likeColumns(ctx, p); err != nil { // likecol.go
 			return err
 		}
+		// the rest over the rows that pass; r stays whole for the
+		// caller's host path
+		if r, p, err = r.narrowRows(ctx, p); err != nil { // narrow.go
+			return err
+		}
 		var g *groups
 		if deviceGroupable(p) {
 			if g, err = r.groupRows(p); err != nil {

@@ -99,6 +99,21 @@ var dictQueries = []dictQuery{
 	{"SELECT min(cm), max(fw) FROM dt WHERE cm LIKE '%x_y%' OR fw LIKE '%ab%'", "computed as a boolean column"},
 	{"SELECT id FROM dt WHERE NOT (cm LIKE '%fur%') OR cm IS NULL ORDER BY id LIMIT 20 OFFSET 100", "computed as a boolean column"},
 	{"SELECT id, fw FROM dt WHERE fw NOT LIKE '%a%' AND cm LIKE '_ %' ORDER BY id LIMIT 20", "computed as a boolean column"},
+	// aggregates the fused kernel refuses (too many groups, wide keys)
+	// with a WHERE: the filter runs once and the passing rows are
+	// gathered (narrow.go)
+	{"SELECT v65536, count(*), sum(x), max(p) FROM dt WHERE x > 900 GROUP BY v65536 ORDER BY 2 DESC, 1 LIMIT 20", "the WHERE ran once"},
+	{"SELECT cm, fw, count(*), min(d) FROM dt WHERE sm = 'RAIL' AND p < 0 GROUP BY cm, fw ORDER BY cm, fw LIMIT 30", "the WHERE ran once"},
+	{"SELECT v65535, count(*) FROM dt WHERE x > 5000 GROUP BY v65535", "the WHERE ran once"},
+	{"SELECT count(*), sum(x) FROM (SELECT v65536, sum(x) AS x FROM dt WHERE d > '1995-01-01' GROUP BY v65536) s WHERE x > 0", ""},
+	{"SELECT v65536, count(*) FROM dt WHERE x IS NULL OR p IS NULL GROUP BY v65536 ORDER BY 1 LIMIT 10", "the WHERE ran once"},
+	{"SELECT v65536, count(*) FROM dt WHERE id >= 0 GROUP BY v65536 ORDER BY 1 LIMIT 10", ""},
+	{"SELECT v65536, count(*) FROM dt WHERE 100 / (x - x) > 0 GROUP BY v65536", ""},
+	{"SELECT a.v65536, count(*), sum(b.x) FROM dt a JOIN dt b ON a.id = b.id + 1 WHERE a.x > b.x GROUP BY a.v65536 ORDER BY 2 DESC, 1 LIMIT 10", ""},
+	// LIKE in a scan below a join: the scan's filter reads the boolean
+	// column too
+	{"SELECT count(*), sum(b.x) FROM dt a JOIN dt b ON a.id = b.id WHERE a.cm LIKE '%fur%' AND b.fw NOT LIKE '%a%'", "computed as a boolean column"},
+	{"SELECT a.sm, count(*) FROM dt a JOIN dt b ON a.id = b.id + 7 WHERE a.cm ILIKE '%PACK%' OR b.cm IS NULL GROUP BY a.sm ORDER BY 1", ""},
 	// string-valued keys over one dictionary column: the results numbered
 	{"SELECT upper(sm) AS k, count(*), sum(x) FROM dt GROUP BY 1 ORDER BY 1", "a group key on sm evaluated over its dictionary"},
 	{"SELECT CASE WHEN ch IN ('AIR', 'MAIL') THEN 'air/mail' WHEN ch = 'b' THEN NULL ELSE 'other' END AS k, count(*), sum(p) FROM dt GROUP BY 1 ORDER BY 1", "a group key on ch"},
@@ -157,7 +172,7 @@ func TestDictionariesMatchCPU(t *testing.T) {
 		queries: qs,
 		workers: []int{1},
 		checkCPU: func(t *testing.T, n, k int, q string, err error) {
-			if err != nil && !strings.Contains(q, "::int") {
+			if err != nil && !strings.Contains(q, "::int") && !strings.Contains(q, "(x - x)") {
 				t.Errorf("%d rows: %s: %v", n, q, err)
 			}
 		},

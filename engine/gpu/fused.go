@@ -61,6 +61,12 @@ func (r *run) fusedAggregate(ctx context.Context, p *engine.Plan) (res *engine.B
 			return nil, false, nil // the interpreter path's distinctAggs
 		}
 	}
+	if est := r.keyDistinct(p); est > 8*fusedMaxSlots {
+		// the kernel would run, overflow its tables and leave the work
+		// to the interpreter: a pass over every row for nothing
+		why = fmt.Sprintf("about %.0f groups expected, more than the fused kernel's hash tables hold", est)
+		return nil, false, nil
+	}
 	orig := p
 	if p, err = r.precompute(p); err != nil {
 		return nil, false, err
@@ -864,4 +870,25 @@ func (g *ptxGen) assemble(shared bool) string {
 	b = append(b, g.body.String()...)
 	b = append(b, "}\n"...)
 	return string(b)
+}
+
+// keyDistinct estimates p's groups from its keys' statistics: the product
+// of their distinct values, up to the row count (0 when a key is not a
+// column, or p has no GROUP BY).
+func (r *run) keyDistinct(p *engine.Plan) float64 {
+	if len(p.GroupBy) == 0 {
+		return 0
+	}
+	est := 1.0
+	for _, e := range p.GroupBy {
+		c, ok := e.(*engine.ColRef)
+		if !ok || c.Idx >= len(r.t.Cols) {
+			return 0
+		}
+		if est >= float64(r.n) {
+			break // sampling another key cannot raise it
+		}
+		est *= max(1, r.b.ColumnStats(r.t, c.Idx).Distinct)
+	}
+	return min(est, float64(r.n))
 }

@@ -242,6 +242,9 @@ func (b *Backend) devicePipeline(ctx context.Context, s *scratch, in *Table, p *
 	if err != nil {
 		return nil, err
 	}
+	if q, err = r.likeColumns(ctx, q); err != nil { // likecol.go
+		return nil, err
+	}
 	var sel uint64
 	n := in.N
 	if q.Filter != nil && n > 0 {
@@ -541,6 +544,12 @@ func (b *Backend) groupsOnDevice(ctx context.Context, in *Table, p *engine.Plan)
 	}
 	q, err := r.hostSteps(ctx, p)
 	if err != nil {
+		return nil, err
+	}
+	if q, err = r.likeColumns(ctx, q); err != nil { // likecol.go
+		return nil, err
+	}
+	if r, q, err = r.narrowRows(ctx, q); err != nil { // narrow.go
 		return nil, err
 	}
 	return r.deviceGroups(q)
