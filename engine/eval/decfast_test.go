@@ -139,3 +139,41 @@ func TestDecArithVectorsMatchArith(t *testing.T) {
 		}
 	}
 }
+
+// TestCastDateTimestampMatchesSlot compares Cast's date-to-timestamp loop
+// with the per-row conversion it stands for, NULLs and extreme dates
+// included.
+func TestCastDateTimestampMatchesSlot(t *testing.T) {
+	rng := rand.New(rand.NewSource(13))
+	n := 1000
+	v := engine.NewVec(engine.Date, n)
+	for i := range v.I {
+		switch rng.Intn(6) {
+		case 0:
+			v.SetNull(i)
+		case 1:
+			v.I[i] = int64(rng.Intn(2_000_000) - 1_000_000)
+		default:
+			v.I[i] = int64(rng.Intn(20000) - 10000)
+		}
+	}
+	got, err := Cast(v, engine.Timestamp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := engine.NewVec(engine.Timestamp, n)
+	for i := 0; i < n; i++ {
+		if v.IsNull(i) {
+			want.SetNull(i)
+			continue
+		}
+		if err := convertSlot(want, i, v, i, engine.UTCZone); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < n; i++ {
+		if got.IsNull(i) != want.IsNull(i) || got.I[i] != want.I[i] {
+			t.Fatalf("row %d (date %d): got %d (null %v), want %d (null %v)", i, v.I[i], got.I[i], got.IsNull(i), want.I[i], want.IsNull(i))
+		}
+	}
+}
