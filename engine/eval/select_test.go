@@ -105,3 +105,19 @@ func TestSelectMatchesEval(t *testing.T) {
 		t.Fatal("no predicate raised an error: the failing paths went untested")
 	}
 }
+
+// TestCanFailDateToTimestamp: the date to timestamp cast raises no error
+// (Cast multiplies by a day's microseconds), so AND may run it on every
+// row and Select need not gather before it; other casts can fail.
+func TestCanFailDateToTimestamp(t *testing.T) {
+	d := col(0, engine.Date)
+	if CanFail(cast(d, engine.Timestamp)) {
+		t.Error("date to timestamp cast reported as able to fail")
+	}
+	if !CanFail(cast(col(0, engine.Timestamp), engine.Date)) {
+		t.Error("timestamp to date cast reported as unable to fail")
+	}
+	if !CanFail(cast(col(0, engine.Int64), engine.Int32)) {
+		t.Error("bigint to integer cast reported as unable to fail")
+	}
+}
