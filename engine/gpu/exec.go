@@ -28,7 +28,9 @@ func (r *run) selection(filter engine.Expr, limit int64) (uint64, int64, error) 
 		if err := r.cmpFilter(terms, bm, counts); err != nil {
 			return 0, 0, err
 		}
-	} else {
+	} else if ok, err := r.fusedFilter(filter, bm, counts); err != nil {
+		return 0, 0, err
+	} else if !ok {
 		p := newProgram()
 		c := &compiler{p: p, cols: r.t.Cols}
 		f, err := c.compile(filter, 0)

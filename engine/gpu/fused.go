@@ -464,6 +464,19 @@ func (b *Backend) embeddedKernel(module, fn string) (*cuda.Function, error) {
 // reads.
 func genFused(prog *program, filter int32, keyVals []val, qa []qAgg, argKeys []string, rowsPerThread int64,
 	cols []*Column, stats func(int) (colStats, error)) (*fusedKernel, error) {
+	return genKernel(prog, filter, keyVals, qa, argKeys, rowsPerThread, cols, stats, false)
+}
+
+// genFilterKernel generates a kernel that writes filter's pass bitmap and
+// per-1024-row counts, as q_filter does (filter.go).
+func genFilterKernel(prog *program, filter int32, cols []*Column, stats func(int) (colStats, error)) (*fusedKernel, error) {
+	return genKernel(prog, filter, nil, nil, nil, 1, cols, stats, true)
+}
+
+// genKernel is genFused, or with bitmap set genFilterKernel: p_acc is then
+// the bitmap and p_keys the counts.
+func genKernel(prog *program, filter int32, keyVals []val, qa []qAgg, argKeys []string, rowsPerThread int64,
+	cols []*Column, stats func(int) (colStats, error), bitmap bool) (*fusedKernel, error) {
 	nreg := int(prog.nreg)
 	g := &ptxGen{
 		val: make([]string, nreg), nul: make([]string, nreg), rng: make([]ival, nreg),
@@ -520,6 +533,58 @@ func genFused(prog *program, filter int32, keyVals []val, qa []qAgg, argKeys []s
 	// the row loop, written before the accumulators' set-up, which depends
 	// on what the program's registers turn out to be
 	loop, end, next := g.label(), g.label(), g.label()
+	if bitmap {
+		// every lane of a warp runs each round (ballot needs them all):
+		// the loop ends when the warp's first row does, and a lane past
+		// the end reads the last row and fails
+		lane := g.r64()
+		g.f("and.b64 %s, %s, 31;", lane, row)
+		g.body.WriteString(loop + ":\n")
+		base, last, rowc := g.r64(), g.r64(), g.r64()
+		g.f("sub.u64 %s, %s, %s;", base, row, lane)
+		pe := g.pred()
+		g.f("setp.ge.u64 %s, %s, %s;", pe, base, pn)
+		g.f("@%s bra %s;", pe, end)
+		inb := g.pred()
+		g.f("setp.lt.u64 %s, %s, %s;", inb, row, pn)
+		g.f("sub.u64 %s, %s, 1;", last, pn)
+		g.f("selp.b64 %s, %s, %s, %s;", rowc, row, last, inb)
+		if err := g.program(prog, rowc); err != nil {
+			return nil, err
+		}
+		if err := g.use(filter); err != nil {
+			return nil, err
+		}
+		pass := g.and(g.truthy(filter), inb)
+		bal, cnt := g.r32(), g.r32()
+		g.f("vote.sync.ballot.b32 %s, %s, -1;", bal, pass)
+		l0 := g.pred()
+		g.f("setp.eq.u64 %s, %s, 0;", l0, lane)
+		g.f("@!%s bra %s;", l0, next)
+		wa, ca := g.r64(), g.r64()
+		g.f("shr.u64 %s, %s, 5;", wa, row)
+		g.f("shl.b64 %s, %s, 2;", wa, wa)
+		g.f("add.u64 %s, %s, %s;", wa, wa, pacc)
+		g.f("st.global.u32 [%s], %s;", wa, bal)
+		g.f("popc.b32 %s, %s;", cnt, bal)
+		nz := g.pred()
+		g.f("setp.eq.u32 %s, %s, 0;", nz, cnt)
+		g.f("@%s bra %s;", nz, next)
+		g.f("shr.u64 %s, %s, 10;", ca, row)
+		g.f("shl.b64 %s, %s, 2;", ca, ca)
+		g.f("add.u64 %s, %s, %s;", ca, ca, pkeys)
+		g.f("red.global.add.u32 [%s], %s;", ca, cnt)
+		g.body.WriteString(next + ":\n")
+		g.f("add.u64 %s, %s, %s;", row, row, stride)
+		g.f("bra.uni %s;", loop)
+		g.body.WriteString(end + ":\n")
+		loopBody := g.body.String()
+		g.body.Reset()
+		g.body.WriteString(pre + loopBody)
+		g.f("ret;")
+		fk.ptx = g.assemble(false)
+		return fk, nil
+	}
 	g.body.WriteString(loop + ":\n")
 	pe := g.pred()
 	g.f("setp.ge.u64 %s, %s, %s;", pe, row, pn)

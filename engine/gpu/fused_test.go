@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/gpusql/gpusql/cuda"
@@ -244,6 +245,48 @@ func TestFusedRefuses(t *testing.T) {
 		}
 		if _, err := genFused(prog, -1, nil, qa, []string{"x"}, 1000, cs, tc.stats); !errors.Is(err, errNotFused) {
 			t.Errorf("%s: generated (err %v)", name, err)
+		}
+	}
+}
+
+// TestFilterKernelAssembles generates the bitmap kernel of each plan's
+// filter (the generated filters of filter.go), NOT NULL and nullable, and
+// has ptxas, where installed, assemble it for sm_80 and sm_90.
+func TestFilterKernelAssembles(t *testing.T) {
+	ptxas, _ := exec.LookPath("ptxas")
+	for _, nullable := range []bool{false, true} {
+		cs := genCols(nullable)
+		for name, p := range genPlans(cs) {
+			if p.Filter == nil {
+				continue
+			}
+			prog := newProgram()
+			c := &compiler{p: prog, cols: cs, fitMax: true}
+			f, err := c.compile(p.Filter, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fk, err := genFilterKernel(prog, f.reg, cs, genStats)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			for _, want := range []string{"vote.sync.ballot.b32", "red.global.add.u32"} {
+				if !strings.Contains(fk.ptx, want) {
+					t.Errorf("%s: no %s in the kernel", name, want)
+				}
+			}
+			if ptxas == "" {
+				continue
+			}
+			src := filepath.Join(t.TempDir(), "f.ptx")
+			if err := os.WriteFile(src, []byte(fk.ptx), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			for _, arch := range []string{"sm_80", "sm_90"} {
+				if out, err := exec.Command(ptxas, "-arch="+arch, "-o", src+".cubin", src).CombinedOutput(); err != nil {
+					t.Fatalf("%s nullable=%v: ptxas %s: %v\n%s", name, nullable, arch, err, out)
+				}
+			}
 		}
 	}
 }
