@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"encoding/binary"
+	"math/bits"
 
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/eval"
@@ -297,6 +298,10 @@ func (s *aggState) update(ids []int32, arg *engine.Vec, n int, fresh []bool) err
 		}
 		return nil
 	}
+	if fresh == nil && (s.call.Func == engine.AggSum || s.call.Func == engine.AggAvg) && s.skind == sumDec &&
+		arg.T.Kind == engine.KindNumeric {
+		return s.sumDecs(ids, arg, n)
+	}
 	for i := 0; i < n; i++ {
 		if arg.IsNull(i) || fresh != nil && !fresh[i] {
 			continue
@@ -340,6 +345,37 @@ func (s *aggState) update(ids []int32, arg *engine.Vec, n int, fresh []bool) err
 				setSlot(s.best, int(g), arg, i)
 			}
 		}
+	}
+	return nil
+}
+
+// sumDecs adds numeric values to their groups' sums: update's loop for
+// sum and avg of numeric, the addition done in place when the sum and the
+// value have one scale (always, after a group's first value of a stored
+// column).
+func (s *aggState) sumDecs(ids []int32, arg *engine.Vec, n int) error {
+	for i, x := range arg.D[:n] {
+		if arg.Null != nil && arg.Null[i] {
+			continue
+		}
+		g := ids[i]
+		s.count[g]++
+		acc := &s.sumD[g]
+		if acc.Scale == x.Scale {
+			lo, c := bits.Add64(acc.Lo, x.Lo, 0)
+			hi := acc.Hi + x.Hi + int64(c)
+			// overflow when both signs agree and the result's differs
+			if (acc.Hi >= 0) == (x.Hi >= 0) && (hi >= 0) != (acc.Hi >= 0) {
+				return errNumericOverflow()
+			}
+			acc.Hi, acc.Lo = hi, lo
+			continue
+		}
+		r, ok := engine.DecAdd(*acc, x)
+		if !ok {
+			return errNumericOverflow()
+		}
+		*acc = r
 	}
 	return nil
 }

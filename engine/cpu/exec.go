@@ -72,6 +72,9 @@ type execRun struct {
 	host *engine.HostTable
 	rows int
 	used []bool
+	// fused: the filter reads only filterCols; the other used columns
+	// (restCols) are read after it, at the rows that passed.
+	filterCols, restCols []bool
 	// live lists the batches the scan reads, in order, when the filter's
 	// zone test skips some (prune.go); nil reads them all.
 	live []int
@@ -88,6 +91,12 @@ func (r *execRun) morsels() int {
 // morsel scans the i-th batch read and applies the filter. A nil batch
 // means no row passed.
 func (r *execRun) morsel(ctx context.Context, i int) (*engine.Batch, error) {
+	return r.morselBuf(ctx, i, nil)
+}
+
+// morselBuf is morsel scanning into bufs (nil: fresh storage), for a
+// caller done with the batch before its next morsel.
+func (r *execRun) morselBuf(ctx context.Context, i int, bufs *scanBufs) (*engine.Batch, error) {
 	if err := canceled(ctx); err != nil {
 		return nil, err
 	}
@@ -98,11 +107,18 @@ func (r *execRun) morsel(ctx context.Context, i int) (*engine.Batch, error) {
 	lo := m * batchRows
 	hi := min(lo+batchRows, r.rows)
 	in := &engine.Batch{N: hi - lo}
+	if r.host != nil && r.p.Filter != nil && r.filterCols != nil {
+		return r.filteredMorsel(ctx, lo, hi, bufs)
+	}
+	var rest []vecBuf
+	if bufs != nil {
+		rest = bufs.rest
+	}
 	if r.host != nil {
 		in.Cols = make([]*engine.Vec, len(r.host.Cols))
 		for c, col := range r.host.Cols {
 			if r.used[c] {
-				in.Cols[c] = scanColumn(col, lo, hi)
+				in.Cols[c] = scanRows(col, lo, hi-lo, nil, bufOf(rest, c))
 			}
 		}
 	}
@@ -117,6 +133,47 @@ func (r *execRun) morsel(ctx context.Context, i int) (*engine.Batch, error) {
 		in = eval.GatherBatch(in, sel)
 	}
 	return in, nil
+}
+
+// filteredMorsel scans rows [lo, hi) of a stored table through the filter:
+// the filter's columns first, then the other used columns only at the
+// rows that passed. A filter column that later steps also read is
+// gathered; one they do not read is dropped.
+func (r *execRun) filteredMorsel(ctx context.Context, lo, hi int, bufs *scanBufs) (*engine.Batch, error) {
+	n := hi - lo
+	var fb, rb []vecBuf
+	if bufs != nil {
+		fb, rb = bufs.filter, bufs.rest
+	}
+	in := &engine.Batch{N: n, Cols: make([]*engine.Vec, len(r.host.Cols))}
+	for c, col := range r.host.Cols {
+		if r.filterCols[c] {
+			in.Cols[c] = scanRows(col, lo, n, nil, bufOf(fb, c))
+		}
+	}
+	sel, err := filter(ctx, r.p.Filter, in)
+	if err != nil {
+		return nil, err
+	}
+	if len(sel) == 0 {
+		return nil, nil
+	}
+	all := len(sel) == n
+	out := &engine.Batch{N: len(sel), Cols: make([]*engine.Vec, len(r.host.Cols))}
+	for c, col := range r.host.Cols {
+		switch {
+		case !r.restCols[c]:
+		case r.filterCols[c] && all:
+			out.Cols[c] = in.Cols[c]
+		case r.filterCols[c]:
+			out.Cols[c] = in.Cols[c].Gather(sel)
+		case all:
+			out.Cols[c] = scanRows(col, lo, n, nil, bufOf(rb, c))
+		default:
+			out.Cols[c] = scanRows(col, lo, 0, sel, bufOf(rb, c))
+		}
+	}
+	return out, nil
 }
 
 // parallel runs f(w, lo, hi) for workers w over contiguous morsel ranges
@@ -169,6 +226,10 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 		}
 		r.host, r.rows = h, int(h.N)
 		r.used = usedColumns(len(h.Cols), append(append([]engine.Expr{p.Filter}, p.Project...), exprsOf(p)...)...)
+		if p.Filter != nil {
+			r.filterCols = usedColumns(len(h.Cols), p.Filter)
+			r.restCols = usedColumns(len(h.Cols), append(append([]engine.Expr(nil), p.Project...), exprsOf(p)...)...)
+		}
 		if p.Filter != nil {
 			if t := zoneFilter(p.Filter, h); t != nil {
 				r.live = liveMorsels(r.rows, t)
@@ -262,6 +323,13 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*aggregator, erro
 	if aggs[0].hasDistinct() {
 		aggs = aggs[:1]
 	}
+	if lo, hi, ok := r.groupKeyRange(); ok {
+		for _, a := range aggs {
+			if !a.index.setDirect(lo, hi, r.rows) {
+				break
+			}
+		}
+	}
 	// each worker charges its aggregator's growth; the merge that
 	// follows folds charged groups into the first one's
 	mems, meters := make([]*aggMemory, len(aggs)), make([]*meter, len(aggs))
@@ -269,8 +337,14 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*aggregator, erro
 		mems[w], meters[w] = newAggMemory(aggs[w]), newMeter(ctx, "the group table of an aggregate")
 	}
 	err := parallel(len(aggs), r.morsels(), func(w, lo, hi int) error {
+		// the aggregator copies what it keeps of a morsel: its scans
+		// reuse one set of buffers
+		var bufs *scanBufs
+		if r.host != nil {
+			bufs = newScanBufs(len(r.host.Cols))
+		}
 		for m := lo; m < hi; m++ {
-			in, err := r.morsel(ctx, m)
+			in, err := r.morselBuf(ctx, m, bufs)
 			if err != nil {
 				return err
 			}
@@ -297,6 +371,34 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*aggregator, erro
 		}
 	}
 	return aggs[0], nil
+}
+
+// groupKeyRange returns the range of values of the plan's GROUP BY key
+// when it is one integer column of the stored table, from its zone map.
+func (r *execRun) groupKeyRange() (lo, hi int64, ok bool) {
+	if r.host == nil || len(r.p.GroupBy) != 1 {
+		return 0, 0, false
+	}
+	c, isCol := r.p.GroupBy[0].(*engine.ColRef)
+	if !isCol || c.Idx < 0 || c.Idx >= len(r.host.Cols) || engine.PhysOf(c.T.Kind) != engine.PhysInt ||
+		engine.PhysOf(r.host.Cols[c.Idx].Type.Kind) != engine.PhysInt {
+		return 0, 0, false
+	}
+	z := r.host.ZoneMap(c.Idx)
+	if z == nil {
+		return 0, 0, false
+	}
+	for k := range z.Min {
+		if z.AllNull[k] {
+			continue
+		}
+		if !ok {
+			lo, hi, ok = z.Min[k], z.Max[k], true
+			continue
+		}
+		lo, hi = min(lo, z.Min[k]), max(hi, z.Max[k])
+	}
+	return lo, hi, ok
 }
 
 // collect projects every morsel and concatenates the results in table
@@ -383,17 +485,7 @@ func exprsOf(p *engine.Plan) []engine.Expr {
 
 // filter returns the rows where pred is true (not false, not NULL).
 func filter(ctx context.Context, pred engine.Expr, in *engine.Batch) ([]int32, error) {
-	v, err := eval.Eval(ctx, pred, in)
-	if err != nil {
-		return nil, err
-	}
-	sel := make([]int32, 0, in.N)
-	for i := 0; i < in.N; i++ {
-		if v.I[i] != 0 && !v.IsNull(i) {
-			sel = append(sel, int32(i))
-		}
-	}
-	return sel, nil
+	return eval.Select(ctx, pred, in)
 }
 
 func project(ctx context.Context, exprs []engine.Expr, in *engine.Batch) (*engine.Batch, error) {

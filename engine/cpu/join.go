@@ -20,22 +20,39 @@ import (
 const probeMorsel = 1 << 16
 
 // joinTable is the build side's hash table: rows with equal keys are
-// chained in row order (head, next); a NULL key is in no chain. It is
-// open addressing over chains: one integer-valued key is compared as the
+// chained in row order (head, next); a NULL key is in no chain. One
+// integer-valued key whose values span a range not much wider than the
+// build side (TPC-H's keys, most surrogate keys) indexes an array of
+// chain heads by its value minus the smallest. Other keys use open
+// addressing over chains: one integer-valued key is compared as the
 // value itself; other keys are hashed in place (eval.HashKeys) and a
 // chain's first row is compared with the probe row (eval.KeysEqual).
 type joinTable struct {
-	ints     bool // one integer-valued key
-	mask     uint64
-	slotKey  []uint64 // ints: the key; otherwise the keys' hash
-	slotHead []int32  // -1: empty
-	keys     []*engine.Vec
-	seed     eval.KeySeed
-	next     []int32
+	ints bool // one integer-valued key
+	// direct: dhead[k-base] heads the chain of integer key k
+	direct bool
+	base   int64
+	dhead  []int32
+	mask   uint64
+	slots  []joinSlot
+	keys   []*engine.Vec
+	seed   eval.KeySeed
+	next   []int32
 	// rows is the build side's row count; nulls whether a key was NULL.
 	rows  int
 	nulls bool
 }
+
+// joinSlot is one open-addressing slot: the key (ints) or the keys'
+// hash, and the chain's first row (-1: empty).
+type joinSlot struct {
+	key  uint64
+	head int32
+}
+
+// directSpan is how much wider than the build side an integer key's
+// range may be for the array of chain heads.
+const directSpan = 4
 
 // keyCols evaluates key expressions over all rows of h.
 func keyCols(ctx context.Context, keys []engine.Expr, h *engine.HostTable) ([]*engine.Vec, error) {
@@ -107,15 +124,17 @@ func joinTableBytes(n int) int64 {
 // newJoinTable hashes the build side's key vectors (n rows).
 func newJoinTable(keys []*engine.Vec, n int) *joinTable {
 	t := &joinTable{rows: n, next: make([]int32, n), keys: keys, ints: intKey(keys)}
+	if t.ints && t.buildDirect(keys[0], n) {
+		return t
+	}
 	size := 16
 	for size < 2*n {
 		size *= 2
 	}
 	t.mask = uint64(size - 1)
-	t.slotKey = make([]uint64, size)
-	t.slotHead = make([]int32, size)
-	for i := range t.slotHead {
-		t.slotHead[i] = -1
+	t.slots = make([]joinSlot, size)
+	for i := range t.slots {
+		t.slots[i].head = -1
 	}
 	var hs []uint64
 	if t.ints {
@@ -138,19 +157,59 @@ func newJoinTable(keys []*engine.Vec, n int) *joinTable {
 		k := hs[i]
 		s := hash64(k) & t.mask
 		if t.ints {
-			for t.slotHead[s] >= 0 && t.slotKey[s] != k {
+			for t.slots[s].head >= 0 && t.slots[s].key != k {
 				s = (s + 1) & t.mask
 			}
 		} else {
-			for t.slotHead[s] >= 0 && (t.slotKey[s] != k || !eval.KeysEqual(keys, int(t.slotHead[s]), keys, i)) {
+			for t.slots[s].head >= 0 && (t.slots[s].key != k || !eval.KeysEqual(keys, int(t.slots[s].head), keys, i)) {
 				s = (s + 1) & t.mask
 			}
 		}
-		t.slotKey[s] = k
-		t.next[i] = t.slotHead[s]
-		t.slotHead[s] = int32(i)
+		t.slots[s].key = k
+		t.next[i] = t.slots[s].head
+		t.slots[s].head = int32(i)
 	}
 	return t
+}
+
+// buildDirect builds the array of chain heads of integer key v when its
+// values span at most directSpan times the build side's rows (plus a
+// little); false leaves t to the hash table.
+func (t *joinTable) buildDirect(v *engine.Vec, n int) bool {
+	lo, hi, any := int64(0), int64(0), false
+	for i, x := range v.I[:n] {
+		if v.IsNull(i) {
+			continue
+		}
+		if !any {
+			lo, hi, any = x, x, true
+			continue
+		}
+		lo, hi = min(lo, x), max(hi, x)
+	}
+	span := uint64(hi) - uint64(lo) // hi - lo, exact since hi >= lo
+	if span >= uint64(directSpan)*uint64(n)+1024 {
+		return false
+	}
+	t.direct, t.base = true, lo
+	t.dhead = make([]int32, span+1)
+	if !any {
+		t.dhead = t.dhead[:0]
+	}
+	for i := range t.dhead {
+		t.dhead[i] = -1
+	}
+	for i := n - 1; i >= 0; i-- {
+		if v.IsNull(i) {
+			t.nulls = true
+			t.next[i] = -1
+			continue
+		}
+		d := uint64(v.I[i]) - uint64(lo)
+		t.next[i] = t.dhead[d]
+		t.dhead[d] = int32(i)
+	}
+	return true
 }
 
 // probeHashes returns what first needs of probe rows [lo, hi): their
@@ -168,20 +227,27 @@ func (t *joinTable) first(keys []*engine.Vec, i int, h uint64) int32 {
 	if anyNull(keys, i) {
 		return -1
 	}
+	if t.direct {
+		d := uint64(keys[0].I[i]) - uint64(t.base)
+		if d >= uint64(len(t.dhead)) {
+			return -1
+		}
+		return t.dhead[d]
+	}
 	if t.ints {
 		k := uint64(keys[0].I[i])
 		s := hash64(k) & t.mask
-		for t.slotHead[s] >= 0 {
-			if t.slotKey[s] == k {
-				return t.slotHead[s]
+		for t.slots[s].head >= 0 {
+			if t.slots[s].key == k {
+				return t.slots[s].head
 			}
 			s = (s + 1) & t.mask
 		}
 		return -1
 	}
 	s := hash64(h) & t.mask
-	for head := t.slotHead[s]; head >= 0; head = t.slotHead[s] {
-		if t.slotKey[s] == h && eval.KeysEqual(t.keys, int(head), keys, i) {
+	for head := t.slots[s].head; head >= 0; head = t.slots[s].head {
+		if t.slots[s].key == h && eval.KeysEqual(t.keys, int(head), keys, i) {
 			return head
 		}
 		s = (s + 1) & t.mask
@@ -198,12 +264,14 @@ type joinPart struct {
 }
 
 // join runs a Join node.
-func (b *Backend) join(ctx context.Context, j *engine.Join) (*engine.HostTable, error) {
-	l, err := b.materialize(ctx, j.Left)
+// need marks the output columns the caller reads (nil: all).
+func (b *Backend) join(ctx context.Context, j *engine.Join, need []bool) (*engine.HostTable, error) {
+	needL, needR := joinSideCols(j, need)
+	l, err := b.materializeCols(ctx, j.Left, needL)
 	if err != nil {
 		return nil, err
 	}
-	r, err := b.materialize(ctx, j.Right)
+	r, err := b.materializeCols(ctx, j.Right, needR)
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +367,29 @@ func (b *Backend) join(ctx context.Context, j *engine.Join) (*engine.HostTable, 
 			}
 		}
 	}
-	return gatherJoin(j, l, r, li, ri), nil
+	return gatherJoin(j, l, r, li, ri, need), nil
+}
+
+// joinSideCols marks the columns each side of j must fill: those the
+// caller reads (need) and those of the keys and the residual condition.
+// Nil marks all.
+func joinSideCols(j *engine.Join, need []bool) (needL, needR []bool) {
+	nl, nr := len(j.Left.Columns()), len(j.Right.Columns())
+	semi := j.Kind == engine.JoinSemi || j.Kind == engine.JoinAnti || j.Kind == engine.JoinAntiNull
+	keysL := neededColumns(nl, j.LeftKeys...)
+	keysR := neededColumns(nr, j.RightKeys...)
+	res := neededColumns(nl+nr, j.Residual)
+	if keysL == nil || keysR == nil || res == nil {
+		return nil, nil
+	}
+	needL, needR = make([]bool, nl), make([]bool, nr)
+	for i := range needL {
+		needL[i] = need == nil || i >= len(need) || need[i] || keysL[i] || res[i]
+	}
+	for i := range needR {
+		needR[i] = keysR[i] || res[nl+i] || !semi && (need == nil || nl+i >= len(need) || need[nl+i])
+	}
+	return needL, needR
 }
 
 // probe finds the output pairs of left rows [lo, hi).
@@ -312,8 +402,8 @@ func (b *Backend) probe(ctx context.Context, j *engine.Join, l, r *engine.HostTa
 		hs = t.probeHashes(lk, lo, hi, *hbuf)
 		*hbuf = hs
 	}
-	// candidate pairs
-	var cl, cr []int32
+	// candidate pairs, about one a row for the common key-to-key join
+	cl, cr := make([]int32, 0, hi-lo), make([]int32, 0, hi-lo)
 	counted := 0 // pairs charged
 	for i := lo; i < hi; i++ {
 		if m.on {
@@ -401,6 +491,7 @@ func residual(ctx context.Context, j *engine.Join, l, r *engine.HostTable, cl, c
 	nlc := len(l.Cols)
 	used := usedColumns(nlc+len(r.Cols), j.Residual)
 	ol, or := cl[:0:0], cr[:0:0]
+	bufs := newScanBufs(len(used)) // the batches do not outlive the filter
 	for lo := 0; lo < len(cl); lo += batchRows {
 		if err := canceled(ctx); err != nil {
 			return nil, nil, err
@@ -412,9 +503,9 @@ func residual(ctx context.Context, j *engine.Join, l, r *engine.HostTable, cl, c
 				continue
 			}
 			if c < nlc {
-				in.Cols[c] = scanColumn(l.Cols[c].Gather(cl[lo:hi]), 0, hi-lo)
+				in.Cols[c] = scanRows(l.Cols[c], 0, 0, cl[lo:hi], &bufs.rest[c])
 			} else {
-				in.Cols[c] = scanColumn(r.Cols[c-nlc].Gather(cr[lo:hi]), 0, hi-lo)
+				in.Cols[c] = scanRows(r.Cols[c-nlc], 0, 0, cr[lo:hi], &bufs.rest[c])
 			}
 		}
 		sel, err := filter(ctx, j.Residual, in)
@@ -428,8 +519,9 @@ func residual(ctx context.Context, j *engine.Join, l, r *engine.HostTable, cl, c
 	return ol, or, nil
 }
 
-// gatherJoin builds the join's output table from the pairs.
-func gatherJoin(j *engine.Join, l, r *engine.HostTable, li, ri []int32) *engine.HostTable {
+// gatherJoin builds the join's output table from the pairs: the columns
+// need marks (nil: all), the others without storage (noColumn).
+func gatherJoin(j *engine.Join, l, r *engine.HostTable, li, ri []int32, need []bool) *engine.HostTable {
 	var srcs []*engine.Column
 	var idx [][]int32
 	for _, c := range l.Cols {
@@ -445,6 +537,10 @@ func gatherJoin(j *engine.Join, l, r *engine.HostTable, li, ri []int32) *engine.
 	out := &engine.HostTable{N: int64(len(li)), Cols: make([]*engine.Column, len(srcs))}
 	var wg sync.WaitGroup
 	for k := range srcs {
+		if need != nil && k < len(need) && !need[k] {
+			out.Cols[k] = noColumn(srcs[k].Type, len(li))
+			continue
+		}
 		wg.Add(1)
 		go func(k int) {
 			defer wg.Done()

@@ -121,7 +121,7 @@ func newAggMemory(a *aggregator) *aggMemory {
 }
 
 func indexBytes(x *groupIndex) int64 {
-	return int64(len(x.slots))*4 + int64(cap(x.hashes))*8
+	return int64(len(x.slots))*16 + int64(len(x.dslots))*4
 }
 
 func vecsBytes(n int, vs ...*engine.Vec) int64 {

@@ -12,68 +12,206 @@ const batchRows = 4096
 // Strings alias the column's storage; char(n) values lose trailing blanks,
 // which are insignificant for bpchar.
 func scanColumn(c *engine.Column, lo, hi int) *engine.Vec {
-	n := hi - lo
+	return scanRows(c, lo, hi-lo, nil, nil)
+}
+
+// vecBuf holds a column's vector storage from one morsel to the next, for
+// a scan whose vectors do not outlive the morsel (an aggregate copies what
+// it keeps): the same few kilobytes stay in cache instead of fresh memory
+// being written each time.
+type vecBuf struct {
+	i []int64
+	f []float64
+	d []engine.Dec
+	s [][]byte
+}
+
+// scanBufs are a worker's vecBufs, one per table column and scan phase.
+type scanBufs struct {
+	filter, rest []vecBuf
+}
+
+func newScanBufs(cols int) *scanBufs {
+	return &scanBufs{filter: make([]vecBuf, cols), rest: make([]vecBuf, cols)}
+}
+
+// bufOf returns column c's buffer of phase bufs (nil: none).
+func bufOf(bufs []vecBuf, c int) *vecBuf {
+	if bufs == nil {
+		return nil
+	}
+	return &bufs[c]
+}
+
+func takeI(b *vecBuf, n int) []int64 {
+	if b == nil {
+		return make([]int64, n)
+	}
+	if cap(b.i) < n {
+		b.i = make([]int64, n)
+	}
+	return b.i[:n]
+}
+
+func takeF(b *vecBuf, n int) []float64 {
+	if b == nil {
+		return make([]float64, n)
+	}
+	if cap(b.f) < n {
+		b.f = make([]float64, n)
+	}
+	return b.f[:n]
+}
+
+func takeD(b *vecBuf, n int) []engine.Dec {
+	if b == nil {
+		return make([]engine.Dec, n)
+	}
+	if cap(b.d) < n {
+		b.d = make([]engine.Dec, n)
+	}
+	return b.d[:n]
+}
+
+func takeS(b *vecBuf, n int) [][]byte {
+	if b == nil {
+		return make([][]byte, n)
+	}
+	if cap(b.s) < n {
+		b.s = make([][]byte, n)
+	}
+	s := b.s[:n]
+	clear(s)
+	return s
+}
+
+// scanRows turns rows of a stored column into a vector: rows lo+sel[k]
+// when sel is not nil, else the n rows from lo. A scan that filters reads
+// the columns its filter does not use this way, only at the rows that
+// passed. The vector's storage comes from buf when not nil.
+func scanRows(c *engine.Column, lo, n int, sel []int32, buf *vecBuf) *engine.Vec {
+	if sel != nil {
+		n = len(sel)
+	}
 	v := &engine.Vec{T: c.Type, N: n}
+	// row returns the stored row of output row k.
+	row := func(k int) int {
+		if sel != nil {
+			return lo + int(sel[k])
+		}
+		return lo + k
+	}
 	if c.Valid != nil {
-		for i := lo; i < hi; i++ {
-			if c.IsNull(i) {
+		for k := 0; k < n; k++ {
+			if c.IsNull(row(k)) {
 				if v.Null == nil {
 					v.Null = make([]bool, n)
 				}
-				v.Null[i-lo] = true
+				v.Null[k] = true
 			}
 		}
 	}
 	switch c.Type.Kind {
 	case engine.KindBool:
-		v.I = make([]int64, n)
-		for i, x := range c.B[lo:hi] {
-			v.I[i] = int64(x)
+		v.I = takeI(buf, n)
+		if sel == nil {
+			for i, x := range c.B[lo : lo+n] {
+				v.I[i] = int64(x)
+			}
+		} else {
+			b := c.B[lo:]
+			for k, i := range sel {
+				v.I[k] = int64(b[i])
+			}
 		}
 	case engine.KindInt16:
-		v.I = make([]int64, n)
-		for i, x := range c.I16[lo:hi] {
-			v.I[i] = int64(x)
+		v.I = takeI(buf, n)
+		if sel == nil {
+			for i, x := range c.I16[lo : lo+n] {
+				v.I[i] = int64(x)
+			}
+		} else {
+			s := c.I16[lo:]
+			for k, i := range sel {
+				v.I[k] = int64(s[i])
+			}
 		}
 	case engine.KindInt32, engine.KindDate:
-		v.I = make([]int64, n)
-		for i, x := range c.I32[lo:hi] {
-			v.I[i] = int64(x)
+		v.I = takeI(buf, n)
+		if sel == nil {
+			for i, x := range c.I32[lo : lo+n] {
+				v.I[i] = int64(x)
+			}
+		} else {
+			s := c.I32[lo:]
+			for k, i := range sel {
+				v.I[k] = int64(s[i])
+			}
 		}
 	case engine.KindInt64, engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:
-		v.I = c.I64[lo:hi:hi]
+		if sel == nil {
+			v.I = c.I64[lo : lo+n : lo+n]
+		} else {
+			v.I = takeI(buf, n)
+			s := c.I64[lo:]
+			for k, i := range sel {
+				v.I[k] = s[i]
+			}
+		}
 	case engine.KindNumeric:
+		v.D = takeD(buf, n)
 		if c.D != nil {
-			v.D = append([]engine.Dec(nil), c.D[lo:hi]...)
+			if sel == nil {
+				copy(v.D, c.D[lo:lo+n])
+			} else {
+				s := c.D[lo:]
+				for k, i := range sel {
+					v.D[k] = s[i]
+				}
+			}
 			break
 		}
-		v.D = make([]engine.Dec, n)
-		s := c.Type.Scale
-		for i, x := range c.I64[lo:hi] {
-			v.D[i] = engine.DecFromScaled(x, s)
+		scale := int32(c.Type.Scale)
+		if sel == nil {
+			for i, x := range c.I64[lo : lo+n] {
+				v.D[i] = engine.Dec{Hi: x >> 63, Lo: uint64(x), Scale: scale}
+			}
+		} else {
+			s := c.I64[lo:]
+			for k, i := range sel {
+				x := s[i]
+				v.D[k] = engine.Dec{Hi: x >> 63, Lo: uint64(x), Scale: scale}
+			}
 		}
 	case engine.KindFloat32:
-		v.F = make([]float64, n)
-		for i, x := range c.F32[lo:hi] {
-			v.F[i] = float64(x)
+		v.F = takeF(buf, n)
+		for k := 0; k < n; k++ {
+			v.F[k] = float64(c.F32[row(k)])
 		}
 	case engine.KindFloat64:
-		v.F = c.F64[lo:hi:hi]
-	case engine.KindChar, engine.KindVarchar, engine.KindText:
-		v.S = make([][]byte, n)
-		trim := c.Type.Kind == engine.KindChar
-		for i := lo; i < hi; i++ {
-			if c.Width == 0 {
-				v.S[i-lo] = nil
-				continue
+		if sel == nil {
+			v.F = c.F64[lo : lo+n : lo+n]
+		} else {
+			v.F = takeF(buf, n)
+			s := c.F64[lo:]
+			for k, i := range sel {
+				v.F[k] = s[i]
 			}
-			s := c.StrAt(i)
+		}
+	case engine.KindChar, engine.KindVarchar, engine.KindText:
+		v.S = takeS(buf, n)
+		if c.Width == 0 {
+			break
+		}
+		trim := c.Type.Kind == engine.KindChar
+		for k := 0; k < n; k++ {
+			s := c.StrAt(row(k))
 			if trim {
 				for len(s) > 0 && s[len(s)-1] == ' ' {
 					s = s[:len(s)-1]
 				}
 			}
-			v.S[i-lo] = s
+			v.S[k] = s
 		}
 	}
 	return v

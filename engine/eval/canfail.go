@@ -29,7 +29,10 @@ func CanFail(e engine.Expr) bool {
 			engine.OpCoalesce, engine.OpNullIf:
 		case engine.OpCast:
 			// Rendering as unbounded text cannot fail; other casts can.
-			if !(e.T.Kind == engine.KindText && !e.Args[0].Type().IsString()) {
+			// So does date to timestamp, which Cast computes as days
+			// times a day's microseconds, with no error.
+			if !(e.T.Kind == engine.KindText && !e.Args[0].Type().IsString()) &&
+				!(e.T.Kind == engine.KindTimestamp && e.Args[0].Type().Kind == engine.KindDate) {
 				return true
 			}
 		default:

@@ -124,6 +124,11 @@ func evalCall(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.Ve
 			return compareConst(e.Op.Mirrored(), b, c, in.N), nil
 		}
 	}
+	if e.Op == engine.OpAdd || e.Op == engine.OpSub || e.Op == engine.OpMul {
+		if out, ok, err := evalDecArith(ctx, e, in); ok {
+			return out, err
+		}
+	}
 	args, err := evalArgs(ctx, e.Args, in)
 	if err != nil {
 		return nil, err
@@ -131,6 +136,10 @@ func evalCall(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.Ve
 	n := in.N
 	switch e.Op {
 	case engine.OpAdd, engine.OpSub, engine.OpMul, engine.OpDiv, engine.OpMod:
+		if engine.PhysOf(e.T.Kind) == engine.PhysDec && e.Op != engine.OpDiv && e.Op != engine.OpMod &&
+			args[0].D != nil && args[1].D != nil {
+			return decArith(e.Op, e.T, args[0], args[1], nil, nil, n)
+		}
 		return arith(e.Op, e.T, args[0], args[1], n)
 	case engine.OpNeg:
 		return negate(e.T, args[0], n)
