@@ -7,14 +7,15 @@ import "github.com/gpusql/gpusql/engine"
 // into 2 M groups), and only the groups of those 2,000 parts survive the
 // join: grouping the other 1,998,000 is wasted. When one side of an inner
 // join on keys is a GROUP BY whose key column is the join key, and the
-// other side is a scan far smaller than the grouped input, the grouped
-// input is first semi-joined with the other side's keys. The groups that remain
+// other side is a filtered scan (scanLike) far smaller than the grouped
+// input, the grouped input is first semi-joined with the other side's
+// keys. The groups that remain
 // are exactly those the join keeps, with the same aggregates (every row
 // of a group shares its key); a NULL key matches neither.
 
 // aggKeysRatio: the other side must be this many times smaller than the
 // grouped input (it is read twice, once for its keys).
-const aggKeysRatio = 8
+const aggKeysRatio = 2
 
 // pushJoinKeys rewrites the joins of tree r (see the top).
 func (o *optimizer) pushJoinKeys(r engine.Rel) engine.Rel {
@@ -76,8 +77,8 @@ func (o *optimizer) filteredGroups(g engine.Rel, gKey engine.Expr, other engine.
 	if !ok || !hashable(key.Type()) || key.Type() != otherKey.Type() {
 		return nil, false
 	}
-	if op, ok := other.(*engine.Plan); !ok || op.Input != nil || op.Aggregate || op.Host {
-		return nil, false // other is read twice: only a scan is cheap enough
+	if !scanLike(other) {
+		return nil, false // other is read twice: only a filtered scan is cheap enough
 	}
 	inRows := o.estimate(inputOf(p)).rows
 	if o.estimate(other).rows*aggKeysRatio > inRows {
@@ -142,6 +143,26 @@ func (o *optimizer) semiOn(in engine.Rel, key engine.Expr, keys engine.Rel) engi
 		LeftKeys: []engine.Expr{key}, RightKeys: []engine.Expr{&engine.ColRef{Idx: 0, Name: "key", T: key.Type()}}}
 	j.Est = o.estimate(j).rows
 	return j
+}
+
+// scanLike reports whether r only filters one table: a scan, a
+// projection or filter of one, or one semi- or anti-joined with another
+// (TPC-H Q20's partsupp semi-joined with the parts of one name). Reading
+// such a tree twice costs about what reading the table does.
+func scanLike(r engine.Rel) bool {
+	switch x := r.(type) {
+	case *engine.Plan:
+		if x.Aggregate || x.Host || x.Distinct || len(x.OrderBy) > 0 || x.Limit >= 0 || x.Offset > 0 || len(x.GroupingSets) > 0 {
+			return false
+		}
+		return x.Input == nil || scanLike(x.Input)
+	case *engine.Join:
+		switch x.Kind {
+		case engine.JoinSemi, engine.JoinAnti, engine.JoinAntiNull:
+			return scanLike(x.Left) && scanLike(x.Right)
+		}
+	}
+	return false
 }
 
 // inputOf is what p groups: its input node, or p's own scan.

@@ -280,7 +280,23 @@ func TestPlanner(t *testing.T) {
 		if len(semi) != 1 || !strings.HasPrefix(semi[0].kids[0].head, "Scan lineitem") || len(semi[0].kids[1].find("Scan orders")) != 1 {
 			t.Fatalf("want lineitem semi-joined with the orders scan below the grouping:\n%s", p)
 		}
-		// ... but not when the other side is a join (it would run twice)
+		// ... and when the other side is a scan semi-joined with another
+		// (Q20: partsupp of some parts)
+		p = explain(t, sess, `SELECT o_orderkey, s FROM orders,
+			(SELECT l_orderkey AS k, sum(l_quantity) AS s FROM lineitem GROUP BY l_orderkey) g
+			WHERE k = o_orderkey AND o_custkey IN (SELECT c_custkey FROM customer WHERE c_nationkey = 3)`)
+		agg := p.find("Pipeline")
+		found := false
+		for _, a := range agg {
+			if a.step("Aggregate") != "" && len(a.kids) == 1 && strings.HasPrefix(a.kids[0].head, "Hash Semi Join on ") &&
+				len(a.kids[0].find("Scan customer")) == 1 {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("want lineitem semi-joined with the orders of those customers below the grouping:\n%s", p)
+		}
+		// ... but not when the other side is an inner join (it would run twice)
 		p = explain(t, sess, `SELECT o_orderkey, s FROM orders, customer,
 			(SELECT l_orderkey AS k, sum(l_quantity) AS s FROM lineitem GROUP BY l_orderkey) g
 			WHERE k = o_orderkey AND o_custkey = c_custkey AND c_nationkey = 3`)
