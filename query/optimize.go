@@ -96,16 +96,7 @@ func (o *optimizer) plan(p *engine.Plan) (*engine.Plan, error) {
 	if len(p.Aggs) > 0 {
 		q.Aggs = make([]engine.AggCall, len(p.Aggs))
 		for i, a := range p.Aggs {
-			a.Arg, a.Sep, a.Arg2 = renumber(a.Arg, m), renumber(a.Sep, m), renumber(a.Arg2, m)
-			if len(a.Order) > 0 {
-				ord := make([]engine.AggOrder, len(a.Order))
-				for k, x := range a.Order {
-					x.Expr = renumber(x.Expr, m)
-					ord[k] = x
-				}
-				a.Order = ord
-			}
-			q.Aggs[i] = a
+			q.Aggs[i] = renumberAgg(a, m) // optimize_window.go
 		}
 	}
 	if !p.Aggregate {

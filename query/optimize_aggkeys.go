@@ -102,8 +102,9 @@ func (o *optimizer) filteredGroups(g engine.Rel, gKey engine.Expr, other engine.
 		}
 	}
 	scan := &engine.Plan{Table: p.Table, Schema: p.Schema, Data: p.Data, Filter: p.Filter, Limit: -1, Optimized: true}
-	at := map[int]int{}
+	at := make([]int, len(p.Schema)) // a table column → its place in the scan (-1: not read)
 	for c := range p.Schema {
+		at[c] = -1
 		if need[c] {
 			at[c] = len(scan.Project)
 			scan.Project = append(scan.Project, &engine.ColRef{Idx: c, Name: p.Schema[c].Name, T: p.Schema[c].Type})
@@ -111,28 +112,16 @@ func (o *optimizer) filteredGroups(g engine.Rel, gKey engine.Expr, other engine.
 		}
 	}
 	scan.Visible = len(scan.Project)
-	renum := func(e engine.Expr) engine.Expr {
-		return mapCols(e, func(c *engine.ColRef) engine.Expr {
-			r := *c
-			r.Idx = at[c.Idx]
-			return &r
-		})
-	}
 	q.Table, q.Schema, q.Data, q.Filter = "", nil, nil, nil
 	q.GroupBy = make([]engine.Expr, len(p.GroupBy))
 	for i, e := range p.GroupBy {
-		q.GroupBy[i] = renum(e)
+		q.GroupBy[i] = renumber(e, at)
 	}
 	q.Aggs = make([]engine.AggCall, len(p.Aggs))
 	for i, a := range p.Aggs {
-		a.Arg, a.Arg2, a.Sep = renum(a.Arg), renum(a.Arg2), renum(a.Sep)
-		a.Order = append([]engine.AggOrder(nil), a.Order...)
-		for k := range a.Order {
-			a.Order[k].Expr = renum(a.Order[k].Expr)
-		}
-		q.Aggs[i] = a
+		q.Aggs[i] = renumberAgg(a, at)
 	}
-	q.Input = o.semiOn(scan, renum(key), keys)
+	q.Input = o.semiOn(scan, renumber(key, at), keys)
 	return &q, true
 }
 

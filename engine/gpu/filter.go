@@ -52,15 +52,7 @@ func (r *run) fusedFilter(filter engine.Expr, bm, counts *cuda.Buffer) (ok bool,
 	if err != nil {
 		return false, err
 	}
-	args := []any{uint64(r.n), uint64(bm.Ptr()), uint64(counts.Ptr()), uint64(0)}
-	for _, k := range fk.cols {
-		col := r.t.Cols[k]
-		args = append(args, col.Data.Ptr())
-		if col.Valid != nil {
-			args = append(args, col.Valid.Ptr())
-		}
-	}
-	args = preArgs(args, fk, prog.pres, r.t.Cols)
+	args := r.kernelArgs(fk, prog.pres, uint64(r.n), uint64(bm.Ptr()), uint64(counts.Ptr()), uint64(0))
 	grid := min(int64(r.b.dev.Props().SMs)*8, (r.n+fusedTPB-1)/fusedTPB)
 	err = r.b.dev.Launch(fn, cuda.Dim3{X: uint32(grid), Y: 1, Z: 1}, cuda.Dim3{X: fusedTPB, Y: 1, Z: 1}, 0, nil, args...)
 	return err == nil, err

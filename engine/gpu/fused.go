@@ -160,15 +160,7 @@ func (r *run) fusedAggregate(ctx context.Context, p *engine.Plan) (res *engine.B
 		return nil, false, err
 	}
 	base := buf.Ptr()
-	args := []any{uint64(r.n), uint64(base) + 16 + uint64(fk.gslots*8), uint64(base) + 16, uint64(base)}
-	for _, k := range fk.cols {
-		col := r.t.Cols[k]
-		args = append(args, col.Data.Ptr())
-		if col.Valid != nil {
-			args = append(args, col.Valid.Ptr())
-		}
-	}
-	args = preArgs(args, fk, prog.pres, r.t.Cols)
+	args := r.kernelArgs(fk, prog.pres, uint64(r.n), uint64(base)+16+uint64(fk.gslots*8), uint64(base)+16, uint64(base))
 	shared := uint32(fk.shared)
 	t0 := time.Now()
 	err = r.b.dev.Do(func() error {
@@ -956,4 +948,19 @@ func (r *run) keyDistinct(p *engine.Plan) float64 {
 		est *= max(1, r.b.ColumnStats(r.t, c.Idx).Distinct)
 	}
 	return min(est, float64(r.n))
+}
+
+// kernelArgs is the argument list of generated kernel fk: lead (its
+// fixed parameters), then the pointers of the columns it reads (data, and
+// the NULL bitmap where there is one), then its precomputed values'.
+func (r *run) kernelArgs(fk *fusedKernel, pres []*pre, lead ...any) []any {
+	args := lead
+	for _, k := range fk.cols {
+		col := r.t.Cols[k]
+		args = append(args, col.Data.Ptr())
+		if col.Valid != nil {
+			args = append(args, col.Valid.Ptr())
+		}
+	}
+	return preArgs(args, fk, pres, r.t.Cols)
 }
