@@ -57,10 +57,10 @@ type Options struct {
 	// every join tree that can be split that way, where by default only
 	// trees that neither a broadcast join nor gathering would serve are.
 	Redistribute bool
-	// PreadLoads makes the GPU loader read CSV files with pread into
-	// pinned buffers, where by default it maps them and the GPU copies
-	// from the page cache (for comparisons).
-	PreadLoads bool
+	// MappedLoads makes the GPU loader map CSV files and register them,
+	// so that the GPU copies from the page cache, where by default it
+	// reads them with pread into pinned buffers (for comparisons).
+	MappedLoads bool
 	// MaxTextWidth bounds the stored byte width of text values; 0 means
 	// the default (engine.DefaultCSVOptions().MaxTextWidth).
 	MaxTextWidth int
@@ -313,8 +313,8 @@ func newBackend(o Options) (engine.Backend, error) {
 	var names []string
 	for _, dev := range devs {
 		cfg := loader.GPUConfig{}
-		if o.PreadLoads {
-			cfg.Read = loader.ReadPread
+		if o.MappedLoads {
+			cfg.Read = loader.ReadMmap
 		}
 		g := gpu.New(dev, loader.NewGPU(dev, cfg))
 		if dev != devs[0] {

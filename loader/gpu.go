@@ -40,7 +40,7 @@ type GPUConfig struct {
 	// Readers is the number of parallel pread goroutines (default
 	// runtime.NumCPU()).
 	Readers int
-	// Read is how files are read (default ReadAuto: mapped).
+	// Read is how files are read (default ReadPread).
 	Read ReadMode
 	// poison fills output columns with 0xAB before they are written
 	// (tests: every byte must be written by the kernels).
@@ -213,8 +213,8 @@ func (gl *gpuLoad) newFeeder() (*feeder, error) {
 	if gl.req.Size >= 0 && gl.req.Size+1 < int64(f.block) {
 		f.block = int(gl.req.Size) + 1
 	}
-	if cfg.Read != ReadPread {
-		if m, ok := mapSource(gl.dev, gl.req, cfg.Read == ReadAuto); ok {
+	if cfg.Read == ReadMmap {
+		if m, ok := mapSource(gl.dev, gl.req); ok {
 			f.m = m
 			return f, nil
 		}

@@ -15,8 +15,10 @@ import (
 // into pinned buffers by a reader goroutine while the device parses the
 // previous batch (ReadPread), or the file (or one part's range of it) is
 // mapped and registered with the driver so that blocks are copied
-// straight from the page cache (ReadMmap), which saves the host a copy of
-// every byte: several GPUs loading one file at once were bound by it.
+// straight from the page cache (ReadMmap). Mapping saves the host a copy
+// of every byte, but registering pins every page of the file first: on
+// an H100 host that ran at 4.5-9 GB/s where pread fed 16-23 GB/s
+// (docs/performance.md), so pread is the default.
 //
 // A mapped file that shrinks while it is read faults the reads of the
 // host's own code past its new end (SIGBUS); the load turns that fault
@@ -27,12 +29,9 @@ import (
 type ReadMode uint8
 
 const (
-	// ReadAuto maps files (ReadMmap) and reads any other source as
-	// ReadPread does.
-	ReadAuto ReadMode = iota
 	// ReadPread reads blocks with parallel pread into pinned buffers
 	// (any io.Reader works, read sequentially when it is not a file).
-	ReadPread
+	ReadPread ReadMode = iota
 	// ReadMmap maps the file and registers it with cuMemHostRegister; the
 	// device copies from the mapping. Falls back to ReadPread when the
 	// source is not a regular file or cannot be mapped.
@@ -153,10 +152,10 @@ type mapping struct {
 
 // mapSource maps and registers the bytes req.Source would read: a
 // FileSection's range, or a regular file's size bytes from its current
-// offset. ok is false when the source is neither or cannot be mapped, or,
-// with limit set, when its bytes are more than a quarter of the host's
-// memory: registering pins them all at once, where pread streams.
-func mapSource(dev *cuda.Device, req *engine.LoadRequest, limit bool) (*mapping, bool) {
+// offset. ok is false when the source is neither or cannot be mapped, or
+// when its bytes are more than a quarter of the host's memory:
+// registering pins them all at once, where pread streams.
+func mapSource(dev *cuda.Device, req *engine.LoadRequest) (*mapping, bool) {
 	var f *os.File
 	var off, n int64
 	switch s := req.Source.(type) {
@@ -177,11 +176,9 @@ func mapSource(dev *cuda.Device, req *engine.LoadRequest, limit bool) (*mapping,
 	if n <= 0 {
 		return nil, false
 	}
-	if limit {
-		var si syscall.Sysinfo_t
-		if err := syscall.Sysinfo(&si); err != nil || n > int64(si.Totalram)*int64(si.Unit)/4 {
-			return nil, false
-		}
+	var si syscall.Sysinfo_t
+	if err := syscall.Sysinfo(&si); err != nil || n > int64(si.Totalram)*int64(si.Unit)/4 {
+		return nil, false
 	}
 	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() < off+n {
 		return nil, false

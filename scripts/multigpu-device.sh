@@ -49,14 +49,14 @@ bench)
 scan)
 	# lineitem alone at SF (default 30): the load, and the scans and
 	# aggregates (Q1, Q6) that run on every GPU at once; the load both
-	# mapped (the default) and with pread
+	# with pread (the default) and mapped
 	sf=${SF:-30}
 	gen "$sf"
 	for g in 0 "${GPUS:-0,1}"; do
-		for rd in mapped pread; do
+		for rd in pread mapped; do
 			echo "== GPUs $g, files $rd"
 			flag=()
-			[ "$rd" = pread ] && flag=(-pread)
+			[ "$rd" = mapped ] && flag=(-mmap)
 			"$bin/gpusql-tpch" -data "/tmp/tpch-sf$sf" -sf "$sf" -device cuda -gpus "$g" -tables lineitem -only "${ONLY:-q01,q06}" \
 				"${flag[@]}" -runs "${RUNS:-5}" -warmup 2 2>&1 | grep -v '^{'
 		done
