@@ -230,3 +230,16 @@ func TestPgStatDatabaseVsPostgres(t *testing.T) {
 		t.Errorf("gpusql's tup_returned changed by %d, the sum of pg_stat_user_tables' seq_tup_read by %d", returned[0], returned[1])
 	}
 }
+
+// TestPgStatDatabaseDevice: the GPU backend counts as the CPU backend
+// does (which TestPgStatDatabaseVsPostgres compares with PostgreSQL).
+func TestPgStatDatabaseDevice(t *testing.T) {
+	requireGPU(t)
+	want, wantFixed, wantReturned := pgStatDBDeltas(t, startGpusqlOn(t, t.TempDir(), "cpu").connect)
+	got, gotFixed, returned := pgStatDBDeltas(t, startGpusqlOn(t, t.TempDir(), "cuda").connect)
+	if !slices.Equal(got, want) || !slices.Equal(gotFixed, wantFixed) || returned != wantReturned {
+		t.Errorf("pg_stat_database differs from the CPU backend's\n%s\n%s\ntup_returned, seq_tup_read: %v, want %v",
+			lineDiff(strings.Join(got, "\n"), strings.Join(want, "\n")),
+			lineDiff(strings.Join(gotFixed, "\n"), strings.Join(wantFixed, "\n")), returned, wantReturned)
+	}
+}
