@@ -53,6 +53,10 @@ type Options struct {
 	// MinSplitBytes is the smallest share of a CSV file that a part
 	// loads on its own; 0 means multi.DefaultMinSplitBytes.
 	MinSplitBytes int64
+	// Redistribute makes tables in parts redistribute the big tables of
+	// every join tree that can be split that way, where by default only
+	// trees that neither a broadcast join nor gathering would serve are.
+	Redistribute bool
 	// MaxTextWidth bounds the stored byte width of text values; 0 means
 	// the default (engine.DefaultCSVOptions().MaxTextWidth).
 	MaxTextWidth int
@@ -273,7 +277,7 @@ func newBackend(o Options) (engine.Backend, error) {
 		if len(parts) == 1 {
 			return parts[0]
 		}
-		return multi.New(parts, names, newCPU(), multi.Options{MinSplitBytes: o.MinSplitBytes})
+		return multi.New(parts, names, newCPU(), multi.Options{MinSplitBytes: o.MinSplitBytes, Redistribute: o.Redistribute})
 	}
 	cpuBackend := func() engine.Backend {
 		b := newCPU()

@@ -21,7 +21,9 @@ import (
 // prints it. The scale factor is GPUSQL_TPCH_SF (default 0.01, the answer
 // set CI uses); the data comes from GPUSQL_TPCH_DIR, or is generated once
 // into the temporary directory and reused. GPUSQL_TEST_DEVICE=cuda runs
-// it on the GPU backend.
+// it on the GPU backend. It runs twice: over whole tables, and over
+// tables split into three parts whose joins are redistributed by key
+// wherever the plan allows (engine/multi).
 func TestTPCH(t *testing.T) {
 	sf := cmp.Or(os.Getenv("GPUSQL_TPCH_SF"), "0.01")
 	dir := tpchData(t, sf)
@@ -29,7 +31,19 @@ func TestTPCH(t *testing.T) {
 	if _, err := os.Stat(answers); err != nil {
 		t.Fatalf("no PostgreSQL answers for SF %s: %v", sf, err)
 	}
-	db := openTPCH(t, dir)
+	for _, c := range []struct {
+		name string
+		o    gpusql.Options
+	}{
+		{"whole", gpusql.Options{}},
+		{"3 parts, joins redistributed", gpusql.Options{Partitions: 3, MinSplitBytes: 1, Redistribute: true}},
+	} {
+		t.Run(c.name, func(t *testing.T) { runTPCH(t, openTPCH(t, dir, c.o), answers) })
+	}
+}
+
+// runTPCH runs the 22 queries on db and compares them with answers.
+func runTPCH(t *testing.T, db *gpusql.DB, answers string) {
 	for q := 1; q <= 22; q++ {
 		name := fmt.Sprintf("q%02d", q)
 		t.Run(name, func(t *testing.T) {
@@ -107,9 +121,10 @@ func tpchData(t *testing.T, sf string) string {
 }
 
 // openTPCH opens an engine over dir and loads the eight tables.
-func openTPCH(t *testing.T, dir string) *gpusql.DB {
+func openTPCH(t *testing.T, dir string, o gpusql.Options) *gpusql.DB {
 	t.Helper()
-	db, err := gpusql.Open(gpusql.Options{FileRoot: dir, Device: cmp.Or(os.Getenv("GPUSQL_TEST_DEVICE"), "cpu")})
+	o.FileRoot, o.Device = dir, cmp.Or(os.Getenv("GPUSQL_TEST_DEVICE"), "cpu")
+	db, err := gpusql.Open(o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -180,6 +180,10 @@ type PartBytes struct {
 	// Gathered: Bytes include a copy of every row, kept for the plans
 	// that need all of them on one device.
 	Gathered bool
+	// Redistributed: Bytes include the part's share of a copy of the
+	// table redistributed by a join key (engine/multi's co-partitioned
+	// joins).
+	Redistributed bool
 }
 
 // Placed is table data spread over several devices.

@@ -228,6 +228,9 @@ func placement(parts []engine.PartBytes) string {
 		if p.Gathered {
 			b.WriteString(" (with a gathered copy of every row)")
 		}
+		if p.Redistributed {
+			b.WriteString(" (with its share of a copy redistributed by a join key)")
+		}
 	}
 	return b.String()
 }

@@ -49,6 +49,7 @@ type config struct {
 	gpus            []int  // GPU ordinals of the cuda backend (nil: every GPU)
 	persistDir      string // keep the tables in this data directory (timing loads with persistence)
 	partitions      int    // parts of a table per device
+	redistribute    bool   // co-partition every join tree that can be
 	genLineitem     int
 }
 
@@ -77,6 +78,7 @@ func main() {
 	flag.StringVar(&c.duckdb, "duckdb", "", "tools/duckbench's output (JSON lines) for the same queries and data: print the speedups")
 	gpus := flag.String("gpus", "", "comma-separated GPU ordinals the cuda backend uses (default: every GPU; with several, tables are split across them)")
 	flag.IntVar(&c.partitions, "partitions", 1, "parts of each table per device")
+	flag.BoolVar(&c.redistribute, "redistribute", false, "with tables in parts, redistribute the tables of every join tree that can be by key (the server's --redistribute-joins always)")
 	flag.StringVar(&c.persistDir, "persist", "", "data `directory` in which the engine keeps its tables, as the server does by default (loads then include writing them); empty: in memory only")
 	flag.IntVar(&c.genLineitem, "gen-lineitem", 0, "write `rows` of loader.WriteLineitem's lineitem to -data/lineitem.csv if that file is missing, then exit")
 	flag.Parse()

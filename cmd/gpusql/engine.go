@@ -23,6 +23,7 @@ func newEngine(o *options, logger *slog.Logger, roles *auth.Store) (eng engine.S
 		Devices:       o.devices,
 		Partitions:    o.partitions,
 		MinSplitBytes: o.splitMinBytes,
+		Redistribute:  o.redistribute,
 		MaxTextWidth:  o.maxTextWidth,
 		Logger:        logger,
 

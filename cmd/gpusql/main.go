@@ -53,6 +53,7 @@ type options struct {
 	devices       []int  // GPU ordinals; nil: every GPU
 	partitions    int    // parts of a table per device
 	splitMinBytes int64  // smallest share of a file a part loads
+	redistribute  bool   // co-partition every join tree that can be, not only where it pays
 	maxTextWidth  int
 	// checkEvery is the default client_connection_check_interval;
 	// negative: off.
@@ -101,6 +102,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	devices := fs.String("devices", "", "comma-separated GPU `ordinals` to use, e.g. 0,1 (default: every GPU); with several, each table is split across them")
 	partitions := fs.Int("partitions", 1, "split each table into `N` parts per device (tests the several-GPU path on one device or the CPU)")
 	splitMin := fs.Int64("split-min-bytes", 0, "smallest share of a CSV file, in `bytes`, that a part loads on its own (default 32 MiB)")
+	redistribute := fs.String("redistribute-joins", "auto", "with tables in parts: auto (redistribute the big tables of a join by key where broadcasting or gathering would not do) or always (wherever the tree allows: tests and comparisons)")
 	maxText := fs.Int("max-text-width", engine.DefaultCSVOptions().MaxTextWidth, "largest stored text value, in `bytes`")
 	checkEvery := fs.Duration("client-connection-check-interval", query.DefaultClientCheckInterval,
 		"how often a running statement checks that its client is still connected, and stops if not (0: never)")
@@ -165,6 +167,13 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 		return nil, usagef("--split-min-bytes %d: must not be negative", *splitMin)
 	}
 	o.splitMinBytes = *splitMin
+	switch *redistribute {
+	case "auto":
+	case "always":
+		o.redistribute = true
+	default:
+		return nil, usagef("--redistribute-joins %q: want auto or always", *redistribute)
+	}
 	if o.maxTextWidth <= 0 || o.maxTextWidth > maxTextWidthLimit {
 		return nil, usagef("--max-text-width %d: want 1 to %d bytes", o.maxTextWidth, maxTextWidthLimit)
 	}

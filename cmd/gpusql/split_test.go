@@ -16,8 +16,14 @@ import (
 // startSplit starts a server whose tables are split into n parts on
 // device, splitting even the corpus' small files.
 func startSplit(t *testing.T, dir, device string, devices []int, n int) *gpusqlServer {
+	return startSplitWith(t, dir, device, devices, n, false)
+}
+
+// startSplitWith is startSplit, redistributing the tables of every join
+// tree that can be split that way where redistribute is set.
+func startSplitWith(t *testing.T, dir, device string, devices []int, n int, redistribute bool) *gpusqlServer {
 	return startGpusqlWith(t, dir, func(o *options) {
-		o.device, o.devices, o.partitions, o.splitMinBytes = device, devices, n, 1
+		o.device, o.devices, o.partitions, o.splitMinBytes, o.redistribute = device, devices, n, 1, redistribute
 	})
 }
 
@@ -43,6 +49,21 @@ func TestSplitCorpus(t *testing.T) {
 		t.Errorf("refused over parts: %s", u)
 	}
 	t.Logf("corpus over 3 parts: %d queries, %d identical", len(qs), len(same))
+
+	// Again with every join tree that can be redistributed by key so,
+	// where the small tables would otherwise be broadcast.
+	hashed := &diffClient{name: "cpu in 3 parts, joins redistributed", connect: startSplitWith(t, dir, "cpu", nil, 3, true).connect}
+	defer hashed.close()
+	loadTables(t, hashed)
+	o := hashed.run("EXPLAIN SELECT ja.g, count(*) FROM ja JOIN jb ON ja.k = jb.k GROUP BY ja.g")
+	if o.Err != nil || !strings.Contains(fmt.Sprintf("%q", o.Results[0].Rows), "redistributed by key") {
+		t.Errorf("--redistribute-joins always: the join is not redistributed: %v", o.Err)
+	}
+	same, unsupported, _ = compareCorpus(t, qs, one, hashed)
+	for _, u := range unsupported {
+		t.Errorf("refused over parts, joins redistributed: %s", u)
+	}
+	t.Logf("corpus over 3 parts, joins redistributed: %d queries, %d identical", len(qs), len(same))
 }
 
 // checkSplit checks that the server's tables are really in n parts, each
@@ -82,13 +103,20 @@ func TestDeviceSplitCorpus(t *testing.T) {
 		name    string
 		devices []int
 		parts   int
-	}{{"gpu0 in 2 parts", []int{0}, 2}}
+		redist  bool
+	}{{"gpu0 in 2 parts", []int{0}, 2, false}, {"gpu0 in 2 parts, joins redistributed", []int{0}, 2, true}}
 	if n > 1 {
 		runs = append(runs, struct {
 			name    string
 			devices []int
 			parts   int
-		}{fmt.Sprintf("%d GPUs", n), nil, 1})
+			redist  bool
+		}{fmt.Sprintf("%d GPUs", n), nil, 1, false}, struct {
+			name    string
+			devices []int
+			parts   int
+			redist  bool
+		}{fmt.Sprintf("%d GPUs, joins redistributed", n), nil, 1, true})
 	}
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
@@ -96,7 +124,7 @@ func TestDeviceSplitCorpus(t *testing.T) {
 			// corpus starts from
 			cpuC := &diffClient{name: "cpu", connect: cpuSrv.connect}
 			defer cpuC.close()
-			c := &diffClient{name: "cuda, " + r.name, connect: startSplit(t, dir, "cuda", r.devices, r.parts).connect}
+			c := &diffClient{name: "cuda, " + r.name, connect: startSplitWith(t, dir, "cuda", r.devices, r.parts, r.redist).connect}
 			defer c.close()
 			loadTables(t, c)
 			want := r.parts
@@ -117,10 +145,12 @@ func TestDeviceSplitCorpus(t *testing.T) {
 func checkRoutes(t *testing.T, c *diffClient) {
 	t.Helper()
 	for sql, want := range map[string]string{
-		"SELECT count(*), sum(l_quantity) FROM lineitem WHERE l_quantity > 10":                          "parts aggregate their rows at once",
-		"SELECT ja.g, count(*) FROM ja JOIN jb ON ja.k = jb.k GROUP BY ja.g":                            "each part reads the other tables whole",
-		"SELECT ja.id FROM ja WHERE EXISTS (SELECT 1 FROM jc WHERE jc.k = ja.k) ORDER BY ja.id LIMIT 3": "parts filter and sort their rows at once",
-		"SELECT id, row_number() OVER (ORDER BY id) FROM obs":                                           "gathered on",
+		"SELECT count(*), sum(l_quantity) FROM lineitem WHERE l_quantity > 10":                                                                    "parts aggregate their rows at once",
+		"SELECT ja.g, count(*) FROM ja JOIN jb ON ja.k = jb.k GROUP BY ja.g":                                                                      "each part reads the other tables whole",
+		"SELECT ja.id FROM ja WHERE EXISTS (SELECT 1 FROM jc WHERE jc.k = ja.k) ORDER BY ja.id LIMIT 3":                                           "parts filter and sort their rows at once",
+		"SELECT id, row_number() OVER (ORDER BY id) FROM obs":                                                                                     "gathered on",
+		"SELECT x.k, x.n, y.m FROM (SELECT k, count(*) AS n FROM ja GROUP BY k) x JOIN (SELECT k, max(w) AS m FROM jb GROUP BY k) y ON x.k = y.k": "redistributed by key (ja by k, jb by k",
+		"SELECT ja.k, count(DISTINCT jb.w) FROM ja JOIN jb ON ja.k = jb.k GROUP BY ja.k ORDER BY 2 DESC, 1 LIMIT 2":                               "every group is on one part",
 	} {
 		o := c.run("EXPLAIN " + sql)
 		if o.Err != nil {

@@ -26,6 +26,7 @@ type split struct {
 	route route
 	probe *Table
 	leaf  *engine.Plan
+	hp    hashPlan // set when the tree's big tables are redistributed by key instead (hashed.go)
 }
 
 // routeOf picks p's route. A plan over a tree splits when the tree is
@@ -34,6 +35,57 @@ type split struct {
 // table read whole, so each part runs the tree over its segment and a
 // copy of the other tables gathered on its device (a broadcast join).
 func (b *Backend) routeOf(p *engine.Plan) split {
+	sp := b.broadcastRoute(p)
+	if (sp.route == routeGather || b.o.Redistribute) && p.Input != nil {
+		if hs, ok := b.hashedRoute(p); ok {
+			return hs
+		}
+	}
+	return sp
+}
+
+// hashedRoute is p's route when its tree's large split tables are
+// redistributed by their join keys (hashed.go): ok is false where that
+// does not split p either.
+func (b *Backend) hashedRoute(p *engine.Plan) (split, bool) {
+	h := b.hashPlanFor(p)
+	if h == nil {
+		return split{}, false
+	}
+	sp := split{hp: h}
+	switch {
+	case p.Aggregate && h.rootKeyed(p):
+		sp.route = rowsRoute(p) // each part finishes its own groups
+	case p.Aggregate && splittable(p) && b.fewGroups(p):
+		sp.route = routeAggregate
+	case p.Aggregate:
+		return split{}, false
+	default:
+		sp.route = rowsRoute(p)
+	}
+	return sp, sp.route != routeGather
+}
+
+// rowsRoute is how a plan whose rows come from every part at once is
+// finished: passed on as they come, or sorted and cut on each part and
+// merged on the host, or, for a large sort or DISTINCT, on one device.
+func rowsRoute(p *engine.Plan) route {
+	switch {
+	case len(p.OrderBy) == 0 && !p.Distinct && p.Limit < 0 && p.Offset == 0:
+		return routeStream
+	case p.Limit >= 0 && p.Offset+p.Limit <= maxMergeRows:
+		for _, e := range p.Project {
+			if e.Type().Kind == engine.KindInterval { // host tables cannot hold them (engine.HostFromBatchesExact)
+				return routeGather
+			}
+		}
+		return routeScan
+	}
+	return routeGather
+}
+
+// broadcastRoute is p's route with its split tables as they are.
+func (b *Backend) broadcastRoute(p *engine.Plan) split {
 	leaf := p
 	if p.Input != nil {
 		if leaf = probeLeaf(p.Input); leaf == nil || leafCount(p, leaf.Data) != 1 || !broadcastable(p, leaf) {
@@ -54,17 +106,8 @@ func (b *Backend) routeOf(p *engine.Plan) split {
 		sp.route = routeAggregate
 	case p.Aggregate:
 		sp.route = routeGather
-	case len(p.OrderBy) == 0 && !p.Distinct && p.Limit < 0 && p.Offset == 0:
-		sp.route = routeStream
-	case p.Limit >= 0 && p.Offset+p.Limit <= maxMergeRows:
-		sp.route = routeScan
-		for _, e := range p.Project {
-			if e.Type().Kind == engine.KindInterval { // host tables cannot hold them (engine.HostFromBatchesExact)
-				sp.route = routeGather
-			}
-		}
 	default:
-		sp.route = routeGather // a large sort or DISTINCT: on one device
+		sp.route = rowsRoute(p)
 	}
 	return sp
 }
@@ -80,30 +123,54 @@ const (
 	smallProbe   = 1 << 20 // rows below which broadcasting costs nothing to speak of
 )
 
-// fewGroups reports whether p's GROUP BY keys, traced to stored columns,
-// have at most maxGroups combinations by the columns' statistics; a key
-// that is computed or cannot be traced counts as many.
+// fewGroups reports whether p's GROUP BY keys have at most maxGroups
+// combinations by the stored columns' statistics. A computed key has at
+// most the combinations of the columns it reads (extract(year from d) no
+// more than d); one that reads an untraceable column, or random(), counts
+// as many. The planner's estimate of a join's rows caps the product.
 func (b *Backend) fewGroups(p *engine.Plan) bool {
 	n := 1.0
 	for _, g := range p.GroupBy {
-		ref, ok := g.(*engine.ColRef)
+		d, ok := b.keyDistinct(p, g)
 		if !ok {
 			return false
 		}
-		var d float64
-		if p.Input != nil {
-			d, ok = b.distinct(p.Input, ref.Idx)
-		} else {
-			d, ok = b.leafDistinct(p.Data, ref.Idx)
-		}
-		if !ok {
-			return false
-		}
-		if n *= max(d, 1) + 1; n > maxGroups { // + 1: a NULL group
-			return false
-		}
+		n *= max(d, 1) + 1 // + 1: a NULL group
 	}
-	return true
+	if j, ok := p.Input.(*engine.Join); ok && j.Est > 0 {
+		n = min(n, j.Est)
+	}
+	return n <= maxGroups
+}
+
+// keyDistinct estimates the distinct values of a GROUP BY key of p.
+func (b *Backend) keyDistinct(p *engine.Plan, g engine.Expr) (float64, bool) {
+	n, ok := 1.0, true
+	engine.WalkExpr(g, func(e engine.Expr) bool {
+		switch e := e.(type) {
+		case *engine.ColRef:
+			var d float64
+			var found bool
+			if p.Input != nil {
+				d, found = b.distinct(p.Input, e.Idx)
+			} else {
+				d, found = b.leafDistinct(p.Data, e.Idx)
+			}
+			if !found {
+				ok = false
+			}
+			n *= max(d, 1)
+		case *engine.Call:
+			if e.Op == engine.OpRandom {
+				ok = false
+			}
+		case *engine.Const, *engine.Case:
+		default:
+			ok = false // a host function: not known to be a function of its arguments
+		}
+		return ok
+	})
+	return n, ok
 }
 
 // distinct estimates the distinct values of output column i of r where
@@ -207,50 +274,60 @@ func leafCount(r engine.Rel, d engine.TableData) int {
 // bind is r for one part: the probe leaf reads seg, and every other
 // split table its copy gathered on the part.
 func bind(r engine.Rel, leaf *engine.Plan, seg segment) (engine.Rel, error) {
+	return rebind(r, func(q *engine.Plan) (engine.TableData, error) {
+		if q == leaf {
+			return seg.data, nil
+		}
+		if t, ok := q.Data.(*Table); ok {
+			return t.gatheredOn(seg.part)
+		}
+		return q.Data, nil
+	})
+}
+
+// rebind is a copy of r whose leaves read data(leaf) instead.
+func rebind(r engine.Rel, data func(*engine.Plan) (engine.TableData, error)) (engine.Rel, error) {
 	var err error
 	switch r := r.(type) {
 	case *engine.Plan:
 		q := *r
-		if r == leaf {
-			q.Data = seg.data
-		} else if t, ok := r.Data.(*Table); ok {
-			if q.Data, err = t.gatheredOn(seg.part); err != nil {
+		if r.Input == nil {
+			if q.Data, err = data(r); err != nil {
 				return nil, err
 			}
+			return &q, nil
 		}
-		if r.Input != nil {
-			if q.Input, err = bind(r.Input, leaf, seg); err != nil {
-				return nil, err
-			}
+		if q.Input, err = rebind(r.Input, data); err != nil {
+			return nil, err
 		}
 		return &q, nil
 	case *engine.Join:
 		j := *r
-		if j.Left, err = bind(r.Left, leaf, seg); err != nil {
+		if j.Left, err = rebind(r.Left, data); err != nil {
 			return nil, err
 		}
-		if j.Right, err = bind(r.Right, leaf, seg); err != nil {
+		if j.Right, err = rebind(r.Right, data); err != nil {
 			return nil, err
 		}
 		return &j, nil
 	case *engine.SetOp:
 		x := *r
-		if x.Left, err = bind(r.Left, leaf, seg); err != nil {
+		if x.Left, err = rebind(r.Left, data); err != nil {
 			return nil, err
 		}
-		if x.Right, err = bind(r.Right, leaf, seg); err != nil {
+		if x.Right, err = rebind(r.Right, data); err != nil {
 			return nil, err
 		}
 		return &x, nil
 	case *engine.Window:
 		w := *r
-		if w.Input, err = bind(r.Input, leaf, seg); err != nil {
+		if w.Input, err = rebind(r.Input, data); err != nil {
 			return nil, err
 		}
 		return &w, nil
 	case *engine.ProjectSet:
 		ps := *r
-		if ps.Input, err = bind(r.Input, leaf, seg); err != nil {
+		if ps.Input, err = rebind(r.Input, data); err != nil {
 			return nil, err
 		}
 		return &ps, nil
@@ -329,7 +406,21 @@ func (b *Backend) Explain(p *engine.Plan) []string {
 			fmt.Sprintf("%d parts filter and sort their rows at once; the rows are merged on the host", n),
 			fmt.Sprintf("%d parts scan their rows at once; the rows are passed on in the table's order", n),
 		}[sp.route]
-		if sp.route >= routeAggregate && p.Input != nil {
+		switch {
+		case sp.hp != nil:
+			how = fmt.Sprintf("%d parts each join their share of the rows, redistributed by key (%s; the copies are kept per table version), and read the other tables whole; ", n, sp.hp.describe())
+			switch sp.route {
+			case routeAggregate:
+				how += "the partial aggregates are merged on the host"
+			case routeScan:
+				how += "each part sorts and cuts its rows, which are merged on the host"
+			default:
+				how += "the rows are passed on part by part"
+			}
+			if p.Aggregate && sp.route != routeAggregate {
+				how += " (every group is on one part)"
+			}
+		case sp.route >= routeAggregate && p.Input != nil:
 			how += "; each part reads the other tables whole, gathered on its device"
 		}
 		lines = append(lines, "Partitioned: "+how)
@@ -373,28 +464,65 @@ func partPlan(p *engine.Plan, sp split, seg segment) (*engine.Plan, error) {
 	return &q, nil
 }
 
-// onParts runs p over every segment of sp's probe table, the segments of each part
-// one after another and the parts at once, and returns each segment's
-// result batches (copies) in the table's order. The first error in that
+// unit is one part's share of a split plan.
+type unit struct {
+	part int
+	plan func() (*engine.Plan, error)
+}
+
+// units are p's shares: one per segment of sp's probe table, or one per
+// part over the hashed copies.
+func (b *Backend) units(ctx context.Context, p *engine.Plan, sp split) ([]unit, error) {
+	if sp.hp != nil {
+		if err := sp.hp.prepare(ctx); err != nil {
+			return nil, err
+		}
+		out := make([]unit, len(b.parts))
+		for j := range out {
+			out[j] = unit{part: j, plan: func() (*engine.Plan, error) {
+				in, err := sp.hp.bindHashed(ctx, p.Input, j)
+				if err != nil {
+					return nil, err
+				}
+				q := *p
+				q.Input = in
+				return &q, nil
+			}}
+		}
+		return out, nil
+	}
+	out := make([]unit, len(sp.probe.segs))
+	for i, s := range sp.probe.segs {
+		out[i] = unit{part: s.part, plan: func() (*engine.Plan, error) { return partPlan(p, sp, s) }}
+	}
+	return out, nil
+}
+
+// onParts runs p's shares (units), the shares of each part one after
+// another and the parts at once, and returns each share's result batches
+// (copies) in order: the table's, for segments. The first error in that
 // order wins.
 func (b *Backend) onParts(ctx context.Context, p *engine.Plan, sp split) ([][]*engine.Batch, error) {
-	t := sp.probe
+	us, err := b.units(ctx, p, sp)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	out := make([][]*engine.Batch, len(t.segs))
-	errs := make([]error, len(t.segs))
+	out := make([][]*engine.Batch, len(us))
+	errs := make([]error, len(us))
 	byPart := map[int][]int{}
-	for i, s := range t.segs {
-		byPart[s.part] = append(byPart[s.part], i)
+	for i, u := range us {
+		byPart[u.part] = append(byPart[u.part], i)
 	}
 	var wg sync.WaitGroup
-	for part, segs := range byPart {
+	for part, idx := range byPart {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for _, i := range segs {
+			for _, i := range idx {
 				var q *engine.Plan
-				q, errs[i] = partPlan(p, sp, t.segs[i])
+				q, errs[i] = us[i].plan()
 				if errs[i] != nil {
 					cancel()
 					return
@@ -487,6 +615,17 @@ func (b *Backend) aggregate(ctx context.Context, p *engine.Plan, sp split, sink 
 	}
 	final := &engine.Plan{Input: merge, Filter: p.Having, Project: p.Project, Distinct: p.Distinct, DistinctOn: p.DistinctOn,
 		OrderBy: p.OrderBy, Offset: p.Offset, Limit: p.Limit, Visible: p.Visible, Names: p.Names}
+	// Many partial groups (the statistics guessed too few) are merged on
+	// the first part's device rather than on the host.
+	if ts, ok := b.parts[0].(engine.TableStore); ok && h.N > int64(b.o.DeviceMergeRows) && b.parts[0] != b.host {
+		d, err := ts.Store(h, engine.StoreOptions{Table: p.Table})
+		if err != nil {
+			return err
+		}
+		defer d.Release()
+		merge.Data = d
+		return b.parts[0].Execute(ctx, final, sink)
+	}
 	return b.host.Execute(ctx, final, sink)
 }
 

@@ -28,7 +28,18 @@ type Options struct {
 	// part of its own; a smaller file loads on the first part alone.
 	// 0 means DefaultMinSplitBytes.
 	MinSplitBytes int64
+	// Redistribute runs every plan whose tree can be co-partitioned that
+	// way (hashed.go), even where a broadcast join would serve: the
+	// default takes it only where the plan would otherwise be gathered.
+	Redistribute bool
+	// DeviceMergeRows is the partial groups of a split aggregate past
+	// which they are merged on the first part instead of the host; 0
+	// means DefaultDeviceMergeRows.
+	DeviceMergeRows int
 }
+
+// DefaultDeviceMergeRows is Options.DeviceMergeRows when it is 0.
+const DefaultDeviceMergeRows = 1 << 16
 
 // DefaultMinSplitBytes is Options.MinSplitBytes when it is 0.
 const DefaultMinSplitBytes = 32 << 20
@@ -61,6 +72,9 @@ var (
 func New(parts []engine.Backend, names []string, host engine.Backend, o Options) *Backend {
 	if o.MinSplitBytes <= 0 {
 		o.MinSplitBytes = DefaultMinSplitBytes
+	}
+	if o.DeviceMergeRows <= 0 {
+		o.DeviceMergeRows = DefaultDeviceMergeRows
 	}
 	return &Backend{parts: parts, names: names, host: host, o: o}
 }
@@ -117,6 +131,7 @@ type Table struct {
 
 	mu       sync.Mutex
 	gathered map[int]gatheredCopy // every row on a part, by part (gather.go)
+	hashed   map[int]hashedCopy   // every row redistributed by a column, by column (hashed.go)
 }
 
 // gatheredCopy is every row of a table on one part.
@@ -157,6 +172,11 @@ func (t *Table) DeviceBytes() int64 {
 			n += g.data.DeviceBytes()
 		}
 	}
+	for _, h := range t.hashed {
+		for _, d := range h.data {
+			n += d.DeviceBytes()
+		}
+	}
 	t.mu.Unlock()
 	return n
 }
@@ -171,6 +191,12 @@ func (t *Table) Release() {
 		}
 	}
 	t.gathered = nil
+	for _, h := range t.hashed {
+		for _, d := range h.data {
+			d.Release()
+		}
+	}
+	t.hashed = nil
 	t.mu.Unlock()
 	for _, s := range t.segs {
 		if s.refs.Add(-1) == 0 {
@@ -204,6 +230,12 @@ func (t *Table) Placement() []engine.PartBytes {
 		if g.owned {
 			out[part].Bytes += g.data.DeviceBytes()
 			out[part].Gathered = true
+		}
+	}
+	for _, h := range t.hashed {
+		for part, d := range h.data {
+			out[part].Bytes += d.DeviceBytes()
+			out[part].Redistributed = true
 		}
 	}
 	t.mu.Unlock()

@@ -235,3 +235,57 @@ func TestConcurrentQueries(t *testing.T) {
 		}
 	}
 }
+
+// A split aggregate whose partial groups are too many for the host is
+// merged on the first part (DeviceMergeRows), with the answer of one
+// part over every row.
+func TestAggregateMergedOnFirstPart(t *testing.T) {
+	var csv strings.Builder
+	csv.WriteString("id,note,n\n")
+	for i := range 3000 {
+		fmt.Fprintf(&csv, "%d,row %d,%d.%02d\n", i, i, i*7%1000-500, i%100)
+	}
+	path := filepath.Join(t.TempDir(), "plain.csv")
+	if err := os.WriteFile(path, []byte(csv.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := engine.DefaultCSVOptions()
+	o.Header = engine.HeaderSkip
+	one := cpu.New(loader.NewCPU(loader.Config{}), 2)
+	host := cpu.New(loader.NewCPU(loader.Config{}), 2)
+	parts := []engine.Backend{one, one, one}
+	mb := multi.New(parts, []string{"a", "b", "c"}, host, multi.Options{MinSplitBytes: 1, DeviceMergeRows: 1})
+	res, err := load(t, mb, path, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Data.Release()
+	mod := &engine.Call{Op: engine.OpMod, Args: []engine.Expr{&engine.ColRef{Idx: 0, Name: "id", T: engine.Int32}, &engine.Const{T: engine.Int32, I: 1000}}, T: engine.Int32}
+	n := &engine.ColRef{Idx: 2, Name: "n", T: engine.NumericType(12, 2)}
+	plan := func(d engine.TableData) *engine.Plan {
+		return &engine.Plan{Table: "t", Schema: cols, Data: d, Aggregate: true, GroupBy: []engine.Expr{mod},
+			Aggs:    []engine.AggCall{{Func: engine.AggSum, Arg: n, T: engine.NumericType(38, 2)}, {Func: engine.AggCountStar, T: engine.Int64}},
+			Project: []engine.Expr{&engine.ColRef{Idx: 0, T: engine.Int32}, &engine.ColRef{Idx: 1, T: engine.NumericType(38, 2)}, &engine.ColRef{Idx: 2, T: engine.Int64}},
+			OrderBy: []engine.SortKey{{Col: 0}}, Limit: -1, Visible: 3, Names: []string{"k", "s", "c"}}
+	}
+	if x := strings.Join(mb.Explain(plan(res.Data)), "\n"); !strings.Contains(x, "partial aggregates are merged") {
+		t.Fatalf("the plan does not aggregate on every part:\n%s", x)
+	}
+	rows := func(b engine.Backend, d engine.TableData) []string {
+		var out []string
+		if err := b.Execute(context.Background(), plan(d), func(bt *engine.Batch) error {
+			for i := range bt.N {
+				out = append(out, fmt.Sprintf("%d %s %d", bt.Cols[0].I[i], bt.Cols[1].D[i], bt.Cols[2].I[i]))
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	got := rows(mb, res.Data)
+	want := rows(one, whole(t, res.Data))
+	if len(want) != 1000 || !reflect.DeepEqual(got, want) {
+		t.Fatalf("%d groups merged on the first part, want %d; first %v, want %v", len(got), len(want), got[:min(3, len(got))], want[:3])
+	}
+}
