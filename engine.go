@@ -57,6 +57,10 @@ type Options struct {
 	// every join tree that can be split that way, where by default only
 	// trees that neither a broadcast join nor gathering would serve are.
 	Redistribute bool
+	// PreadLoads makes the GPU loader read CSV files with pread into
+	// pinned buffers, where by default it maps them and the GPU copies
+	// from the page cache (for comparisons).
+	PreadLoads bool
 	// MaxTextWidth bounds the stored byte width of text values; 0 means
 	// the default (engine.DefaultCSVOptions().MaxTextWidth).
 	MaxTextWidth int
@@ -308,7 +312,11 @@ func newBackend(o Options) (engine.Backend, error) {
 	var parts []engine.Backend
 	var names []string
 	for _, dev := range devs {
-		g := gpu.New(dev, loader.NewGPU(dev, loader.GPUConfig{}))
+		cfg := loader.GPUConfig{}
+		if o.PreadLoads {
+			cfg.Read = loader.ReadPread
+		}
+		g := gpu.New(dev, loader.NewGPU(dev, cfg))
 		if dev != devs[0] {
 			if _, err := devs[0].EnablePeer(dev); err != nil {
 				logger.Info("device: no peer access", "from", devs[0].Ordinal(), "to", dev.Ordinal(), "err", err)

@@ -3,7 +3,6 @@ package loader
 import (
 	"bytes"
 	"context"
-	"os"
 	"runtime"
 	"sort"
 	"sync"
@@ -41,7 +40,7 @@ type GPUConfig struct {
 	// Readers is the number of parallel pread goroutines (default
 	// runtime.NumCPU()).
 	Readers int
-	// Read is how files are read (default ReadPread).
+	// Read is how files are read (default ReadAuto: mapped).
 	Read ReadMode
 	// poison fills output columns with 0xAB before they are written
 	// (tests: every byte must be written by the kernels).
@@ -173,7 +172,7 @@ func (g *GPU) Load(ctx context.Context, req *engine.LoadRequest) (*engine.LoadRe
 		}
 		defer gl.streams[i].Close()
 	}
-	if err := gl.run(ctx); err != nil {
+	if err := guardFaults(func() error { return gl.run(ctx) }); err != nil {
 		_ = gl.streams[0].Sync() // kernels may still use the buffers freed next
 		gl.freeOut()
 		return nil, err
@@ -214,8 +213,8 @@ func (gl *gpuLoad) newFeeder() (*feeder, error) {
 	if gl.req.Size >= 0 && gl.req.Size+1 < int64(f.block) {
 		f.block = int(gl.req.Size) + 1
 	}
-	if file, ok := gl.req.Source.(*os.File); ok && cfg.Read == ReadMmap {
-		if m, ok := mapFile(gl.dev, file, gl.req.Size); ok {
+	if cfg.Read != ReadPread {
+		if m, ok := mapSource(gl.dev, gl.req, cfg.Read == ReadAuto); ok {
 			f.m = m
 			return f, nil
 		}

@@ -3,6 +3,7 @@ package loader
 import (
 	"io"
 	"os"
+	"runtime/debug"
 	"sync"
 	"syscall"
 
@@ -12,20 +13,29 @@ import (
 
 // Host side of the GPU reader's streaming: raw blocks of the input are read
 // into pinned buffers by a reader goroutine while the device parses the
-// previous batch (ReadPread), or the whole file is mapped and registered
-// with the driver so that blocks are copied straight from the page cache
-// (ReadMmap).
+// previous batch (ReadPread), or the file (or one part's range of it) is
+// mapped and registered with the driver so that blocks are copied
+// straight from the page cache (ReadMmap), which saves the host a copy of
+// every byte: several GPUs loading one file at once were bound by it.
+//
+// A mapped file that shrinks while it is read faults the reads of the
+// host's own code past its new end (SIGBUS); the load turns that fault
+// into an error (guardFaults). The device's copies read the pages the
+// registration pinned, which stay valid.
 
 // ReadMode is how the GPU loader reads a file.
 type ReadMode uint8
 
 const (
+	// ReadAuto maps files (ReadMmap) and reads any other source as
+	// ReadPread does.
+	ReadAuto ReadMode = iota
 	// ReadPread reads blocks with parallel pread into pinned buffers
 	// (any io.Reader works, read sequentially when it is not a file).
-	ReadPread ReadMode = iota
+	ReadPread
 	// ReadMmap maps the file and registers it with cuMemHostRegister; the
 	// device copies from the mapping. Falls back to ReadPread when the
-	// source is not a regular file.
+	// source is not a regular file or cannot be mapped.
 	ReadMmap
 )
 
@@ -136,32 +146,85 @@ func (r *blockReader) stop() {
 
 // mapping is a file mapped read-only and registered with the driver.
 type mapping struct {
-	data       []byte
+	data       []byte // the bytes to load
+	whole      []byte // the mapping, from a page boundary
 	unregister func() error
 }
 
-// mapFile maps f's size bytes from its current offset (0 only) and
-// registers them; ok is false when the file cannot be mapped.
-func mapFile(dev *cuda.Device, f *os.File, size int64) (*mapping, bool) {
-	if size <= 0 {
+// mapSource maps and registers the bytes req.Source would read: a
+// FileSection's range, or a regular file's size bytes from its current
+// offset. ok is false when the source is neither or cannot be mapped, or,
+// with limit set, when its bytes are more than a quarter of the host's
+// memory: registering pins them all at once, where pread streams.
+func mapSource(dev *cuda.Device, req *engine.LoadRequest, limit bool) (*mapping, bool) {
+	var f *os.File
+	var off, n int64
+	switch s := req.Source.(type) {
+	case *engine.FileSection:
+		if req.Size != s.N {
+			return nil, false
+		}
+		f, off, n = s.File, s.Off, s.N
+	case *os.File:
+		cur, err := s.Seek(0, io.SeekCurrent)
+		if err != nil {
+			return nil, false
+		}
+		f, off, n = s, cur, req.Size
+	default:
 		return nil, false
 	}
-	if off, err := f.Seek(0, io.SeekCurrent); err != nil || off != 0 {
+	if n <= 0 {
 		return nil, false
 	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
+	if limit {
+		var si syscall.Sysinfo_t
+		if err := syscall.Sysinfo(&si); err != nil || n > int64(si.Totalram)*int64(si.Unit)/4 {
+			return nil, false
+		}
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() < off+n {
+		return nil, false
+	}
+	page := int64(os.Getpagesize())
+	start := off / page * page
+	whole, err := syscall.Mmap(int(f.Fd()), start, int(off+n-start), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
 		return nil, false
 	}
-	unreg, err := dev.RegisterHost(data, true)
+	unreg, err := dev.RegisterHost(whole, true)
 	if err != nil {
-		_ = syscall.Munmap(data)
+		_ = syscall.Munmap(whole)
 		return nil, false
 	}
-	return &mapping{data: data, unregister: unreg}, true
+	if _, ok := req.Source.(*os.File); ok {
+		// leave the file past what was read, as reading it would
+		if _, err := f.Seek(off+n, io.SeekStart); err != nil {
+			_ = unreg()
+			_ = syscall.Munmap(whole)
+			return nil, false
+		}
+	}
+	return &mapping{data: whole[off-start:], whole: whole, unregister: unreg}, true
 }
 
 func (m *mapping) close() {
 	_ = m.unregister()
-	_ = syscall.Munmap(m.data)
+	_ = syscall.Munmap(m.whole)
+}
+
+// guardFaults runs fn, turning a memory fault in it (a read of a mapped
+// file past its end, after the file shrank) into an I/O error. Only the
+// calling goroutine is guarded.
+func guardFaults(fn func() error) (err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(interface{ Addr() uintptr }); !ok {
+				panic(r)
+			}
+			err = &engine.Error{Code: engine.CodeIOError, Message: "could not read CSV input: the file shrank while it was being loaded"}
+		}
+	}()
+	return fn()
 }

@@ -31,22 +31,35 @@ check)
 	"$bin/gpusql-tpch" -data /tmp/tpch-sf1 -sf 1 -device cuda -runs 1 -check testdata/tpch/answers/sf1 2>&1 | grep -v '^{' | tail -30
 	;;
 bench)
+	# COMPARE=cpu checks every answer against the CPU backend;
+	# REDIST=1 adds a run that redistributes every join tree it can
 	sf=${SF:-10}
 	gen "$sf"
+	cmp=()
+	[ -n "${COMPARE:-}" ] && cmp=(-compare "$COMPARE")
 	for g in 0 "${GPUS:-0,1}"; do
 		echo "== GPUs $g"
-		"$bin/gpusql-tpch" -data "/tmp/tpch-sf$sf" -sf "$sf" -device cuda -gpus "$g" -runs "${RUNS:-3}" -warmup 1 2>&1 | grep -v '^{'
+		"$bin/gpusql-tpch" -data "/tmp/tpch-sf$sf" -sf "$sf" -device cuda -gpus "$g" -runs "${RUNS:-3}" -warmup 1 "${cmp[@]}" 2>&1 | grep -v '^{'
 	done
+	if [ -n "${REDIST:-}" ]; then
+		echo "== GPUs ${GPUS:-0,1}, every join tree redistributed"
+		"$bin/gpusql-tpch" -data "/tmp/tpch-sf$sf" -sf "$sf" -device cuda -gpus "${GPUS:-0,1}" -redistribute -runs "${RUNS:-3}" -warmup 1 "${cmp[@]}" 2>&1 | grep -v '^{'
+	fi
 	;;
 scan)
 	# lineitem alone at SF (default 30): the load, and the scans and
-	# aggregates (Q1, Q6) that run on every GPU at once
+	# aggregates (Q1, Q6) that run on every GPU at once; the load both
+	# mapped (the default) and with pread
 	sf=${SF:-30}
 	gen "$sf"
 	for g in 0 "${GPUS:-0,1}"; do
-		echo "== GPUs $g"
-		"$bin/gpusql-tpch" -data "/tmp/tpch-sf$sf" -sf "$sf" -device cuda -gpus "$g" -tables lineitem -only "${ONLY:-q01,q06}" \
-			-runs "${RUNS:-5}" -warmup 2 2>&1 | grep -v '^{'
+		for rd in mapped pread; do
+			echo "== GPUs $g, files $rd"
+			flag=()
+			[ "$rd" = pread ] && flag=(-pread)
+			"$bin/gpusql-tpch" -data "/tmp/tpch-sf$sf" -sf "$sf" -device cuda -gpus "$g" -tables lineitem -only "${ONLY:-q01,q06}" \
+				"${flag[@]}" -runs "${RUNS:-5}" -warmup 2 2>&1 | grep -v '^{'
+		done
 	done
 	;;
 esac

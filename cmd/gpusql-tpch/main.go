@@ -50,6 +50,7 @@ type config struct {
 	persistDir      string // keep the tables in this data directory (timing loads with persistence)
 	partitions      int    // parts of a table per device
 	redistribute    bool   // co-partition every join tree that can be
+	pread           bool   // GPU loads read files with pread, not mapped
 	genLineitem     int
 }
 
@@ -78,6 +79,7 @@ func main() {
 	flag.StringVar(&c.duckdb, "duckdb", "", "tools/duckbench's output (JSON lines) for the same queries and data: print the speedups")
 	gpus := flag.String("gpus", "", "comma-separated GPU ordinals the cuda backend uses (default: every GPU; with several, tables are split across them)")
 	flag.IntVar(&c.partitions, "partitions", 1, "parts of each table per device")
+	flag.BoolVar(&c.pread, "pread", false, "GPU loads read the files with pread into pinned buffers instead of mapping them")
 	flag.BoolVar(&c.redistribute, "redistribute", false, "with tables in parts, redistribute the tables of every join tree that can be by key (the server's --redistribute-joins always)")
 	flag.StringVar(&c.persistDir, "persist", "", "data `directory` in which the engine keeps its tables, as the server does by default (loads then include writing them); empty: in memory only")
 	flag.IntVar(&c.genLineitem, "gen-lineitem", 0, "write `rows` of loader.WriteLineitem's lineitem to -data/lineitem.csv if that file is missing, then exit")
