@@ -280,6 +280,9 @@ type Catalog struct {
 	// to dur, the durable store (nil: none); durable.go.
 	commitMu sync.Mutex
 	dur      Durable
+
+	// dbStats are the database's activity counters (dbcounters.go).
+	dbStats DatabaseCounters
 }
 
 // NewCatalog returns an empty catalog.

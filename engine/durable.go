@@ -85,7 +85,7 @@ func (c *Catalog) Attach(d Durable, nextOID uint32, tables []Restored, views []*
 	defer c.mu.Unlock()
 	c.nextOID = max(c.nextOID, nextOID)
 	for _, r := range tables {
-		t := &Table{Name: r.Name, Columns: r.Columns, OID: r.OID, live: &c.live, cat: c, counters: &TableCounters{}}
+		t := &Table{Name: r.Name, Columns: r.Columns, OID: r.OID, live: &c.live, cat: c, counters: newTableCounters(c)}
 		if r.Data != nil {
 			t.cur = newVersion(r.Data, t.live)
 			t.cur.file = r.File

@@ -136,7 +136,7 @@ func (c *Catalog) CreateIn(schema, name string, cols []ColumnDef, data TableData
 	if tables[name] != nil || views[name] != nil {
 		return fail(Errorf(CodeDuplicateTable, "relation %q already exists", name))
 	}
-	t := &Table{Name: name, Schema: schema, Columns: cols, OID: c.nextOID, live: &c.live, cat: c, counters: &TableCounters{}}
+	t := &Table{Name: name, Schema: schema, Columns: cols, OID: c.nextOID, live: &c.live, cat: c, counters: newTableCounters(c)}
 	undo := c.snapshotLocked()
 	c.nextOID++
 	tables[name] = t

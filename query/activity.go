@@ -2,6 +2,7 @@ package query
 
 import (
 	"sort"
+	"strings"
 	"sync"
 	"time"
 )
@@ -45,6 +46,13 @@ func (ss *sessionSet) remove(s *Session) {
 	delete(ss.m, s)
 }
 
+// count is the number of live sessions.
+func (ss *sessionSet) count() int {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return len(ss.m)
+}
+
 func (ss *sessionSet) list() []*Session {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
@@ -65,6 +73,9 @@ func (s *Session) startActivity(sql string) {
 	if a.depth++; a.depth > 1 {
 		return
 	}
+	if strings.HasPrefix(a.state, "idle in transaction") {
+		s.dbStats().IdleInTxMicros.Add(now.Sub(a.stateChange).Microseconds())
+	}
 	a.query, a.state, a.queryStart, a.stateChange = sql, "active", now, now
 	a.app = s.setting("application_name")
 	if a.xactStart.IsZero() {
@@ -81,6 +92,7 @@ func (s *Session) endActivity() {
 	if a.depth--; a.depth > 0 {
 		return
 	}
+	s.dbStats().ActiveMicros.Add(now.Sub(a.queryStart).Microseconds())
 	a.stateChange = now
 	switch {
 	case s.failedTx:

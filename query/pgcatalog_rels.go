@@ -384,6 +384,8 @@ func (s *Session) rowsOf(rel *pgRel) []row {
 		return s.pgSettingsRows()
 	case "pg_stat_activity":
 		return s.pgStatActivityRows()
+	case "pg_stat_database":
+		return s.pgStatDatabaseRows()
 	case "pg_am":
 		return pgAmRows()
 	case "pg_collation":

@@ -294,9 +294,40 @@ var pgFuncs = map[string]pgFunc{
 	"pg_stat_get_numscans":        tableCounter(func(c *engine.TableCounters) int64 { return c.SeqScan.Load() }),
 	"pg_stat_get_tuples_returned": tableCounter(func(c *engine.TableCounters) int64 { return c.SeqTupRead.Load() }),
 	"pg_stat_get_tuples_inserted": tableCounter(func(c *engine.TableCounters) int64 { return c.TupIns.Load() }),
-	"pg_relation_size":            relSize(),
-	"pg_table_size":               relSize(),
-	"pg_total_relation_size":      relSize(),
+	// The database counters pg_stat_database shows, by the database's
+	// OID (xactstats.go).
+	"pg_stat_get_db_xact_commit":        dbCounter(func(_ *Session, d *engine.DatabaseCounters) int64 { return d.XactCommit.Load() }),
+	"pg_stat_get_db_xact_rollback":      dbCounter(func(_ *Session, d *engine.DatabaseCounters) int64 { return d.XactRollback.Load() }),
+	"pg_stat_get_db_tuples_returned":    dbCounter(func(_ *Session, d *engine.DatabaseCounters) int64 { return d.TupReturned.Load() }),
+	"pg_stat_get_db_tuples_inserted":    dbCounter(func(_ *Session, d *engine.DatabaseCounters) int64 { return d.TupInserted.Load() }),
+	"pg_stat_get_db_sessions":           dbCounter(func(_ *Session, d *engine.DatabaseCounters) int64 { return d.Sessions.Load() }),
+	"pg_stat_get_db_sessions_abandoned": dbCounter(func(_ *Session, d *engine.DatabaseCounters) int64 { return d.SessionsAbandoned.Load() }),
+	"pg_stat_get_db_sessions_fatal":     dbCounter(func(_ *Session, d *engine.DatabaseCounters) int64 { return d.SessionsFatal.Load() }),
+	"pg_stat_get_db_sessions_killed":    dbCounter(func(_ *Session, d *engine.DatabaseCounters) int64 { return d.SessionsKilled.Load() }),
+	"pg_stat_get_db_tuples_fetched":     dbZero(),
+	"pg_stat_get_db_tuples_updated":     dbZero(),
+	"pg_stat_get_db_tuples_deleted":     dbZero(),
+	"pg_stat_get_db_blocks_fetched":     dbZero(),
+	"pg_stat_get_db_blocks_hit":         dbZero(),
+	"pg_stat_get_db_conflict_all":       dbZero(),
+	"pg_stat_get_db_deadlocks":          dbZero(),
+	"pg_stat_get_db_temp_files":         dbZero(),
+	"pg_stat_get_db_temp_bytes":         dbZero(),
+	"pg_stat_get_db_numbackends": {args: kInt, min: 1, ret: engine.Int32, strict: true, fn: func(s *Session, a []fval) (fval, error) {
+		if a[0].i != oidDatabase {
+			return fint(0), nil
+		}
+		return fint(int64(s.srv.sessions.count())), nil
+	}},
+	// pg_stat_force_next_flush: gpusql's sessions count into the shared
+	// counters at once, so there is nothing to flush. PostgreSQL's
+	// returns void, which reads as an empty value.
+	"pg_stat_force_next_flush": {args: k0, ret: engine.Text, fn: func(*Session, []fval) (fval, error) {
+		return ftext(""), nil
+	}},
+	"pg_relation_size":       relSize(),
+	"pg_table_size":          relSize(),
+	"pg_total_relation_size": relSize(),
 	// pg_size_pretty(bigint) and pg_size_pretty(numeric) (a sum of
 	// sizes): a whole number in bigint's range reads as the bigint; a
 	// fraction under 10240 is that many bytes.

@@ -259,9 +259,15 @@ func (p *prepared) CheckParams(params []engine.Param) error {
 	return nil
 }
 
-// Run runs the statement with params.
-func (p *prepared) Run(ctx context.Context, params []engine.Param, w engine.ResultWriter) error {
+// Run runs the statement with params. Run outside the extended
+// protocol's messages (embedded use) and outside any transaction, it is a
+// transaction of its own (xactstats.go).
+func (p *prepared) Run(ctx context.Context, params []engine.Param, w engine.ResultWriter) (err error) {
 	s := p.s
+	if !s.syncPending && !s.xactOpen {
+		s.xactBegin()
+		defer func() { s.xactEndImplicit(err) }()
+	}
 	if len(params) != len(p.types) {
 		return engine.Errorf(engine.CodeProtocolViolation, "bind message supplies %d parameters, but prepared statement requires %d", len(params), len(p.types))
 	}
@@ -293,7 +299,6 @@ func (p *prepared) Run(ctx context.Context, params []engine.Param, w engine.Resu
 			env.values[i] = c
 		}
 	}
-	var err error
 	if sel, ok := p.stmt.(*parse.Select); ok {
 		err = s.runStatement(ctx, func(ctx context.Context) error { return s.runPrepared(ctx, p, sel, env, w) })
 	} else {

@@ -25,6 +25,11 @@ type Session struct {
 	tx       txState    // the open block's writes and savepoints (tx.go)
 	ext      sessionExt // prepared statements and cursors (prepare.go, cursor.go)
 	act      activity   // what pg_stat_activity shows (activity.go)
+	// xactOpen: a transaction has started that pg_stat_database has not
+	// counted yet; syncPending: the extended protocol's messages started
+	// it and a Sync ends it; end is how the session ends (xactstats.go).
+	xactOpen, syncPending bool
+	end                   engine.SessionEnd
 	// temp is the session's temporary schema (pg_temp_N), "" until its
 	// first temporary table; tempOIDs are the OIDs of it and of its
 	// pg_toast_temp_N (relations.go).
@@ -77,6 +82,7 @@ func newSession(srv *Server, p engine.SessionParams) *Session {
 	s.act.backendStart, s.act.stateChange, s.act.state = now, now, "idle"
 	s.act.app = s.setting("application_name")
 	srv.sessions.add(s)
+	s.startStats()
 	return s
 }
 
@@ -84,6 +90,7 @@ func newSession(srv *Server, p engine.SessionParams) *Session {
 // its temporary tables and views are dropped.
 func (s *Session) Close() error {
 	s.srv.sessions.remove(s)
+	s.endStats()
 	s.endTx()
 	s.inTx, s.failedTx = false, false
 	s.dropTemp()
@@ -102,9 +109,11 @@ func (s *Session) TxStatus() byte {
 }
 
 // Query runs every statement of sql in order.
-func (s *Session) Query(ctx context.Context, sql string, w engine.ResultWriter) error {
+func (s *Session) Query(ctx context.Context, sql string, w engine.ResultWriter) (err error) {
 	s.startActivity(sql)
 	defer s.endActivity()
+	s.xactBegin()
+	defer func() { s.xactEndImplicit(err) }()
 	stmts, err := parse.Parse(sql)
 	if err != nil {
 		s.fail()
@@ -122,6 +131,7 @@ func (s *Session) Query(ctx context.Context, sql string, w engine.ResultWriter) 
 		if s.failedTx && !endsFailedTx(st) {
 			return errFailedTx()
 		}
+		s.xactBegin() // after a COMMIT or ROLLBACK of the message
 		if err := s.exec(ctx, st, w); err != nil {
 			s.fail()
 			if implicit {
@@ -140,6 +150,7 @@ func (s *Session) Query(ctx context.Context, sql string, w engine.ResultWriter) 
 func (s *Session) FailBlock() { s.fail() }
 
 func (s *Session) fail() {
+	s.xactFail()
 	if s.inTx {
 		s.failedTx = true
 	}
@@ -234,10 +245,13 @@ func (s *Session) transaction(t *parse.Transaction, w engine.ResultWriter) error
 			tag = "ROLLBACK"
 			s.warnWrites(w)
 			s.endTx()
+			s.xactEnd(false)
 		case !s.inTx:
 			_ = w.Notice(engine.Notice{Severity: "WARNING", Code: "25P01", Message: "there is no transaction in progress"})
+			s.xactEnd(true)
 		default:
 			err = s.commitTx()
+			s.xactEnd(err == nil)
 		}
 		s.inTx, s.failedTx = false, false
 		if err != nil {
@@ -250,6 +264,7 @@ func (s *Session) transaction(t *parse.Transaction, w engine.ResultWriter) error
 		}
 		s.warnWrites(w)
 		s.endTx()
+		s.xactEnd(false)
 		s.inTx, s.failedTx = false, false
 		return w.Complete("ROLLBACK")
 	}

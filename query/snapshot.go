@@ -124,12 +124,11 @@ func (p *pinSet) countScans(r engine.Rel) {
 			switch {
 			case pl.Data != nil:
 				if c := p.sources[pl.Data]; c != nil {
-					c.SeqScan.Add(1)
-					c.SeqTupRead.Add(pl.Data.Rows())
+					c.Scanned(pl.Data.Rows())
 				}
 			case pl.Table != "":
 				if c := p.empty[pl.Table]; c != nil {
-					c.SeqScan.Add(1)
+					c.Scanned(0)
 				}
 			}
 		}

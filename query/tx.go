@@ -164,7 +164,7 @@ func (s *Session) writeTable(t *engine.Table, name string, data engine.TableData
 func (s *Session) countInserts(t *engine.Table, n int64) {
 	c := t.Counters()
 	if !s.inBlock() {
-		c.TupIns.Add(n)
+		c.Inserted(n)
 		c.ModSinceAnalyze.Add(n)
 		return
 	}
@@ -176,7 +176,7 @@ func (s *Session) countInserts(t *engine.Table, n int64) {
 		s.tx.inserted[c] -= n
 		// the TRUNCATEs after this insert are undone already
 		if ts := s.tx.truncated[c]; len(ts) == 0 || ts[len(ts)-1] < s.tx.undoingTo {
-			c.TupIns.Add(n)
+			c.Inserted(n)
 		}
 	})
 }
@@ -263,7 +263,7 @@ func (s *Session) commitTx() error {
 			delete(s.tx.writes, name)
 		}
 		for c, n := range s.tx.inserted {
-			c.TupIns.Add(n)
+			c.Inserted(n)
 			c.ModSinceAnalyze.Add(n)
 		}
 		s.tx.created = nil

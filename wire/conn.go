@@ -46,6 +46,8 @@ type conn struct {
 	reported map[string]string
 
 	watch watchState // checks of a vanished client (watch.go)
+	// end is how the session ends, for pg_stat_database (engine.EndNoter).
+	end engine.SessionEnd
 
 	mu       sync.Mutex
 	cancelFn context.CancelCauseFunc // the running query's, nil when idle
@@ -81,6 +83,12 @@ func (c *conn) serve() {
 		return
 	}
 	defer func() {
+		if c.writeErr != nil && c.end == engine.EndNormal {
+			c.end = engine.EndFatal // PostgreSQL's "connection to client lost"
+		}
+		if n, ok := c.sess.(engine.EndNoter); ok {
+			n.NoteEnd(c.end)
+		}
 		if err := c.sess.Close(); err != nil {
 			c.log.Info("closing session", "pid", c.pid, "err", err)
 		}
@@ -155,6 +163,7 @@ func (c *conn) readFailed(err error) {
 	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, net.ErrClosed),
 		errors.Is(err, os.ErrDeadlineExceeded):
 		c.log.Debug("client disconnected", "pid", c.pid)
+		c.end = engine.EndAbandoned
 	default:
 		c.fatal(engine.CodeProtocolViolation, "invalid frontend message: "+err.Error())
 	}
@@ -298,6 +307,9 @@ func (c *conn) sendError(err error) {
 
 // fatal sends a FATAL error and flushes; the caller then ends the session.
 func (c *conn) fatal(code, msg string) {
+	if c.end == engine.EndNormal {
+		c.end = engine.EndFatal
+	}
 	c.log.Info("closing connection", "pid", c.pid, "code", code, "err", msg)
 	c.send(&pgproto3.ErrorResponse{Severity: "FATAL", SeverityUnlocalized: "FATAL", Code: code, Message: msg})
 	c.nc.SetWriteDeadline(time.Now().Add(fatalWriteTimeout))
@@ -309,6 +321,7 @@ const fatalWriteTimeout = 5 * time.Second
 
 // terminate ends the session because the server is shutting down.
 func (c *conn) terminate() {
+	c.end = engine.EndKilled
 	c.fatal(engine.CodeAdminShutdown, "terminating connection due to administrator command")
 }
 

@@ -117,6 +117,9 @@ func (c *conn) extended(msg pgproto3.FrontendMessage) bool {
 			c.resolvePending()
 		}
 		e.ignoring, e.pending = false, nil
+		if it, ok := c.sess.(engine.ImplicitTx); ok {
+			it.Sync()
+		}
 		c.readyForQuery()
 		return c.flush() == nil
 	}
@@ -131,6 +134,7 @@ func (c *conn) extended(msg pgproto3.FrontendMessage) bool {
 	if e.ignoring {
 		return true
 	}
+	c.beginImplicit(msg)
 	if ex, ok := msg.(*pgproto3.Execute); ok && e.pending != nil && ex.Portal == e.pending.name && ex.MaxRows == 0 {
 		p := e.pending
 		e.pending = nil
@@ -174,6 +178,30 @@ func (c *conn) extended(msg pgproto3.FrontendMessage) bool {
 		c.extError(err)
 	}
 	return c.writeErr == nil
+}
+
+// beginImplicit tells the session that msg starts the implicit
+// transaction that lasts until Sync, as PostgreSQL starts one for Parse,
+// Describe, and for a Bind or Execute that finds its statement or portal.
+func (c *conn) beginImplicit(msg pgproto3.FrontendMessage) {
+	it, ok := c.sess.(engine.ImplicitTx)
+	if !ok {
+		return
+	}
+	switch m := msg.(type) {
+	case *pgproto3.Parse, *pgproto3.Describe:
+	case *pgproto3.Bind:
+		if c.statement(m.PreparedStatement) == nil {
+			return
+		}
+	case *pgproto3.Execute:
+		if c.ext.portals[m.Portal] == nil {
+			return
+		}
+	default:
+		return
+	}
+	it.BeginImplicit()
 }
 
 // extError reports err and skips messages until Sync.

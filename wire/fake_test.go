@@ -124,7 +124,16 @@ type fakeSession struct {
 	srv       *fakeServer
 	closeOnce sync.Once
 	closed    chan struct{}
+	// end is what NoteEnd was told; tx records the implicit
+	// transaction's BeginImplicit ("b") and Sync ("s") calls. Both are
+	// read after closed.
+	end engine.SessionEnd
+	tx  []string
 }
+
+func (s *fakeSession) NoteEnd(e engine.SessionEnd) { s.end = e }
+func (s *fakeSession) BeginImplicit()              { s.tx = append(s.tx, "b") }
+func (s *fakeSession) Sync()                       { s.tx = append(s.tx, "s") }
 
 func (s *fakeSession) Query(ctx context.Context, sql string, w engine.ResultWriter) error {
 	var parts []string
