@@ -57,7 +57,9 @@ func TestDeviceCorpus(t *testing.T) {
 	requireGPU(t)
 	qs, dir := corpusAndData(t)
 	cpuC := &diffClient{name: "cpu", connect: startGpusqlOn(t, dir, "cpu").connect}
-	gpuC := &diffClient{name: "cuda", connect: startGpusqlOn(t, dir, "cuda").connect}
+	// one GPU, on a host with several too (TestDeviceSplitCorpus runs
+	// the corpus over all of them)
+	gpuC := &diffClient{name: "cuda", connect: startGpusqlWith(t, dir, func(o *options) { o.device, o.devices = "cuda", []int{0} }).connect}
 	defer cpuC.close()
 	defer gpuC.close()
 	cpuTags, gpuTags := loadTables(t, cpuC), loadTables(t, gpuC)
