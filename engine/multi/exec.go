@@ -116,10 +116,15 @@ func (b *Backend) broadcastRoute(p *engine.Plan) split {
 // split aggregate (by the planner's statistics), and the rows of a split
 // ORDER BY ... LIMIT. Past them the table is gathered and one device
 // keeps its groups or sorts its rows (merging millions of partial groups
-// on the host was 10x slower than one GPU on TPC-H Q10).
+// on the host was 10x slower than one GPU on TPC-H Q10). Where the first
+// part can merge what the statistics underestimated (DeviceMergeRows),
+// a split aggregate may have maxDeviceGroups: the estimates of text keys
+// count every distinct value of the table, not those the joins keep
+// (TPC-H Q21's 100,000 supplier names, of which 4,000 remain).
 const (
-	maxGroups    = 100_000
-	maxMergeRows = 100_000
+	maxGroups       = 100_000
+	maxDeviceGroups = 400_000
+	maxMergeRows    = 100_000
 	smallProbe   = 1 << 20 // rows below which broadcasting costs nothing to speak of
 )
 
@@ -140,10 +145,14 @@ func (b *Backend) fewGroups(p *engine.Plan) bool {
 	if j, ok := p.Input.(*engine.Join); ok && j.Est > 0 {
 		n = min(n, j.Est)
 	}
+	if _, ok := b.parts[0].(engine.TableStore); ok && b.parts[0] != b.host {
+		return n <= maxDeviceGroups
+	}
 	return n <= maxGroups
 }
 
-// keyDistinct estimates the distinct values of a GROUP BY key of p.
+// keyDistinct estimates the distinct values of g, an expression over p's
+// input: at most the product of those of the columns it reads.
 func (b *Backend) keyDistinct(p *engine.Plan, g engine.Expr) (float64, bool) {
 	n, ok := 1.0, true
 	engine.WalkExpr(g, func(e engine.Expr) bool {
@@ -173,22 +182,15 @@ func (b *Backend) keyDistinct(p *engine.Plan, g engine.Expr) (float64, bool) {
 	return n, ok
 }
 
-// distinct estimates the distinct values of output column i of r where
-// it is a stored column passed through.
+// distinct estimates the distinct values of output column i of r, where
+// it is computed from stored columns passed through.
 func (b *Backend) distinct(r engine.Rel, i int) (float64, bool) {
 	switch r := r.(type) {
 	case *engine.Plan:
 		if r.Aggregate || i >= len(r.Project) {
 			return 0, false
 		}
-		ref, ok := r.Project[i].(*engine.ColRef)
-		if !ok {
-			return 0, false
-		}
-		if r.Input != nil {
-			return b.distinct(r.Input, ref.Idx)
-		}
-		return b.leafDistinct(r.Data, ref.Idx)
+		return b.keyDistinct(r, r.Project[i])
 	case *engine.Join:
 		nl := len(r.Left.Columns())
 		if i < nl {
