@@ -502,11 +502,34 @@ func (b *Backend) hashPlanFor(p *engine.Plan) hashPlan {
 		if hashedRows <= bestRows || hashedRows >= smallProbe && others*4 > hashedRows {
 			continue
 		}
-		if pl, ok := h.place(p.Input); ok && pl.hashed {
+		if pl, ok := h.place(p.Input); ok && pl.hashed && (b.o.Redistribute || h.broadcastJoins(p.Input) <= maxBroadcastJoins) {
 			best, bestRows = h, hashedRows
 		}
 	}
 	return best
+}
+
+// maxBroadcastJoins bounds the joins of hashed rows with whole tables in
+// a redistributed tree, unless Options.Redistribute: every part builds
+// each of those whole. Over two H100s at TPC-H SF 10, the trees with at
+// most two (Q3, Q4, Q17, Q18, Q21) ran 1.3-1.65x faster than on one GPU
+// (Q3 excepted) and those with four or more (Q5, Q7, Q8) 1.2-1.4x slower.
+const maxBroadcastJoins = 2
+
+// broadcastJoins counts the joins of r between hashed rows and whole
+// ones.
+func (h hashPlan) broadcastJoins(r engine.Rel) int {
+	n := 0
+	engine.WalkRel(r, func(x engine.Rel) {
+		if j, ok := x.(*engine.Join); ok {
+			l, ok1 := h.place(j.Left)
+			rt, ok2 := h.place(j.Right)
+			if ok1 && ok2 && l.hashed != rt.hashed {
+				n++
+			}
+		}
+	})
+	return n
 }
 
 // rootKeyed reports whether p groups by a partition key of its input, so
