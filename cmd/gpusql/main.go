@@ -3,6 +3,7 @@
 //
 //	gpusql [--listen 127.0.0.1:5433] [--data-dir DIR] [--file-root DIR]
 //	       [--device auto|cpu|cuda] [--devices 0,1] [--partitions N]
+//	       [--redistribute-joins auto|always]
 //	       [--max-text-width N] [--log-level info] [--demo] [--persist=false]
 //	       [--client-connection-check-interval 250ms]
 //	       [--auth trust|scram-sha-256|md5] [--password-file FILE]

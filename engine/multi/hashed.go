@@ -512,8 +512,9 @@ func (b *Backend) hashPlanFor(p *engine.Plan) hashPlan {
 // maxBroadcastJoins bounds the joins of hashed rows with whole tables in
 // a redistributed tree, unless Options.Redistribute: every part builds
 // each of those whole. Over two H100s at TPC-H SF 10, the trees with at
-// most two (Q3, Q4, Q17, Q18, Q21) ran 1.3-1.65x faster than on one GPU
-// (Q3 excepted) and those with four or more (Q5, Q7, Q8) 1.2-1.4x slower.
+// most two ran 1.26-1.52x faster than on one GPU (Q4, Q17, Q18, Q21;
+// Q3 1.16x slower), and those with four or more 1.1-1.4x slower (Q5,
+// Q7, Q8).
 const maxBroadcastJoins = 2
 
 // broadcastJoins counts the joins of r between hashed rows and whole
