@@ -499,7 +499,10 @@ func (b *Backend) hashPlanFor(p *engine.Plan) hashPlan {
 				others += q.Data.Rows()
 			}
 		}
-		if hashedRows <= bestRows || hashedRows >= smallProbe && others*4 > hashedRows {
+		// the tables read whole must be small beside the redistributed
+		// ones, unless the whole tree is small (which keeps the route
+		// tested on small tables)
+		if hashedRows <= bestRows || hashedRows+others >= smallProbe && others*4 > hashedRows {
 			continue
 		}
 		if pl, ok := h.place(p.Input); ok && pl.hashed && (b.o.Redistribute || h.broadcastJoins(p.Input) <= maxBroadcastJoins) {
