@@ -78,6 +78,9 @@ type execRun struct {
 	// live lists the batches the scan reads, in order, when the filter's
 	// zone test skips some (prune.go); nil reads them all.
 	live []int
+	// stored, when not nil, is the filter compiled to loops over the
+	// stored columns (fastfilter.go)
+	stored *storedFilter
 }
 
 // morsels is the number of batches the scan reads.
@@ -144,6 +147,30 @@ func (r *execRun) filteredMorsel(ctx context.Context, lo, hi int, bufs *scanBufs
 	var fb, rb []vecBuf
 	if bufs != nil {
 		fb, rb = bufs.filter, bufs.rest
+	}
+	if r.stored != nil {
+		var sel []int32
+		if bufs != nil {
+			sel = r.stored.run(lo, n, bufs.sel)
+			bufs.sel = sel
+		} else {
+			sel = r.stored.run(lo, n, nil)
+		}
+		if len(sel) == 0 {
+			return nil, nil
+		}
+		all := len(sel) == n
+		out := &engine.Batch{N: len(sel), Cols: make([]*engine.Vec, len(r.host.Cols))}
+		for c, col := range r.host.Cols {
+			switch {
+			case !r.restCols[c]:
+			case all:
+				out.Cols[c] = scanRows(col, lo, n, nil, bufOf(rb, c))
+			default:
+				out.Cols[c] = scanRows(col, lo, 0, sel, bufOf(rb, c))
+			}
+		}
+		return out, nil
 	}
 	in := &engine.Batch{N: n, Cols: make([]*engine.Vec, len(r.host.Cols))}
 	for c, col := range r.host.Cols {
@@ -229,6 +256,7 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 		if p.Filter != nil {
 			r.filterCols = usedColumns(len(h.Cols), p.Filter)
 			r.restCols = usedColumns(len(h.Cols), append(append([]engine.Expr(nil), p.Project...), exprsOf(p)...)...)
+			r.stored = compileStoredFilter(p.Filter, h)
 		}
 		if p.Filter != nil {
 			if t := zoneFilter(p.Filter, h); t != nil {

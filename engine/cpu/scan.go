@@ -29,6 +29,7 @@ type vecBuf struct {
 // scanBufs are a worker's vecBufs, one per table column and scan phase.
 type scanBufs struct {
 	filter, rest []vecBuf
+	sel          []int32 // a stored-domain filter's selection
 }
 
 func newScanBufs(cols int) *scanBufs {
