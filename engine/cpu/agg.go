@@ -29,6 +29,7 @@ type aggState struct {
 	sumI  []int64      // sum of int2/int4 (an int8 with the overflow error)
 	sumD  []engine.Dec // the others, exactly
 	skind sumKind
+	num   *numExpr // a numeric sum's argument in int64 (numprog.go)
 	has   []bool
 	best  *engine.Vec         // min/max
 	seen  map[string]struct{} // string_agg(DISTINCT …)'s (value, delimiter) pairs
@@ -101,6 +102,9 @@ func newAggregator(p *engine.Plan) *aggregator {
 	}
 	for _, c := range p.Aggs {
 		s := &aggState{call: c, skind: sumKindOf(c)}
+		if s.skind == sumDec && !c.Distinct && c.Arg != nil && c.Arg.Type().Kind == engine.KindNumeric {
+			s.num = compileNumExpr(c.Arg)
+		}
 		if c.Distinct {
 			if c.Func == engine.AggStringAgg || c.Arg == nil {
 				s.seen = map[string]struct{}{}
@@ -198,6 +202,18 @@ func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n
 			}
 			s.addStrings(ids, vs[0], vs[1], vs[2:], n)
 			continue
+		}
+		if s.num != nil {
+			v, err := s.num.eval(func(r *engine.ColRef) (*engine.Vec, error) { return ctxEval(r) }, n)
+			if err != nil {
+				return err
+			}
+			if !v.failed && !v.konst {
+				if err := s.sumScaled(ids, v.v, v.scale, n); err != nil {
+					return err
+				}
+				continue
+			}
 		}
 		var arg *engine.Vec
 		if s.call.Arg != nil {
