@@ -129,6 +129,11 @@ func evalCall(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.Ve
 			return out, err
 		}
 	}
+	if e.Op == engine.OpExtract {
+		if out, ok, err := evalExtractDate(ctx, e, in); ok {
+			return out, err
+		}
+	}
 	args, err := evalArgs(ctx, e.Args, in)
 	if err != nil {
 		return nil, err

@@ -786,3 +786,79 @@ func evalFormatting(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, err
 	}
 	return out, nil
 }
+
+// evalExtractDate is extract (or date_part) of year, month, day or
+// quarter from a date, the common grouping shape: the field is read once
+// rather than broadcast, and each row's calendar date is computed once in
+// a typed loop. ok is false for other shapes; a batch with a date so far
+// out that the general path's day-to-microsecond product wraps is handed
+// to evalExtractTime.
+func evalExtractDate(ctx context.Context, e *engine.Call, in *engine.Batch) (out *engine.Vec, ok bool, err error) {
+	if len(e.Args) != 2 || e.Args[1].Type().Kind != engine.KindDate {
+		return nil, false, nil
+	}
+	fc, isConst := e.Args[0].(*engine.Const)
+	if !isConst || fc.Null {
+		return nil, false, nil
+	}
+	field := fc.S
+	if f, ok := Units[field]; ok {
+		field = f
+	}
+	which := 0
+	switch field {
+	case "year":
+	case "month":
+		which = 1
+	case "day":
+		which = 2
+	case "quarter":
+		which = 3
+	default:
+		return nil, false, nil
+	}
+	asFloat := e.T.Kind == engine.KindFloat64
+	if !asFloat && e.T.Kind != engine.KindNumeric {
+		return nil, false, nil
+	}
+	src, err := Eval(ctx, e.Args[1], in)
+	if err != nil {
+		return nil, true, err
+	}
+	n := in.N
+	const safe = math.MaxInt64 / usPerDay // no wrap below this many days
+	for _, x := range src.I[:n] {
+		if x > safe || x < -safe {
+			out, err := evalExtractTime(e, []*engine.Vec{Broadcast(fc, n), src}, n)
+			return out, true, err
+		}
+	}
+	out = engine.NewVec(e.T, n)
+	out.Null = copyNulls(src.Null)
+	for i, x := range src.I[:n] {
+		if out.Null != nil && out.Null[i] {
+			continue
+		}
+		y, m, d := engine.CivilFromDays(int32(x))
+		var r int
+		switch which {
+		case 0:
+			r = y
+			if y <= 0 {
+				r = y - 1 // there is no year 0: 1 BC is -1
+			}
+		case 1:
+			r = m
+		case 2:
+			r = d
+		default: // quarter
+			r = (m-1)/3 + 1
+		}
+		if asFloat {
+			out.F[i] = float64(r)
+		} else {
+			out.D[i] = engine.DecFromInt(int64(r))
+		}
+	}
+	return out, true, nil
+}
