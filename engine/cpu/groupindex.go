@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"math"
+
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/eval"
 )
@@ -21,6 +23,7 @@ type groupIndex struct {
 	used   int // slots in use
 	mask   uint64
 	hbuf   []uint64
+	small  smallKeys
 }
 
 // groupSlot is one slot of the table: a group's hash beside its id, so
@@ -61,6 +64,14 @@ func (x *groupIndex) assign(groups, keys []*engine.Vec, lo, n int, ids []int32, 
 		x.assignDirect(groups, keys, lo, n, ids, add)
 		return
 	}
+	if lo == 0 && x.assignSmall(groups, keys, n, ids, add) {
+		return
+	}
+	x.assignHash(groups, keys, lo, n, ids, add)
+}
+
+// assignHash is assign through the hash table, row by row.
+func (x *groupIndex) assignHash(groups, keys []*engine.Vec, lo, n int, ids []int32, add func(row int) int32) {
 	hs := eval.HashKeys(x.hbuf, x.seed, keys, lo, n)
 	x.hbuf = hs
 	oneInt := len(keys) == 1 && engine.PhysOf(keys[0].T.Kind) == engine.PhysInt && keys[0].Null == nil
@@ -145,4 +156,172 @@ func (x *groupIndex) assignDirect(groups, keys []*engine.Vec, lo, n int, ids []i
 		x.assign(groups, keys, row, 1, ids[i:i+1], add)
 		x.dslots = dslots
 	}
+}
+
+// smallSpan bounds the product of the key ranges that assignSmall
+// handles in one batch.
+const smallSpan = 1 << 16
+
+// smallKeys is assignSmall's scratch.
+type smallKeys struct {
+	// skip is the number of batches left to hand to the hash table
+	// directly, after a batch that did not fit or had too many distinct
+	// keys for the table to pay: penalty, doubling on each such batch
+	skip, penalty int
+	codes         [][]int64
+	lo    []int64
+	width []int64
+	local []int32 // code → rep + 1; all zero between batches
+	rep   []int32 // row → its rep
+	reps  []int32 // first row of each distinct key, in row order
+	rcode []int64
+	ids   []int32
+}
+
+// keyCode returns the integer standing for row i of v when rows of v
+// compare equal exactly when their codes are equal within a batch:
+// integers themselves, numerics of the batch's one scale that fit in
+// int64 by their mantissa, strings of up to 7 bytes packed with their
+// length; ok false otherwise. scale is the numerics' scale (-1 unset).
+func keyCode(v *engine.Vec, i int, scale *int32) (int64, bool) {
+	switch engine.PhysOf(v.T.Kind) {
+	case engine.PhysInt:
+		return v.I[i], true
+	case engine.PhysDec:
+		d := v.D[i]
+		if d.Hi != int64(d.Lo)>>63 {
+			return 0, false
+		}
+		if *scale < 0 {
+			*scale = d.Scale
+		}
+		return int64(d.Lo), d.Scale == *scale
+	case engine.PhysStr:
+		s := v.S[i]
+		if len(s) > 7 {
+			return 0, false
+		}
+		var c int64
+		for _, b := range s {
+			c = c<<8 | int64(b)
+		}
+		return c<<3 | int64(len(s)), true
+	}
+	return 0, false
+}
+
+// assignSmall is assign for a batch (rows 0..n-1 of keys) whose keys all
+// have codes spanning a small range together: rows are grouped within
+// the batch by their combined code through a direct table, and only the
+// first row of each distinct key is looked up in the index. Groups are
+// made in the order of their first rows, as assign makes them. It
+// reports false, having done nothing, when the batch does not fit.
+func (x *groupIndex) assignSmall(groups, keys []*engine.Vec, n int, ids []int32, add func(row int) int32) bool {
+	sk := &x.small
+	if n < 256 || len(keys) == 0 {
+		return false
+	}
+	if sk.skip > 0 {
+		sk.skip--
+		return false
+	}
+	fits := false
+	defer func() {
+		if fits {
+			sk.penalty = 0
+			return
+		}
+		sk.penalty = min(2*sk.penalty+1, 256)
+		sk.skip = sk.penalty
+	}()
+	if len(sk.codes) < len(keys) {
+		sk.codes = make([][]int64, len(keys))
+		sk.lo = make([]int64, len(keys))
+		sk.width = make([]int64, len(keys))
+	}
+	span := int64(1)
+	for k, v := range keys {
+		if cap(sk.codes[k]) < n {
+			sk.codes[k] = make([]int64, n)
+		}
+		codes := sk.codes[k][:n]
+		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+		scale := int32(-1)
+		nulls := false
+		for i := 0; i < n; i++ {
+			if v.IsNull(i) {
+				nulls = true
+				continue
+			}
+			c, ok := keyCode(v, i, &scale)
+			if !ok {
+				return false
+			}
+			codes[i] = c
+			lo, hi = min(lo, c), max(hi, c)
+		}
+		w := int64(1) // NULL's slot, past the values'
+		if lo <= hi {
+			if uint64(hi)-uint64(lo) >= smallSpan {
+				return false
+			}
+			w = hi - lo + 1
+			if nulls {
+				w++
+			}
+		} else {
+			lo = 0
+		}
+		if nulls {
+			for i := 0; i < n; i++ {
+				if v.IsNull(i) {
+					codes[i] = lo + w - 1
+				}
+			}
+		}
+		sk.lo[k], sk.width[k] = lo, w
+		if span *= w; span > smallSpan {
+			return false
+		}
+	}
+	if len(sk.local) < smallSpan {
+		sk.local = make([]int32, smallSpan)
+	}
+	if cap(sk.rep) < n {
+		sk.rep = make([]int32, n)
+	}
+	rep := sk.rep[:n]
+	sk.reps, sk.rcode = sk.reps[:0], sk.rcode[:0]
+	for i := 0; i < n; i++ {
+		code := int64(0)
+		for k := range keys {
+			code = code*sk.width[k] + sk.codes[k][i] - sk.lo[k]
+		}
+		r := sk.local[code]
+		if r == 0 {
+			sk.reps = append(sk.reps, int32(i))
+			sk.rcode = append(sk.rcode, code)
+			r = int32(len(sk.reps))
+			sk.local[code] = r
+		}
+		rep[i] = r - 1
+	}
+	for _, c := range sk.rcode {
+		sk.local[c] = 0
+	}
+	reps := sk.reps
+	fits = 2*len(reps) <= n // else mostly distinct keys: the table does not pay
+	repKeys := make([]*engine.Vec, len(keys))
+	for k, v := range keys {
+		repKeys[k] = v.Gather(reps)
+	}
+	if cap(sk.ids) < len(reps) {
+		sk.ids = make([]int32, len(reps))
+	}
+	rids := sk.ids[:len(reps)]
+	x.assignHash(groups, repKeys, 0, len(reps), rids, func(r int) int32 { return add(int(reps[r])) })
+	for i, r := range rep {
+		ids[i] = rids[r]
+	}
+	return true
 }

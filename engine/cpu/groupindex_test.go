@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/eval"
 )
 
 // TestGroupIndexDirectMatchesHash assigns the same batches of integer
@@ -59,5 +60,108 @@ func TestGroupIndexDirectMatchesHash(t *testing.T) {
 		if hk[0].N != dk[0].N {
 			t.Fatalf("trial %d: %d groups, want %d", trial, dk[0].N, hk[0].N)
 		}
+	}
+}
+
+// TestGroupIndexSmallMatchesHash assigns the same batches to an index
+// that groups small keys within each batch first (assignSmall) and to one
+// that only hashes: the group ids and the groups' key rows must be the
+// same, for integer, numeric and short string keys alone and together,
+// with NULLs, numerics of two scales (1.0 and 1.00 are one group),
+// numerics past 64 bits, strings past 7 bytes and empty strings, and
+// batches too wide or too distinct for the table.
+func TestGroupIndexSmallMatchesHash(t *testing.T) {
+	rng := rand.New(rand.NewSource(12))
+	strs := [][]byte{[]byte(""), []byte("A"), []byte("N"), []byte("R"), []byte("AB"), []byte("ABCDEFG"), []byte("ABCDEFGH"), []byte("\xff\xff")}
+	mk := func(t engine.Type, n, kind int) *engine.Vec {
+		v := engine.NewVec(t, n)
+		for i := 0; i < n; i++ {
+			if kind&1 != 0 && rng.Intn(15) == 0 {
+				v.SetNull(i)
+				continue
+			}
+			switch engine.PhysOf(t.Kind) {
+			case engine.PhysInt:
+				v.I[i] = int64(rng.Intn(30) - 10)
+				if kind&2 != 0 && rng.Intn(50) == 0 {
+					v.I[i] = int64(rng.Uint64())
+				}
+			case engine.PhysDec:
+				v.D[i] = engine.DecFromScaled(int64(rng.Intn(12)-3)*100, 2)
+				if kind&2 != 0 && rng.Intn(40) == 0 {
+					// the same mantissas at scale 3 (other values), or ten
+					// times them (the same values)
+					v.D[i] = engine.DecFromScaled(int64(rng.Intn(12)-3)*[]int64{100, 1000}[rng.Intn(2)], 3)
+				}
+				if kind&4 != 0 && rng.Intn(40) == 0 {
+					v.D[i] = engine.Dec{Hi: 1, Lo: 7, Scale: 2}
+				}
+			case engine.PhysStr:
+				s := strs[rng.Intn(5)]
+				if kind&2 != 0 && rng.Intn(30) == 0 {
+					s = strs[5+rng.Intn(3)]
+				}
+				v.S[i] = s
+			}
+		}
+		return v
+	}
+	types := []engine.Type{engine.Int32, engine.Numeric, engine.Text}
+	taken := 0
+	for trial := 0; trial < 60; trial++ {
+		nk := 1 + rng.Intn(3)
+		var kt []engine.Type
+		for k := 0; k < nk; k++ {
+			kt = append(kt, types[rng.Intn(len(types))])
+		}
+		small, hashed := newGroupIndex(), newGroupIndex()
+		var sg, hg []*engine.Vec
+		for _, t := range kt {
+			sg = append(sg, engine.NewVec(t, 0))
+			hg = append(hg, engine.NewVec(t, 0))
+		}
+		for b := 0; b < 6; b++ {
+			n := 200 + rng.Intn(800)
+			kind := rng.Intn(8)
+			var keys []*engine.Vec
+			for _, t := range kt {
+				keys = append(keys, mk(t, n, kind))
+			}
+			sids, hids := make([]int32, n), make([]int32, n)
+			small.small.skip = 0
+			small.assign(sg, keys, 0, n, sids, func(row int) int32 {
+				for k := range sg {
+					sg[k].AppendRow(keys[k], row)
+				}
+				return int32(sg[0].N - 1)
+			})
+			if small.small.penalty == 0 {
+				taken++
+			}
+			hashed.assignHash(hg, keys, 0, n, hids, func(row int) int32 {
+				for k := range hg {
+					hg[k].AppendRow(keys[k], row)
+				}
+				return int32(hg[0].N - 1)
+			})
+			for i := range hids {
+				if sids[i] != hids[i] {
+					t.Fatalf("trial %d batch %d row %d: group %d, want %d", trial, b, i, sids[i], hids[i])
+				}
+			}
+		}
+		if sg[0].N != hg[0].N {
+			t.Fatalf("trial %d: %d groups, want %d", trial, sg[0].N, hg[0].N)
+		}
+		for g := 0; g < sg[0].N; g++ {
+			for k := range sg {
+				if !eval.KeysEqual(sg[k:k+1], g, hg[k:k+1], g) {
+					t.Fatalf("trial %d: group %d's key %d differs", trial, g, k)
+				}
+			}
+		}
+	}
+	if taken == 0 {
+		t.Fatal("no batch went through the small-key table")
 	}
 }
