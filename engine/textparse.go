@@ -447,8 +447,34 @@ func DaysFromCivil(y, m, d int) int32 {
 	return int32(era*146097 + doe - 719468)
 }
 
-// CivilFromDays is the inverse of DaysFromCivil.
+// CivilFromDays is the inverse of DaysFromCivil. Days of the years
+// 1900 to 2099 are looked up in a table (grouping or formatting many
+// dates of one era then costs a load each), the others computed.
 func CivilFromDays(days int32) (y, m, d int) {
+	if k := uint32(days - civilTabFirst); k < uint32(len(civilTab)) {
+		p := civilTab[k]
+		return int(p >> 9), int(p >> 5 & 15), int(p & 31)
+	}
+	return civilFromDays(days)
+}
+
+// civilTab holds the dates of the days from civilTabFirst (1900-01-01) up
+// to 2100-01-01, packed as year<<9 | month<<5 | day.
+var (
+	civilTabFirst = DaysFromCivil(1900, 1, 1)
+	civilTab      = func() []uint32 {
+		first, end := DaysFromCivil(1900, 1, 1), DaysFromCivil(2100, 1, 1)
+		t := make([]uint32, end-first)
+		for i := range t {
+			y, m, d := civilFromDays(first + int32(i))
+			t[i] = uint32(y)<<9 | uint32(m)<<5 | uint32(d)
+		}
+		return t
+	}()
+)
+
+// civilFromDays computes CivilFromDays.
+func civilFromDays(days int32) (y, m, d int) {
 	z := int(days) + 719468
 	era := z
 	if era < 0 {
