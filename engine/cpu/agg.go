@@ -3,6 +3,7 @@ package cpu
 import (
 	"encoding/binary"
 	"math/bits"
+	"slices"
 
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/eval"
@@ -136,11 +137,12 @@ func (a *aggregator) newGroup(keys []*engine.Vec, row int) int32 {
 	id := int32(a.ng)
 	a.ng++
 	for k, kv := range keys {
+		roomVec(a.keys[k])
 		a.keys[k].AppendRow(kv, row)
 	}
 	for _, s := range a.states {
-		s.count = append(s.count, 0)
-		s.has = append(s.has, false)
+		s.count = append(room(s.count), 0)
+		s.has = append(room(s.has), false)
 		switch {
 		case s.call.Func.IsStat():
 			s.stat = append(s.stat, eval.StatAcc{})
@@ -151,14 +153,41 @@ func (a *aggregator) newGroup(keys []*engine.Vec, row int) int32 {
 		case s.best != nil:
 			s.best.AppendRow(zeroOf(s.best.T), 0)
 		case s.skind == sumInt:
-			s.sumI = append(s.sumI, 0)
+			s.sumI = append(room(s.sumI), 0)
 		case s.skind == sumDec:
-			s.sumD = append(s.sumD, engine.Dec{})
+			s.sumD = append(room(s.sumD), engine.Dec{})
 		case s.skind == sumAcc:
-			s.sums = append(s.sums, eval.SumAcc{})
+			s.sums = append(room(s.sums), eval.SumAcc{})
 		}
 	}
 	return id
+}
+
+// room doubles s's capacity when it is full: the group tables grow by
+// one slot a group, and append's growth (a quarter at a time for large
+// slices) would copy them several times over.
+func room[T any](s []T) []T {
+	if len(s) == cap(s) {
+		s = slices.Grow(s, max(len(s), 64))
+	}
+	return s
+}
+
+// roomVec is room for the slices of a growing vector of keys.
+func roomVec(v *engine.Vec) {
+	if v.Null != nil {
+		v.Null = room(v.Null)
+	}
+	switch {
+	case v.I != nil || engine.PhysOf(v.T.Kind) == engine.PhysInt:
+		v.I = room(v.I)
+	case v.D != nil || engine.PhysOf(v.T.Kind) == engine.PhysDec:
+		v.D = room(v.D)
+	case v.S != nil || engine.PhysOf(v.T.Kind) == engine.PhysStr:
+		v.S = room(v.S)
+	case v.F != nil || engine.PhysOf(v.T.Kind) == engine.PhysFloat:
+		v.F = room(v.F)
+	}
 }
 
 func zeroOf(t engine.Type) *engine.Vec { return engine.NewVec(t, 1) }

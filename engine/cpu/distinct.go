@@ -51,6 +51,7 @@ func (d *distinctSet) insert(ids []int32, arg *engine.Vec, n int) []bool {
 	clear(fresh)
 	d.index.assign(d.keys, batch, 0, n, d.slots[:n], func(row int) int32 {
 		for k, v := range batch {
+			roomVec(d.keys[k])
 			d.keys[k].AppendRow(v, row)
 		}
 		fresh[row] = true

@@ -169,13 +169,13 @@ type smallKeys struct {
 	// keys for the table to pay: penalty, doubling on each such batch
 	skip, penalty int
 	codes         [][]int64
-	lo    []int64
-	width []int64
-	local []int32 // code → rep + 1; all zero between batches
-	rep   []int32 // row → its rep
-	reps  []int32 // first row of each distinct key, in row order
-	rcode []int64
-	ids   []int32
+	lo            []int64
+	width         []int64
+	local         []int32 // code → rep + 1; all zero between batches
+	rep           []int32 // row → its rep
+	reps          []int32 // first row of each distinct key, in row order
+	rcode         []int64
+	ids           []int32
 }
 
 // keyCode returns the integer standing for row i of v when rows of v
