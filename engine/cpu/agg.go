@@ -101,6 +101,9 @@ func newAggregator(p *engine.Plan) *aggregator {
 	for _, g := range p.GroupBy {
 		a.keys = append(a.keys, engine.NewVec(g.Type(), 0))
 	}
+	if len(p.GroupBy) == 1 && engine.PhysOf(p.GroupBy[0].Type().Kind) == engine.PhysInt {
+		a.index.intSlots()
+	}
 	for _, c := range p.Aggs {
 		s := &aggState{call: c, skind: sumKindOf(c)}
 		if s.skind == sumDec && !c.Distinct && c.Arg != nil && c.Arg.Type().Kind == engine.KindNumeric {

@@ -25,6 +25,9 @@ func newDistinctSet(argT engine.Type, grouped bool) *distinctSet {
 		d.gids = engine.NewVec(engine.Int64, 0)
 	}
 	d.keys = append(d.keys, engine.NewVec(argT, 0))
+	if !grouped && engine.PhysOf(argT.Kind) == engine.PhysInt {
+		d.index.intSlots()
+	}
 	return d
 }
 

@@ -24,6 +24,10 @@ type groupIndex struct {
 	mask   uint64
 	hbuf   []uint64
 	small  smallKeys
+	// intKey: the index has one integer key, kept in the slots in
+	// place of the hash (intSlots); nullID is the NULL key's group + 1.
+	intKey bool
+	nullID int32
 }
 
 // groupSlot is one slot of the table: a group's hash beside its id, so
@@ -47,7 +51,11 @@ func (x *groupIndex) resize(size int) {
 		if sl.id == 0 {
 			continue
 		}
-		s := sl.hash & x.mask
+		h := sl.hash
+		if x.intKey {
+			h = intKeyHash(int64(h))
+		}
+		s := h & x.mask
 		for x.slots[s].id != 0 {
 			s = (s + 1) & x.mask
 		}
@@ -70,8 +78,21 @@ func (x *groupIndex) assign(groups, keys []*engine.Vec, lo, n int, ids []int32, 
 	x.assignHash(groups, keys, lo, n, ids, add)
 }
 
+// intSlots makes x keep one integer key in its slots: a probe then
+// compares the key in the slot, not the group's row in the key vector.
+// It must be called before any assign, and every assign must then have
+// one integer key.
+func (x *groupIndex) intSlots() { x.intKey = true }
+
+// intKeyHash is eval.HashKeys's hash of one non-NULL integer key.
+func intKeyHash(k int64) uint64 { return eval.Mix64(0x2545f4914f6cdd1d ^ uint64(k)) }
+
 // assignHash is assign through the hash table, row by row.
 func (x *groupIndex) assignHash(groups, keys []*engine.Vec, lo, n int, ids []int32, add func(row int) int32) {
+	if x.intKey {
+		x.assignInt(keys[0], lo, n, ids, add)
+		return
+	}
 	hs := eval.HashKeys(x.hbuf, x.seed, keys, lo, n)
 	x.hbuf = hs
 	oneInt := len(keys) == 1 && engine.PhysOf(keys[0].T.Kind) == engine.PhysInt && keys[0].Null == nil
@@ -324,4 +345,42 @@ func (x *groupIndex) assignSmall(groups, keys []*engine.Vec, n int, ids []int32,
 		ids[i] = rids[r]
 	}
 	return true
+}
+
+// assignInt is assignHash for an index with intSlots.
+func (x *groupIndex) assignInt(v *engine.Vec, lo, n int, ids []int32, add func(row int) int32) {
+	for i := 0; i < n; i++ {
+		row := lo + i
+		if v.Null != nil && v.Null[row] {
+			if x.nullID == 0 {
+				x.nullID = add(row) + 1
+			}
+			ids[i] = x.nullID - 1
+			continue
+		}
+		k := v.I[row]
+		if i > 0 && k == v.I[row-1] && (v.Null == nil || !v.Null[row-1]) {
+			ids[i] = ids[i-1] // a run of one key
+			continue
+		}
+		s := intKeyHash(k) & x.mask
+		for {
+			sl := x.slots[s]
+			if sl.id == 0 {
+				id := add(row)
+				x.slots[s] = groupSlot{hash: uint64(k), id: id + 1}
+				x.used++
+				if 2*x.used > len(x.slots) {
+					x.resize(2 * len(x.slots))
+				}
+				ids[i] = id
+				break
+			}
+			if int64(sl.hash) == k {
+				ids[i] = sl.id - 1
+				break
+			}
+			s = (s + 1) & x.mask
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"math"
 	"math/rand"
 	"testing"
 
@@ -163,5 +164,57 @@ func TestGroupIndexSmallMatchesHash(t *testing.T) {
 	}
 	if taken == 0 {
 		t.Fatal("no batch went through the small-key table")
+	}
+}
+
+// TestGroupIndexIntSlotsMatchHash assigns the same batches of one integer
+// key to an index keeping the keys in its slots and to one comparing the
+// groups' rows: NULLs, runs of a key, the extreme integers and enough
+// distinct keys to resize the table several times.
+func TestGroupIndexIntSlotsMatchHash(t *testing.T) {
+	rng := rand.New(rand.NewSource(21))
+	for trial := 0; trial < 20; trial++ {
+		inl, plain := newGroupIndex(), newGroupIndex()
+		inl.intSlots()
+		ig, pg := []*engine.Vec{engine.NewVec(engine.Int64, 0)}, []*engine.Vec{engine.NewVec(engine.Int64, 0)}
+		spread := int64(1) << uint(rng.Intn(20))
+		for b := 0; b < 8; b++ {
+			n := 1 + rng.Intn(3000)
+			v := engine.NewVec(engine.Int64, n)
+			for i := range v.I {
+				switch {
+				case i > 0 && rng.Intn(4) == 0:
+					v.I[i] = v.I[i-1]
+					if v.IsNull(i - 1) {
+						v.SetNull(i)
+					}
+				case trial%2 == 1 && rng.Intn(25) == 0:
+					v.SetNull(i)
+				case rng.Intn(30) == 0:
+					v.I[i] = []int64{math.MinInt64, math.MaxInt64, 0, -1}[rng.Intn(4)]
+				default:
+					v.I[i] = rng.Int63n(spread) - spread/2
+				}
+			}
+			keys := []*engine.Vec{v}
+			iids, pids := make([]int32, n), make([]int32, n)
+			lo := rng.Intn(n)
+			inl.assign(ig, keys, lo, n-lo, iids, func(row int) int32 {
+				ig[0].AppendRow(v, row)
+				return int32(ig[0].N - 1)
+			})
+			plain.assign(pg, keys, lo, n-lo, pids, func(row int) int32 {
+				pg[0].AppendRow(v, row)
+				return int32(pg[0].N - 1)
+			})
+			for i := range iids {
+				if iids[i] != pids[i] {
+					t.Fatalf("trial %d batch %d row %d: group %d, want %d", trial, b, i, iids[i], pids[i])
+				}
+			}
+		}
+		if ig[0].N != pg[0].N {
+			t.Fatalf("trial %d: %d groups, want %d", trial, ig[0].N, pg[0].N)
+		}
 	}
 }
