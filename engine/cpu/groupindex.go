@@ -189,7 +189,8 @@ type smallKeys struct {
 	// directly, after a batch that did not fit or had too many distinct
 	// keys for the table to pay: penalty, doubling on each such batch
 	skip, penalty int
-	codes         [][]int64
+	codes         [][]int64 // a batch's key codes, per key (keyCodes)
+	buf           [][]int64 // their storage, where not a key's own
 	lo            []int64
 	width         []int64
 	local         []int32 // code → rep + 1; all zero between batches
@@ -199,36 +200,75 @@ type smallKeys struct {
 	ids           []int32
 }
 
-// keyCode returns the integer standing for row i of v when rows of v
-// compare equal exactly when their codes are equal within a batch:
-// integers themselves, numerics of the batch's one scale that fit in
-// int64 by their mantissa, strings of up to 7 bytes packed with their
-// length; ok false otherwise. scale is the numerics' scale (-1 unset).
-func keyCode(v *engine.Vec, i int, scale *int32) (int64, bool) {
+// keyCodes returns, for rows 0..n-1 of v, integers that are equal
+// exactly when the rows' keys are equal within a batch: integers
+// themselves, numerics of one scale that fit in int64 by their mantissa,
+// strings of up to 7 bytes packed with their length; with the least and
+// greatest code of the non-NULL rows and whether there are NULLs (whose
+// codes are left unset). ok is false when v has other values. The codes
+// are v's own integers when it has no NULLs, else in buf.
+func keyCodes(v *engine.Vec, n int, buf []int64) (codes []int64, lo, hi int64, nulls, ok bool) {
+	lo, hi = math.MaxInt64, math.MinInt64
+	if engine.PhysOf(v.T.Kind) == engine.PhysInt && v.Null == nil {
+		codes = v.I[:n]
+		for _, c := range codes {
+			lo, hi = min(lo, c), max(hi, c)
+		}
+		return codes, lo, hi, false, true
+	}
+	if cap(buf) < n {
+		buf = make([]int64, n)
+	}
+	codes = buf[:n]
+	null := func(i int) bool { return v.Null != nil && v.Null[i] }
 	switch engine.PhysOf(v.T.Kind) {
 	case engine.PhysInt:
-		return v.I[i], true
+		for i, c := range v.I[:n] {
+			if null(i) {
+				nulls = true
+				continue
+			}
+			codes[i] = c
+			lo, hi = min(lo, c), max(hi, c)
+		}
 	case engine.PhysDec:
-		d := v.D[i]
-		if d.Hi != int64(d.Lo)>>63 {
-			return 0, false
+		scale := int32(-1)
+		for i, d := range v.D[:n] {
+			if null(i) {
+				nulls = true
+				continue
+			}
+			if scale < 0 {
+				scale = d.Scale
+			}
+			if d.Hi != int64(d.Lo)>>63 || d.Scale != scale {
+				return nil, 0, 0, false, false
+			}
+			c := int64(d.Lo)
+			codes[i] = c
+			lo, hi = min(lo, c), max(hi, c)
 		}
-		if *scale < 0 {
-			*scale = d.Scale
-		}
-		return int64(d.Lo), d.Scale == *scale
 	case engine.PhysStr:
-		s := v.S[i]
-		if len(s) > 7 {
-			return 0, false
+		for i, s := range v.S[:n] {
+			if null(i) {
+				nulls = true
+				continue
+			}
+			if len(s) > 7 {
+				return nil, 0, 0, false, false
+			}
+			var c int64
+			for _, b := range s {
+				c = c<<8 | int64(b)
+			}
+			c = c<<3 | int64(len(s))
+			codes[i] = c
+			lo, hi = min(lo, c), max(hi, c)
 		}
-		var c int64
-		for _, b := range s {
-			c = c<<8 | int64(b)
-		}
-		return c<<3 | int64(len(s)), true
+	default:
+		return nil, 0, 0, false, false
 	}
-	return 0, false
+	return codes, lo, hi, nulls, true
 }
 
 // assignSmall is assign for a batch (rows 0..n-1 of keys) whose keys all
@@ -257,30 +297,20 @@ func (x *groupIndex) assignSmall(groups, keys []*engine.Vec, n int, ids []int32,
 	}()
 	if len(sk.codes) < len(keys) {
 		sk.codes = make([][]int64, len(keys))
+		sk.buf = make([][]int64, len(keys))
 		sk.lo = make([]int64, len(keys))
 		sk.width = make([]int64, len(keys))
 	}
 	span := int64(1)
 	for k, v := range keys {
-		if cap(sk.codes[k]) < n {
-			sk.codes[k] = make([]int64, n)
+		codes, lo, hi, nulls, ok := keyCodes(v, n, sk.buf[k])
+		if !ok {
+			return false
 		}
-		codes := sk.codes[k][:n]
-		lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
-		scale := int32(-1)
-		nulls := false
-		for i := 0; i < n; i++ {
-			if v.IsNull(i) {
-				nulls = true
-				continue
-			}
-			c, ok := keyCode(v, i, &scale)
-			if !ok {
-				return false
-			}
-			codes[i] = c
-			lo, hi = min(lo, c), max(hi, c)
+		if !(engine.PhysOf(v.T.Kind) == engine.PhysInt && v.Null == nil) {
+			sk.buf[k] = codes
 		}
+		sk.codes[k] = codes
 		w := int64(1) // NULL's slot, past the values'
 		if lo <= hi {
 			if uint64(hi)-uint64(lo) >= smallSpan {

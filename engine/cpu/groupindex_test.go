@@ -69,11 +69,12 @@ func TestGroupIndexDirectMatchesHash(t *testing.T) {
 // that only hashes: the group ids and the groups' key rows must be the
 // same, for integer, numeric and short string keys alone and together,
 // with NULLs, numerics of two scales (1.0 and 1.00 are one group),
-// numerics past 64 bits, strings past 7 bytes and empty strings, and
+// numerics past 64 bits, strings past 7 bytes, empty strings and NUL bytes, and
 // batches too wide or too distinct for the table.
 func TestGroupIndexSmallMatchesHash(t *testing.T) {
 	rng := rand.New(rand.NewSource(12))
-	strs := [][]byte{[]byte(""), []byte("A"), []byte("N"), []byte("R"), []byte("AB"), []byte("ABCDEFG"), []byte("ABCDEFGH"), []byte("\xff\xff")}
+	strs := [][]byte{[]byte(""), []byte("A"), []byte("N"), []byte("R"), []byte("\x01\x00"), []byte("\x00"), []byte("\x01"),
+		[]byte("ABCDEFG"), []byte("ABCDEFGH"), []byte("\xff\xff")}
 	mk := func(t engine.Type, n, kind int) *engine.Vec {
 		v := engine.NewVec(t, n)
 		for i := 0; i < n; i++ {
@@ -98,9 +99,9 @@ func TestGroupIndexSmallMatchesHash(t *testing.T) {
 					v.D[i] = engine.Dec{Hi: 1, Lo: 7, Scale: 2}
 				}
 			case engine.PhysStr:
-				s := strs[rng.Intn(5)]
+				s := strs[rng.Intn(7)]
 				if kind&2 != 0 && rng.Intn(30) == 0 {
-					s = strs[5+rng.Intn(3)]
+					s = strs[7+rng.Intn(3)]
 				}
 				v.S[i] = s
 			}
