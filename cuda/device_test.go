@@ -585,3 +585,38 @@ func TestClose(t *testing.T) {
 		t.Fatalf("Alloc after Close: %v", err)
 	}
 }
+
+// A large scratch request takes a cached block up to a quarter larger
+// instead of a new one from the driver; a table's does not.
+func TestPoolReusesLargerScratchBlock(t *testing.T) {
+	device(t)
+	d, err := OpenWith(0, Options{}) // a pool of its own: nothing cached before
+	must(t, err)
+	defer d.Close()
+	a, err := d.Alloc("", 100<<20)
+	must(t, err)
+	ptr := a.Ptr()
+	must(t, a.Free())
+	b, err := d.Alloc("", 90<<20) // a smaller class, within a quarter
+	must(t, err)
+	if b.Ptr() != ptr {
+		t.Fatalf("a 90 MiB scratch request got a new block, not the cached 100 MiB one")
+	}
+	must(t, d.Memset8(b.Ptr(), 7, b.Size(), nil)) // usable over its size
+	must(t, b.Free())
+	c, err := d.Alloc("t", 90<<20)
+	must(t, err)
+	if c.Ptr() == ptr {
+		t.Fatalf("a table's 90 MiB column took the cached 100 MiB block")
+	}
+	must(t, c.Free())
+	e, err := d.Alloc("", 60<<20) // more than a quarter smaller: its own block
+	must(t, err)
+	if e.Ptr() == ptr {
+		t.Fatalf("a 60 MiB request took the cached 100 MiB block")
+	}
+	must(t, e.Free())
+	if inUse, _ := d.PoolStats(); inUse != 0 {
+		t.Fatalf("pool in use %d after every free", inUse)
+	}
+}

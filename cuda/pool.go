@@ -179,9 +179,15 @@ func (p *pool) alloc(owner string, size int64) (*Buffer, error) {
 		return nil, p.oomError(owner, size, nil)
 	}
 	var ptr DevPtr
-	if l := p.blocks[blk]; len(l) > 0 {
+	if fit := p.fit(blk, owner == ""); fit > 0 && (p.limit <= 0 || p.used+fit <= p.limit) {
+		blk = fit
+		l := p.blocks[blk]
 		ptr = l[len(l)-1]
-		p.blocks[blk] = l[:len(l)-1]
+		if len(l) == 1 {
+			delete(p.blocks, blk)
+		} else {
+			p.blocks[blk] = l[:len(l)-1]
+		}
 		p.cached -= blk
 	} else {
 		if p.limit > 0 && p.used+p.cached+blk > p.limit {
@@ -205,6 +211,29 @@ func (p *pool) alloc(owner string, size int64) (*Buffer, error) {
 	b := &Buffer{dev: p.dev, ptr: ptr, size: size, block: blk, owner: owner}
 	p.live[ptr] = b
 	return b, nil
+}
+
+// fit is the size class of the cached block a request of class blk
+// takes, 0 if none: its own class, or, for a large scratch request
+// (loose; a table's columns keep their blocks, so they take their own
+// class), the smallest cached class at most a quarter larger. Large requests vary by query
+// (a join's table for this many rows), so exact classes alone missed,
+// and each miss went through cuMemAlloc, and once the cache was full
+// each free through cuMemFree: both synchronize the device.
+func (p *pool) fit(blk int64, loose bool) int64 {
+	if len(p.blocks[blk]) > 0 {
+		return blk
+	}
+	if !loose || blk <= smallLimit {
+		return 0
+	}
+	best := int64(0)
+	for c, l := range p.blocks {
+		if len(l) > 0 && c > blk && c <= blk+blk/4 && (best == 0 || c < best) {
+			best = c
+		}
+	}
+	return best
 }
 
 func (p *pool) driverAlloc(n int64) (DevPtr, error) {

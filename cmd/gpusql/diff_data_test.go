@@ -80,6 +80,15 @@ var diffTables = []*diffTable{
 		File:    "jempty.csv",
 		ViaCopy: true,
 	},
+	// Negative, zero and NULL keys, repeated, for the joins that tables
+	// in parts run over copies redistributed by key (joins.sql, the
+	// jr_ queries; TestSplitCorpus runs them so on three parts): a
+	// key's part is its value modulo the parts, NULL on the first.
+	{
+		Name:    "jneg",
+		Columns: `id integer, k integer, kb bigint, v integer`,
+		File:    "jneg.csv",
+	},
 	// A hierarchy for WITH RECURSIVE (recursive.sql): employees and
 	// their managers, two roots, a manager id that names no one, and a
 	// cycle (ids 20 and 21 manage each other).
@@ -201,6 +210,23 @@ var diffJoinRows = map[string][]string{
 	},
 	"jempty": {
 		"k|s|d",
+	},
+	"jneg": {
+		"id|k|kb|v",
+		"1|-3|-3|10",
+		"2|-2|1|20",
+		"3|-1|-1|30",
+		"4|0|0|40",
+		"5|1|-2|50",
+		"6|2|2|60",
+		"7|3|3|70",
+		"8|~|3|80",
+		"9|-3|~|90",
+		"10|-2|-2|20",
+		"11|~|~|110",
+		"12|5|-3|120",
+		"13|-1|7|30",
+		"14|2|2|140",
 	},
 	"emp": {
 		"id|mgr|name|dept|salary",

@@ -945,9 +945,23 @@ func (r *run) keyDistinct(p *engine.Plan) float64 {
 		if est >= float64(r.n) {
 			break // sampling another key cannot raise it
 		}
-		est *= max(1, r.b.ColumnStats(r.t, c.Idx).Distinct)
+		est *= max(1, r.columnDistinct(c.Idx))
 	}
 	return min(est, float64(r.n))
+}
+
+// columnDistinct estimates column k's distinct values: for a column
+// taken from a stored column (a plan tree's view, filter or join
+// output), that column's, which bound them, sampled once per table
+// version; otherwise the column's own, sampled (a join's output afresh
+// by every query).
+func (r *run) columnDistinct(k int) float64 {
+	if o := r.t.Cols[k].origin; o != nil && o.t != r.t {
+		if s := r.b.ColumnStats(o.t, o.col); s.Distinct > 0 {
+			return min(s.Distinct, float64(r.n))
+		}
+	}
+	return r.b.ColumnStats(r.t, k).Distinct
 }
 
 // kernelArgs is the argument list of generated kernel fk: lead (its

@@ -634,6 +634,7 @@ func (h *hashJoin) output() (*Table, error) {
 			out.Release()
 			return nil, err
 		}
+		c.origin = src.origin
 		out.Cols[k] = c
 	}
 	return out, nil

@@ -68,6 +68,12 @@ func (r *run) narrowRows(ctx context.Context, p *engine.Plan) (*run, *engine.Pla
 				r.s.bufs = append(r.s.bufs, b) // freed with the run
 			}
 		}
+		// its statistics are the unfiltered column's (columnDistinct):
+		// those of a stored table are sampled once, not every query
+		g.origin = c.origin
+		if g.origin == nil {
+			g.origin = &colOrigin{t: r.t, col: k}
+		}
 		cols[k] = g
 	}
 	nr := *r

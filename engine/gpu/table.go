@@ -29,11 +29,27 @@ type Column struct {
 	// tree that passes its input's column through); Release keeps them.
 	shared bool
 
+	// origin, on a column of a plan tree's intermediate table, is the
+	// stored column its values were taken from (a leaf's, passed through
+	// filters and joins): its distinct values bound this column's, and
+	// its statistics are sampled once per table version where this
+	// column's would be sampled by every query (keyDistinct). Only the
+	// tree's views and gathers set it; take, sharedCopy and the copies
+	// a stored table is made of leave it nil, so no stored table points
+	// to another table's version.
+	origin *colOrigin
+
 	// aux holds what is computed from the column's data on first use: its
 	// value range (stats.go) and its dictionary (dict.go). Views of the
 	// column (sharedCopy, take) point to the same aux, so a table's
 	// queries compute them once; the owner frees the dictionary.
 	aux atomic.Pointer[colAux]
+}
+
+// colOrigin is a stored table's column.
+type colOrigin struct {
+	t   *Table
+	col int
 }
 
 // colAux is a column's cached derived data.

@@ -69,6 +69,10 @@ func (t *Table) view() *Table {
 	v := &Table{N: t.N, Dev: t.Dev, Cols: make([]*Column, len(t.Cols))}
 	for i, c := range t.Cols {
 		v.Cols[i] = c.sharedCopy()
+		v.Cols[i].origin = c.origin
+		if c.origin == nil {
+			v.Cols[i].origin = &colOrigin{t: t, col: i}
+		}
 	}
 	return v
 }
@@ -272,6 +276,7 @@ func (b *Backend) devicePipeline(ctx context.Context, s *scratch, in *Table, p *
 		if out.Cols[k], err = b.gatherColumn(r.t.Cols[c.Idx], sel, n, sel == 0); err != nil {
 			return fail(err)
 		}
+		out.Cols[k].origin = r.t.Cols[c.Idx].origin
 	}
 	if len(exprs) > 0 {
 		vals, hb, err := r.deviceOutputs(exprs, sel, n, nil)
@@ -288,7 +293,9 @@ func (b *Backend) devicePipeline(ctx context.Context, s *scratch, in *Table, p *
 	// nothing can fail: a failure above (errHostPath among them) leaves
 	// in whole for the host path to read.
 	for _, k := range taken {
-		out.Cols[k] = in.Cols[q.Project[k].(*engine.ColRef).Idx].take() // the input is released after
+		src := in.Cols[q.Project[k].(*engine.ColRef).Idx]
+		out.Cols[k] = src.take() // the input is released after
+		out.Cols[k].origin = src.origin
 	}
 	return out, nil
 }

@@ -925,3 +925,49 @@ SELECT a.id, s.k FROM ja a JOIN generate_series(1, 3) s(k) ON a.k = s.k ORDER BY
 
 -- name: jn_srf_column_alias_unnest
 SELECT u.v FROM unnest('{b,a,c}'::text[]) AS u(v) ORDER BY v;
+
+-- Joins over tables in parts redistribute both sides by key: negative,
+-- zero and NULL keys, a table joined with itself, outer joins, NOT IN
+-- with and without NULLs, groups by the key with HAVING and LIMIT.
+
+-- name: jr_self_join_negative_keys
+SELECT a.id, b.id FROM jneg a JOIN jneg b ON a.k = b.k ORDER BY 1, 2;
+
+-- name: jr_int_bigint_keys
+SELECT a.id, b.id FROM jneg a JOIN jneg b ON a.kb = b.k ORDER BY 1, 2;
+
+-- name: jr_left_join_nulls
+SELECT a.id, a.k, j.id FROM jneg a LEFT JOIN ja j ON j.k = a.k ORDER BY 1, 3;
+
+-- name: jr_right_join
+SELECT a.id, j.id, j.k FROM jneg a RIGHT JOIN ja j ON j.k = a.k ORDER BY 2, 1;
+
+-- name: jr_full_join
+SELECT a.id, b.id FROM jneg a FULL JOIN jb b ON b.k = a.k ORDER BY 1 NULLS FIRST, 2 NULLS FIRST;
+
+-- name: jr_not_in_with_null
+SELECT id FROM jneg WHERE k NOT IN (SELECT k FROM ja) ORDER BY 1;
+
+-- name: jr_not_in_without_null
+SELECT id FROM jneg WHERE k NOT IN (SELECT k FROM ja WHERE k IS NOT NULL) ORDER BY 1;
+
+-- name: jr_exists_residual
+SELECT a.id FROM jneg a WHERE EXISTS (SELECT 1 FROM jneg b WHERE b.k = a.k AND b.v <> a.v) ORDER BY 1;
+
+-- name: jr_not_exists_residual
+SELECT a.id FROM jneg a WHERE NOT EXISTS (SELECT 1 FROM jneg b WHERE b.k = a.k AND b.id <> a.id) ORDER BY 1;
+
+-- name: jr_group_by_key_having_limit
+SELECT a.k, count(*), sum(b.v) FROM jneg a JOIN jneg b ON a.k = b.kb GROUP BY a.k HAVING count(*) >= 1 ORDER BY 2 DESC, 1 LIMIT 3;
+
+-- name: jr_group_by_key_null_group
+SELECT a.k, count(*), count(b.id) FROM jneg a LEFT JOIN jneg b ON b.kb = a.k GROUP BY a.k ORDER BY 1 NULLS FIRST;
+
+-- name: jr_count_distinct_by_key
+SELECT a.k, count(DISTINCT b.v) FROM jneg a JOIN jneg b ON a.k = b.k GROUP BY a.k ORDER BY 1;
+
+-- name: jr_distinct_keys
+SELECT DISTINCT a.k FROM jneg a JOIN jneg b ON a.k = b.k ORDER BY 1;
+
+-- name: jr_derived_groups_joined
+SELECT x.k, x.n, y.m FROM (SELECT k, count(*) AS n FROM jneg GROUP BY k) x JOIN (SELECT kb, max(v) AS m FROM jneg GROUP BY kb) y ON x.k = y.kb ORDER BY 1;
