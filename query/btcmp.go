@@ -40,7 +40,7 @@ var btreeCmpFuncs = map[string][2]engine.Type{
 
 // implicitTo reports whether PostgreSQL casts a value of type from to
 // type to implicitly when it resolves a function's arguments (among the
-// types of btreeCmpFuncs).
+// types of btreeCmpFuncs and pgHashFuncs).
 func implicitTo(from, to engine.Type) bool {
 	if from.Kind == to.Kind {
 		return true
@@ -64,6 +64,12 @@ func implicitTo(from, to engine.Type) bool {
 	}
 	if f, t := rank(from.Kind), rank(to.Kind); f > 0 && t > 0 {
 		return f < t
+	}
+	str := func(k engine.Kind) bool {
+		return k == engine.KindText || k == engine.KindVarchar || k == engine.KindChar
+	}
+	if str(from.Kind) && str(to.Kind) {
+		return to.Kind != engine.KindVarchar
 	}
 	switch from.Kind {
 	case engine.KindDate:
