@@ -123,9 +123,10 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 		// Access methods with their comments; the b-tree and hash
 		// operator classes and families of the types gpusql stores, and
 		// their operators, where gpusql has every operator PostgreSQL's
-		// family holds (regoperator output); support functions of a
-		// family neither has (dAp_compare_functions below compares the
-		// ones gpusql has).
+		// family holds (regoperator output); support functions of the
+		// hash families whose functions gpusql all has, and of a family
+		// neither has (dAp_compare_functions below compares the b-tree
+		// ones).
 		{"dA_plus", `\dA+`},
 		{"dA_btree", `\dA btree`},
 		{"dAc_int", `\dAc btree int*`},
@@ -137,6 +138,9 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 		{"dAo_plus_integer", `\dAo+ btree integer_ops`},
 		{"dAo_datetime", `\dAo btree datetime_ops`},
 		{"dAo_float_hash", `\dAo hash float_ops`},
+		// Hash families whose support functions gpusql all has.
+		{"dAp_hash_integer", `\dAp hash integer_ops`},
+		{"dAp_plus_hash", `\dAp+ hash float_ops|date_ops|time_ops|timestamp*_ops|bpchar_ops|integer_ops`},
 		{"dAp_none", `\dAp btree nosuch`},
 		{"dAp_plus_none", `\dAp+ btree nosuch`},
 		// Text search: gpusql has none, so its text search catalogs are
@@ -309,13 +313,13 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 	// The operator class listings in full: every row gpusql lists is
 	// PostgreSQL's (gpusql has the b-tree and hash classes of its own
 	// types, and of their families' operators and support functions
-	// those it implements: the b-tree comparison functions). The text
-	// search listings run and are empty.
+	// those it implements: the b-tree comparison functions and the hash
+	// functions). The text search listings run and are empty.
 	subtest(t, "dA_subset", func(t testing.TB) {
 		for _, c := range []struct {
 			cmd string
 			min int
-		}{{`\dAc+`, 30}, {`\dAf+`, 15}, {`\dAo+`, 150}, {`\dAp+`, 26}, {`\dAo`, 150}, {`\dAp`, 26},
+		}{{`\dAc+`, 30}, {`\dAf+`, 15}, {`\dAo+`, 150}, {`\dAp+`, 48}, {`\dAo`, 150}, {`\dAp`, 48},
 			{`\dF`, 0}, {`\dFd`, 0}, {`\dFp`, 0}, {`\dFt`, 0}, {`\dFd+`, 0}, {`\dFt+`, 0}} {
 			gp, pg := both(t, "-A", "-t", "-c", c.cmd)
 			n := psqlSubset(t, c.cmd, gp, pg, nil)

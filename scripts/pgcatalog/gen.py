@@ -153,10 +153,10 @@ def main():
     # The b-tree and hash operator classes of the types gpusql stores (its
     # sorts and hash tables order and compare by them), their families,
     # the families' operators that gpusql implements, and their support
-    # functions that gpusql implements (the b-tree comparison functions,
-    # btint4cmp, ...: those pg_proc lists). The hash functions, sort
-    # support, in_range and equalimage functions are not functions of
-    # gpusql, so their pg_amproc rows are left out.
+    # functions that gpusql implements (those pg_proc lists: the b-tree
+    # comparison functions, btint4cmp, ..., and the hash functions,
+    # hashint4, ...). The sort support, in_range and equalimage functions
+    # are not functions of gpusql, so their pg_amproc rows are left out.
     classes = f"""select c.oid from pg_opclass c where c.opcmethod in (403, 405) and c.opcname not like '%pattern%'
         and c.opcintype in ({ENGINE_TYPES})"""
     families = f"select opcfamily from pg_opclass where oid in ({classes})"
