@@ -20,7 +20,7 @@ type pgHashFunc struct {
 // gives PostgreSQL 15's value bit for bit (shard/pghash.go is its
 // algorithm), so a hash computed here matches one computed by
 // PostgreSQL, as a partitioned table's routing needs. Left out: hashname,
-// hashchar ("char"), hash_numeric and interval_hash.
+// hashchar ("char") and hash_numeric.
 var pgHashFuncs = map[string]pgHashFunc{
 	"hashint2":                {engine.Int16, false},
 	"hashint4":                {engine.Int32, false},
@@ -40,6 +40,8 @@ var pgHashFuncs = map[string]pgHashFunc{
 	"timestamp_hash_extended": {engine.Timestamp, true},
 	"time_hash":               {engine.Time, false},
 	"time_hash_extended":      {engine.Time, true},
+	"interval_hash":           {engine.Interval, false},
+	"interval_hash_extended":  {engine.Interval, true},
 }
 
 // pgEpochMicros is 2000-01-01 00:00:00 in gpusql's timestamps
@@ -113,6 +115,13 @@ func (b *binder) bindPgHash(name string, f pgHashFunc, args []engine.Expr) (engi
 				h = shard.HashInt64(vs[0].I[i], seed)
 			case engine.KindTimestamp:
 				h = shard.HashInt64(vs[0].I[i]-pgEpochMicros, seed)
+			case engine.KindInterval:
+				// The span that orders intervals (a month is 30 days),
+				// of which PostgreSQL hashes the low 64 bits: int64
+				// arithmetic wraps to the same bits.
+				v := vs[0].V[i]
+				span := v.Micros + (int64(v.Months)*30+int64(v.Days))*86400000000
+				h = shard.HashInt64(span, seed)
 			case engine.KindFloat32, engine.KindFloat64:
 				h = pgFloatHash(vs[0].F[i], seed)
 			case engine.KindText:

@@ -1,7 +1,8 @@
 -- PostgreSQL's hash support functions (pg_amproc numbers 1 and 2 of the
 -- hash families gpusql lists; psql's \dAp names them), bit for bit: the
 -- 32-bit ones and the seeded 64-bit ones, NULLs, zero and NaN floats,
--- trailing blanks of char(n), timestamps before and after 2000.
+-- trailing blanks of char(n), timestamps before and after 2000, intervals
+-- equal by their span.
 -- Prefix ph.
 
 -- name: ph001_integers
@@ -52,3 +53,12 @@ SELECT hashint4(current_date);
 -- name: ph011_wrong_arity
 -- error 42883
 SELECT hashint4extended(1);
+
+-- name: ph012_intervals
+SELECT interval_hash('1 mon'), interval_hash('30 days') = interval_hash('1 mon'), interval_hash('1 day') = interval_hash('24 hours'),
+  interval_hash('-1 year 2 days 03:04:05.678901'), interval_hash_extended('1 mon', 5), interval_hash_extended('0', 0), interval_hash(NULL),
+  interval_hash('178000000 years'), interval_hash('-178000000 years -2147483647 days');
+
+-- name: ph013_interval_columns
+-- ordered
+SELECT id, interval_hash(ts - '2000-01-01'), interval_hash_extended(ts - '1999-06-15 12:00', -3) FROM obs ORDER BY id;
