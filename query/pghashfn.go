@@ -19,8 +19,8 @@ type pgHashFunc struct {
 // pgHashFuncs are the hash functions gpusql implements, by name. Each
 // gives PostgreSQL 15's value bit for bit (shard/pghash.go is its
 // algorithm), so a hash computed here matches one computed by
-// PostgreSQL, as a partitioned table's routing needs. Left out: hashname,
-// hashchar ("char") and hash_numeric.
+// PostgreSQL, as a partitioned table's routing needs. Left out: hashname
+// and hashchar ("char").
 var pgHashFuncs = map[string]pgHashFunc{
 	"hashint2":                {engine.Int16, false},
 	"hashint4":                {engine.Int32, false},
@@ -40,6 +40,8 @@ var pgHashFuncs = map[string]pgHashFunc{
 	"timestamp_hash_extended": {engine.Timestamp, true},
 	"time_hash":               {engine.Time, false},
 	"time_hash_extended":      {engine.Time, true},
+	"hash_numeric":            {engine.Numeric, false},
+	"hash_numeric_extended":   {engine.Numeric, true},
 	"interval_hash":           {engine.Interval, false},
 	"interval_hash_extended":  {engine.Interval, true},
 }
@@ -64,6 +66,74 @@ func pgFloatHash(x float64, seed uint64) uint64 {
 		b[i] = byte(bits >> (8 * i)) // the float8's bytes on a little-endian machine
 	}
 	return shard.HashBytes(b[:], seed)
+}
+
+// pgNumericHash is hash_numeric_extended of d (ext) or hash_numeric:
+// PostgreSQL hashes the base-10000 digits of the value's magnitude,
+// without leading or trailing zero digits, as little-endian int16s, and
+// folds in the first digit's weight, so that equal values of any scale
+// hash alike (the sign is left out). Zero hashes to seed-1 (-1 for
+// hash_numeric). buf and dig are scratch, returned for reuse.
+func pgNumericHash(d engine.Dec, seed uint64, ext bool, buf, dig []byte) (uint64, []byte, []byte) {
+	buf = d.AppendText(buf[:0])
+	t := buf
+	if len(t) > 0 && t[0] == '-' {
+		t = t[1:]
+	}
+	ip, fp := t, []byte(nil)
+	for i, c := range t {
+		if c == '.' {
+			ip, fp = t[:i], t[i+1:]
+			break
+		}
+	}
+	for len(ip) > 0 && ip[0] == '0' {
+		ip = ip[1:]
+	}
+	// Base-10000 digits: the integer part's groups end at the point,
+	// the fraction's start there.
+	lead := (4 - len(ip)%4) % 4
+	weight := (len(ip)+lead)/4 - 1
+	dig = dig[:0]
+	group := 0
+	n := 0
+	emit := func(c byte) {
+		group = group*10 + int(c-'0')
+		if n++; n == 4 {
+			dig = append(dig, byte(group), byte(group>>8))
+			group, n = 0, 0
+		}
+	}
+	for i := 0; i < lead; i++ {
+		emit('0')
+	}
+	for _, c := range ip {
+		emit(c)
+	}
+	for _, c := range fp {
+		emit(c)
+	}
+	for n != 0 {
+		emit('0')
+	}
+	for len(dig) >= 2 && dig[0] == 0 && dig[1] == 0 {
+		dig = dig[2:]
+		weight--
+	}
+	for len(dig) >= 2 && dig[len(dig)-2] == 0 && dig[len(dig)-1] == 0 {
+		dig = dig[:len(dig)-2]
+	}
+	if len(dig) == 0 {
+		if ext {
+			return seed - 1, buf, dig
+		}
+		return uint64(0xffffffff), buf, dig
+	}
+	h := shard.HashBytes(dig, seed)
+	if !ext {
+		return uint64(uint32(h) ^ uint32(int32(weight))), buf, dig
+	}
+	return h ^ uint64(int64(weight)), buf, dig
 }
 
 // bindPgHash binds a call of one of pgHashFuncs: a host function over
@@ -98,6 +168,7 @@ func (b *binder) bindPgHash(name string, f pgHashFunc, args []engine.Expr) (engi
 	}
 	fn := func(vs []*engine.Vec, n int) (*engine.Vec, error) {
 		out := engine.NewVec(ret, n)
+		var buf, dig []byte // hash_numeric's scratch
 		for i := 0; i < n; i++ {
 			if vs[0].IsNull(i) || f.extended && vs[1].IsNull(i) {
 				out.SetNull(i)
@@ -115,6 +186,8 @@ func (b *binder) bindPgHash(name string, f pgHashFunc, args []engine.Expr) (engi
 				h = shard.HashInt64(vs[0].I[i], seed)
 			case engine.KindTimestamp:
 				h = shard.HashInt64(vs[0].I[i]-pgEpochMicros, seed)
+			case engine.KindNumeric:
+				h, buf, dig = pgNumericHash(vs[0].D[i], seed, f.extended, buf, dig)
 			case engine.KindInterval:
 				// The span that orders intervals (a month is 30 days),
 				// of which PostgreSQL hashes the low 64 bits: int64

@@ -140,7 +140,7 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 		{"dAo_float_hash", `\dAo hash float_ops`},
 		// Hash families whose support functions gpusql all has.
 		{"dAp_hash_integer", `\dAp hash integer_ops`},
-		{"dAp_plus_hash", `\dAp+ hash float_ops|date_ops|time_ops|timestamp*_ops|bpchar_ops|integer_ops|interval_ops`},
+		{"dAp_plus_hash", `\dAp+ hash float_ops|date_ops|time_ops|timestamp*_ops|bpchar_ops|integer_ops|interval_ops|numeric_ops`},
 		{"dAp_none", `\dAp btree nosuch`},
 		{"dAp_plus_none", `\dAp+ btree nosuch`},
 		// Text search: gpusql has none, so its text search catalogs are
@@ -319,7 +319,7 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 		for _, c := range []struct {
 			cmd string
 			min int
-		}{{`\dAc+`, 30}, {`\dAf+`, 15}, {`\dAo+`, 150}, {`\dAp+`, 50}, {`\dAo`, 150}, {`\dAp`, 50},
+		}{{`\dAc+`, 30}, {`\dAf+`, 15}, {`\dAo+`, 150}, {`\dAp+`, 52}, {`\dAo`, 150}, {`\dAp`, 52},
 			{`\dF`, 0}, {`\dFd`, 0}, {`\dFp`, 0}, {`\dFt`, 0}, {`\dFd+`, 0}, {`\dFt+`, 0}} {
 			gp, pg := both(t, "-A", "-t", "-c", c.cmd)
 			n := psqlSubset(t, c.cmd, gp, pg, nil)

@@ -2,7 +2,7 @@
 -- hash families gpusql lists; psql's \dAp names them), bit for bit: the
 -- 32-bit ones and the seeded 64-bit ones, NULLs, zero and NaN floats,
 -- trailing blanks of char(n), timestamps before and after 2000, intervals
--- equal by their span.
+-- equal by their span, numerics of any scale.
 -- Prefix ph.
 
 -- name: ph001_integers
@@ -62,3 +62,13 @@ SELECT interval_hash('1 mon'), interval_hash('30 days') = interval_hash('1 mon')
 -- name: ph013_interval_columns
 -- ordered
 SELECT id, interval_hash(ts - '2000-01-01'), interval_hash_extended(ts - '1999-06-15 12:00', -3) FROM obs ORDER BY id;
+
+-- name: ph014_numerics
+SELECT hash_numeric(0), hash_numeric(0.000), hash_numeric_extended(0, 10), hash_numeric(1), hash_numeric(-1), hash_numeric(1.0),
+  hash_numeric(10000), hash_numeric(12345.6789), hash_numeric(0.0001), hash_numeric(0.00012), hash_numeric(123456789012345678901234567890),
+  hash_numeric(-0.5), hash_numeric(99999999.99990000), hash_numeric_extended(12345.6789, 7), hash_numeric_extended(0.001, -2), hash_numeric(NULL),
+  hash_numeric(5), hash_numeric(5::bigint), hash_numeric('3.14159');
+
+-- name: ph015_numeric_columns
+-- ordered
+SELECT id, hash_numeric(n), hash_numeric_extended(n, 1), hash_numeric(n * 1000), hash_numeric(i), hash_numeric(big) FROM obs ORDER BY id;
