@@ -791,6 +791,21 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 	if isSetFunc(name) {
 		return b.setFuncCall(n, "") // srf.go
 	}
+	if sig, ok := btreeCmpFuncs[name]; ok {
+		if err := want(2, 2); err != nil {
+			return nil, err
+		}
+		if err := bindArgs(0); err != nil {
+			return nil, err
+		}
+		return b.btreeCmp(name, sig, args) // btcmp.go
+	}
+	if f, ok := pgHashFuncs[name]; ok {
+		if err := bindArgs(0); err != nil {
+			return nil, err
+		}
+		return b.bindPgHash(name, f, args) // pghashfn.go
+	}
 	switch name {
 	case "__gpusql_cast":
 		if err := want(2, 2); err != nil {

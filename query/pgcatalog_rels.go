@@ -147,6 +147,14 @@ type pgAmopRow struct {
 	opr, method, sortFamily  int64
 }
 
+// pgAmprocRow is a pg_amproc row: a support function (by name, as the
+// regproc column shows it) of an operator family, for the given types.
+type pgAmprocRow struct {
+	oid, family, left, right int64
+	num                      int16
+	proc                     string
+}
+
 // pgOperatorRow is a pg_operator row of an operator gpusql implements.
 type pgOperatorRow struct {
 	oid                 int64
@@ -411,7 +419,7 @@ func (s *Session) rowsOf(rel *pgRel) []row {
 		return s.pgViewsRows()
 	case "pg_operator":
 		return pgOperatorRows()
-	case "pg_opfamily", "pg_opclass", "pg_amop":
+	case "pg_opfamily", "pg_opclass", "pg_amop", "pg_amproc":
 		return pgOpclassRows(rel.name)
 	case "pg_description":
 		out := procDescriptionRows()
@@ -798,7 +806,8 @@ func pgOperatorRows() []row {
 	return out
 }
 
-// pgOpclassRows are the rows of pg_opfamily, pg_opclass or pg_amop.
+// pgOpclassRows are the rows of pg_opfamily, pg_opclass, pg_amop or
+// pg_amproc.
 func pgOpclassRows(rel string) []row {
 	var out []row
 	switch rel {
@@ -818,6 +827,11 @@ func pgOpclassRows(rel string) []row {
 			out = append(out, row{"oid": o.oid, "amopfamily": o.family, "amoplefttype": o.left, "amoprighttype": o.right,
 				"amopstrategy": o.strategy, "amoppurpose": string(o.purpose), "amopopr": o.opr, "amopmethod": o.method,
 				"amopsortfamily": o.sortFamily})
+		}
+	case "pg_amproc":
+		for _, p := range pgAmprocs {
+			out = append(out, row{"oid": p.oid, "amprocfamily": p.family, "amproclefttype": p.left,
+				"amprocrighttype": p.right, "amprocnum": p.num, "amproc": p.proc})
 		}
 	}
 	return out

@@ -146,3 +146,16 @@ func hashBpchar(s []byte, seed uint64) uint64 {
 	}
 	return hashBytes(s[:n], seed)
 }
+
+// HashInt32, HashInt64, HashText and HashBpchar are PostgreSQL 15's
+// hashint4extended, hashint8extended, hashtextextended (deterministic
+// collation) and hashbpcharextended with the given seed. With seed 0
+// their low 32 bits are hashint4, hashint8, hashtext and hashbpchar, as
+// in PostgreSQL (query's SQL functions of those names use them).
+func HashInt32(v int32, seed uint64) uint64   { return hashInt32(v, seed) }
+func HashInt64(v int64, seed uint64) uint64   { return hashInt64(v, seed) }
+func HashText(s []byte, seed uint64) uint64   { return hashText(s, seed) }
+func HashBpchar(s []byte, seed uint64) uint64 { return hashBpchar(s, seed) }
+
+// HashBytes is PostgreSQL's hash_bytes_extended of the bytes k.
+func HashBytes(k []byte, seed uint64) uint64 { return hashBytes(k, seed) }

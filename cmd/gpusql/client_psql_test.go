@@ -123,8 +123,10 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 		// Access methods with their comments; the b-tree and hash
 		// operator classes and families of the types gpusql stores, and
 		// their operators, where gpusql has every operator PostgreSQL's
-		// family holds (regoperator output); support functions (none
-		// in gpusql) of a family neither has.
+		// family holds (regoperator output); support functions of the
+		// hash families whose functions gpusql all has, and of a family
+		// neither has (dAp_compare_functions below compares the b-tree
+		// ones).
 		{"dA_plus", `\dA+`},
 		{"dA_btree", `\dA btree`},
 		{"dAc_int", `\dAc btree int*`},
@@ -136,6 +138,9 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 		{"dAo_plus_integer", `\dAo+ btree integer_ops`},
 		{"dAo_datetime", `\dAo btree datetime_ops`},
 		{"dAo_float_hash", `\dAo hash float_ops`},
+		// Hash families whose support functions gpusql all has.
+		{"dAp_hash_integer", `\dAp hash integer_ops`},
+		{"dAp_plus_hash", `\dAp+ hash float_ops|date_ops|time_ops|timestamp*_ops|bpchar_ops|integer_ops|interval_ops|numeric_ops`},
 		{"dAp_none", `\dAp btree nosuch`},
 		{"dAp_plus_none", `\dAp+ btree nosuch`},
 		// Text search: gpusql has none, so its text search catalogs are
@@ -307,19 +312,40 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 	})
 	// The operator class listings in full: every row gpusql lists is
 	// PostgreSQL's (gpusql has the b-tree and hash classes of its own
-	// types, and of their families' operators those it implements; no
-	// support functions). The text search listings run and are empty.
+	// types, and of their families' operators and support functions
+	// those it implements: the b-tree comparison functions and the hash
+	// functions). The text search listings run and are empty.
 	subtest(t, "dA_subset", func(t testing.TB) {
 		for _, c := range []struct {
 			cmd string
 			min int
-		}{{`\dAc+`, 30}, {`\dAf+`, 15}, {`\dAo+`, 150}, {`\dAp+`, 0}, {`\dAo`, 150}, {`\dAp`, 0},
+		}{{`\dAc+`, 30}, {`\dAf+`, 15}, {`\dAo+`, 150}, {`\dAp+`, 52}, {`\dAo`, 150}, {`\dAp`, 52},
 			{`\dF`, 0}, {`\dFd`, 0}, {`\dFp`, 0}, {`\dFt`, 0}, {`\dFd+`, 0}, {`\dFt+`, 0}} {
 			gp, pg := both(t, "-A", "-t", "-c", c.cmd)
 			n := psqlSubset(t, c.cmd, gp, pg, nil)
 			if n < c.min || c.min == 0 && n > 0 {
 				t.Errorf("%s: gpusql lists %d rows, want %s %d", c.cmd, n, map[bool]string{true: "at least", false: "exactly"}[c.min > 0], c.min)
 			}
+		}
+	})
+	// The comparison functions (support function 1) of the b-tree
+	// families of gpusql's numbers, booleans, dates and times are all
+	// there: PostgreSQL lists the same, and then its sort support,
+	// in_range and equalimage functions, which gpusql lacks.
+	subtest(t, "dAp_compare_functions", func(t testing.TB) {
+		for _, cmd := range []string{`\dAp+ btree integer_ops|float_ops|numeric_ops|bool_ops|datetime_ops|time_ops|interval_ops`,
+			`\dAp btree integer_ops`} {
+			gp, pg := both(t, "-A", "-t", "-c", cmd)
+			var want []string
+			for _, line := range strings.Split(strings.TrimSpace(pg), "\n") {
+				if f := strings.Split(line, "|"); len(f) == 6 && f[4] == "1" {
+					want = append(want, line)
+				}
+			}
+			if len(want) < 9 {
+				t.Fatalf("%s: PostgreSQL lists %d comparison functions:\n%s", cmd, len(want), pg)
+			}
+			sameOutput(t, cmd, strings.TrimSpace(gp), strings.Join(want, "\n"))
 		}
 	})
 	// \dF+ and \dFp+ (which list each configuration's or parser's

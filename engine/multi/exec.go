@@ -127,7 +127,7 @@ const (
 	maxGroups       = 100_000
 	maxDeviceGroups = 200_000
 	maxMergeRows    = 100_000
-	smallProbe   = 1 << 20 // rows below which broadcasting costs nothing to speak of
+	smallProbe      = 1 << 20 // rows below which broadcasting costs nothing to speak of
 )
 
 // fewGroups reports whether p's GROUP BY keys have at most maxGroups

@@ -333,7 +333,8 @@ func (b *Backend) Materialize(ctx context.Context, p *engine.Plan, o engine.Stor
 	return b.newTable(o.Table, []segment{newSegment(0, d)}), nil
 }
 
-// ColumnStats samples the largest segment, through its part.
+// ColumnStats samples the largest segment, through its part, and scales
+// its distinct count to the table's rows (wholeStats).
 func (b *Backend) ColumnStats(d engine.TableData, col int) engine.ColumnStats {
 	t, ok := d.(*Table)
 	if !ok {
@@ -345,11 +346,28 @@ func (b *Backend) ColumnStats(d engine.TableData, col int) engine.ColumnStats {
 			best = s
 		}
 	}
-	if st, ok := best.data.(engine.Statser); ok {
-		return st.ColumnStats(col)
+	var st engine.ColumnStats
+	if s, ok := best.data.(engine.Statser); ok {
+		st = s.ColumnStats(col)
+	} else if src, ok := b.parts[best.part].(engine.StatsSource); ok {
+		st = src.ColumnStats(best.data, col)
 	}
-	if src, ok := b.parts[best.part].(engine.StatsSource); ok {
-		return src.ColumnStats(best.data, col)
+	return wholeStats(st, best.data.Rows(), t.Rows())
+}
+
+// wholeStats scales a segment's statistics (of seg rows) to the table's
+// rows: a column whose values are all distinct in the segment (a key)
+// has as many as the table has rows, one with few (a flag, a nation)
+// no more than the segment shows, and one between by its share of
+// distinct values. Unscaled, a key looked half as selective to the
+// planner over two parts, which changed the join order of TPC-H Q7 from
+// one GPU's.
+func wholeStats(st engine.ColumnStats, seg, total int64) engine.ColumnStats {
+	nonNull := float64(seg) * (1 - st.NullFrac)
+	if seg <= 0 || total <= seg || st.Distinct <= 0 || nonNull <= 0 {
+		return st
 	}
-	return engine.ColumnStats{}
+	share := min(st.Distinct/nonNull, 1)
+	st.Distinct *= 1 + share*(float64(total)/float64(seg)-1)
+	return st
 }

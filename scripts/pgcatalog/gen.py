@@ -152,15 +152,17 @@ def main():
 
     # The b-tree and hash operator classes of the types gpusql stores (its
     # sorts and hash tables order and compare by them), their families,
-    # and the families' operators that gpusql implements. pg_amproc stays
-    # empty: the support functions (btint4cmp, hashint4, ...) are not
-    # SQL functions of gpusql (pg_proc does not list them).
+    # the families' operators that gpusql implements, and their support
+    # functions that gpusql implements (those pg_proc lists: the b-tree
+    # comparison functions, btint4cmp, ..., and the hash functions,
+    # hashint4, ...). The sort support, in_range and equalimage functions
+    # are not functions of gpusql, so their pg_amproc rows are left out.
     classes = f"""select c.oid from pg_opclass c where c.opcmethod in (403, 405) and c.opcname not like '%pattern%'
         and c.opcintype in ({ENGINE_TYPES})"""
     families = f"select opcfamily from pg_opclass where oid in ({classes})"
-    w("\n// pgOpfamilies, pgOpclasses and pgAmops are the b-tree and hash operator\n")
-    w("// families and classes of the types gpusql stores, with the families'\n")
-    w("// operators that gpusql implements.\n")
+    w("\n// pgOpfamilies, pgOpclasses, pgAmops and pgAmprocs are the b-tree and\n")
+    w("// hash operator families and classes of the types gpusql stores, with the\n")
+    w("// families' operators and support functions that gpusql implements.\n")
     w("var pgOpfamilies = []pgOpfamilyRow{\n")
     for oid, am, name in rows(f"select oid, opfmethod, opfname from pg_opfamily where oid in ({families}) order by oid"):
         w(f"\t{{{oid}, {am}, {q(name)}}},\n")
@@ -173,6 +175,10 @@ def main():
         from pg_amop where amopfamily in ({families}) and amopopr in ({",".join(OPERATORS) or "0"}) order by oid"""):
         oid, fam, l, rt, strat, purp, opr, am, sortf = r
         w(f"\t{{{oid}, {fam}, {l}, {rt}, {strat}, '{purp}', {opr}, {am}, {sortf}}},\n")
+    w("}\n\nvar pgAmprocs = []pgAmprocRow{\n")
+    for oid, fam, l, rt, num, proc in rows(f"""select oid, amprocfamily, amproclefttype, amprocrighttype, amprocnum, amproc::text
+        from pg_amproc where amprocfamily in ({families}) and amproc in ({oids}) order by oid"""):
+        w(f"\t{{{oid}, {fam}, {l}, {rt}, {num}, {q(proc)}}},\n")
     w("}\n")
 
 
