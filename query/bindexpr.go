@@ -3,6 +3,7 @@ package query
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -36,6 +37,9 @@ func (b *binder) node(n ast.ExprNode) (engine.Expr, error) {
 		case opcode.Plus:
 			return x, nil
 		case opcode.Minus:
+			if c, ok := negatedMinLiteral(n.V); ok {
+				return c, nil
+			}
 			return b.negate(x)
 		case opcode.Not, opcode.Not2:
 			return b.not(x)
@@ -311,6 +315,43 @@ func (b *binder) not(x engine.Expr) (engine.Expr, error) {
 		return nil, err
 	}
 	return fold(&engine.Call{Op: engine.OpNot, Args: []engine.Expr{x}, T: engine.Bool})
+}
+
+// negatedMinLiteral is -2147483648 as an integer and -9223372036854775808
+// as a bigint, as PostgreSQL's grammar folds the minus into the literal:
+// negating the literal after typing it would make them bigint and
+// numeric, one size too wide.
+func negatedMinLiteral(n ast.ExprNode) (engine.Expr, bool) {
+	for {
+		p, ok := n.(*ast.ParenthesesExpr)
+		if !ok {
+			break
+		}
+		n = p.Expr
+	}
+	v, ok := n.(ast.ValueExpr)
+	if !ok {
+		return nil, false
+	}
+	var u uint64
+	switch x := v.GetValue().(type) {
+	case int64:
+		if x < 0 {
+			return nil, false
+		}
+		u = uint64(x)
+	case uint64:
+		u = x
+	default:
+		return nil, false
+	}
+	switch u {
+	case 1 << 31:
+		return &engine.Const{T: engine.Int32, I: math.MinInt32}, true
+	case 1 << 63:
+		return &engine.Const{T: engine.Int64, I: math.MinInt64}, true
+	}
+	return nil, false
 }
 
 func (b *binder) negate(x engine.Expr) (engine.Expr, error) {

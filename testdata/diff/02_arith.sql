@@ -55,3 +55,26 @@ SELECT l_orderkey, l_linenumber, l_orderkey / l_linenumber, l_linenumber / 2, -l
 -- name: a014_huge_float_from_numeric_literal
 -- 1e300 is a numeric literal (far beyond 38 digits) before the cast.
 SELECT 1e300::float8 * 10, 1e300::float8;
+
+-- The minus of the smallest integer and bigint literals belongs to the
+-- literal (PostgreSQL's grammar folds it), so they keep the narrow type.
+
+-- name: ar_min_int4_literal
+SELECT -2147483648 AS a, -(2147483648) AS b, - 2147483648 AS c, -2147483648 + 1 AS d;
+
+-- name: ar_min_int8_literal
+SELECT -9223372036854775808 AS a, -9223372036854775808 + 1 AS b;
+
+-- name: ar_past_min_literals
+SELECT -2147483649 AS a, -9223372036854775809 AS b, 2147483648 AS c;
+
+-- name: ar_min_int4_overflow
+-- error 22003
+SELECT -2147483648 - 1;
+
+-- name: ar_min_int8_overflow
+-- error 22003
+SELECT -9223372036854775808 - 1;
+
+-- name: ar_min_int4_column
+SELECT CAST(-2147483648 AS integer) = -2147483648 AS a;
