@@ -1,6 +1,7 @@
 package loader
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
@@ -220,7 +221,8 @@ func guardFaults(fn func() error) (err error) {
 			if _, ok := r.(interface{ Addr() uintptr }); !ok {
 				panic(r)
 			}
-			err = &engine.Error{Code: engine.CodeIOError, Message: "could not read CSV input: the file shrank while it was being loaded"}
+			err = &engine.Error{Code: engine.CodeIOError, Message: fmt.Sprintf("could not read CSV input: a memory fault at %#x reading the mapped file", r.(interface{ Addr() uintptr }).Addr()),
+				Hint: "The file may have shrunk while it was being loaded."}
 		}
 	}()
 	return fn()
