@@ -28,9 +28,10 @@ import (
 // emits each hashed row's results with it; aggregates keep them hashed
 // when they group by a key, as every group is then on one part.
 
-// hashKeyKinds are the column types a table can be redistributed by: the
-// part of a row is its key modulo the number of parts (integers compare
-// equal across widths, so either side of a join of int4 and int8 agrees).
+// hashable reports whether a table can be redistributed by a column of
+// type t: the part of a row is its key modulo the number of parts
+// (integers compare equal across widths, so either side of a join of
+// int4 and int8 agrees).
 func hashable(t engine.Type) bool {
 	switch t.Kind {
 	case engine.KindInt16, engine.KindInt32, engine.KindInt64:
