@@ -45,24 +45,7 @@ func implicitTo(from, to engine.Type) bool {
 	if from.Kind == to.Kind {
 		return true
 	}
-	rank := func(k engine.Kind) int {
-		switch k {
-		case engine.KindInt16:
-			return 1
-		case engine.KindInt32:
-			return 2
-		case engine.KindInt64:
-			return 3
-		case engine.KindNumeric:
-			return 4
-		case engine.KindFloat32:
-			return 5
-		case engine.KindFloat64:
-			return 6
-		}
-		return 0
-	}
-	if f, t := rank(from.Kind), rank(to.Kind); f > 0 && t > 0 {
+	if f, t := numericRank(from), numericRank(to); f > 0 && t > 0 {
 		return f < t
 	}
 	str := func(k engine.Kind) bool {

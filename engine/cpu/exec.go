@@ -159,18 +159,7 @@ func (r *execRun) filteredMorsel(ctx context.Context, lo, hi int, bufs *scanBufs
 		if len(sel) == 0 {
 			return nil, nil
 		}
-		all := len(sel) == n
-		out := &engine.Batch{N: len(sel), Cols: make([]*engine.Vec, len(r.host.Cols))}
-		for c, col := range r.host.Cols {
-			switch {
-			case !r.restCols[c]:
-			case all:
-				out.Cols[c] = scanRows(col, lo, n, nil, bufOf(rb, c))
-			default:
-				out.Cols[c] = scanRows(col, lo, 0, sel, bufOf(rb, c))
-			}
-		}
-		return out, nil
+		return r.passed(nil, lo, n, sel, rb), nil
 	}
 	in := &engine.Batch{N: n, Cols: make([]*engine.Vec, len(r.host.Cols))}
 	for c, col := range r.host.Cols {
@@ -185,14 +174,22 @@ func (r *execRun) filteredMorsel(ctx context.Context, lo, hi int, bufs *scanBufs
 	if len(sel) == 0 {
 		return nil, nil
 	}
+	return r.passed(in, lo, n, sel, rb), nil
+}
+
+// passed is the batch of the used columns at the rows sel of [lo, lo+n)
+// that passed the filter: the filter's own columns (in, nil when the
+// filter ran on the stored values) gathered, the others scanned there.
+func (r *execRun) passed(in *engine.Batch, lo, n int, sel []int32, rb []vecBuf) *engine.Batch {
 	all := len(sel) == n
 	out := &engine.Batch{N: len(sel), Cols: make([]*engine.Vec, len(r.host.Cols))}
 	for c, col := range r.host.Cols {
+		read := in != nil && r.filterCols[c]
 		switch {
 		case !r.restCols[c]:
-		case r.filterCols[c] && all:
+		case read && all:
 			out.Cols[c] = in.Cols[c]
-		case r.filterCols[c]:
+		case read:
 			out.Cols[c] = in.Cols[c].Gather(sel)
 		case all:
 			out.Cols[c] = scanRows(col, lo, n, nil, bufOf(rb, c))
@@ -200,7 +197,7 @@ func (r *execRun) filteredMorsel(ctx context.Context, lo, hi int, bufs *scanBufs
 			out.Cols[c] = scanRows(col, lo, 0, sel, bufOf(rb, c))
 		}
 	}
-	return out, nil
+	return out
 }
 
 // parallel runs f(w, lo, hi) for workers w over contiguous morsel ranges
