@@ -1,7 +1,7 @@
 // Plan trees on the GPU: hash joins over device columns, and the kernels
 // that move rows between device tables (gather, pack). engine/gpu/join.go
-// drives them; engine/gpu/join_twin.go is their CPU twin, which
-// join_c_test.go compiles this file's device functions against.
+// drives them; their twin is the CPU backend's join, which
+// engine/gpu/join_test.go compares the device's with.
 //
 // A hash join:
 //   1. the keys of each side are evaluated by q_project into registers
@@ -17,6 +17,10 @@
 //      writes the pairs (probe row, build row; -1 for none) at them, and
 //      marks the build rows matched (RIGHT and FULL joins);
 //   5. j_gather copies each output column's rows by those row numbers.
+// A semi or anti join whose right side is much larger than its left
+// builds on the left instead: one j_probe pass of the right rows in mode
+// JM_MARK flags the left rows they match, and j_flag_rows lists the left
+// rows the join keeps.
 // Every buffer is sized by the host before the launches: no allocation
 // in kernels.
 typedef long long i64;
@@ -164,6 +168,10 @@ extern "C" __global__ void __launch_bounds__(J_TPB) j_build(u64 hashesPtr, i64 n
 #define JM_SEMI 2  // the row, once, if it has a match
 #define JM_ANTI 3  // the row if it has no match (a NULL key has none)
 #define JM_ANTIN 4 // the row if its key is not NULL and has no match
+#define JM_MARK 5  // no output: matched[b] = 1 for every build row b the
+                   // probe row matches, and counts[0] (an int) = 1 where
+                   // a probe row's key is NULL (a semi or anti join built
+                   // on its left side: the probe rows are the right's)
 
 // j_probe walks each probe row's slots. Without offs it writes counts[i],
 // the output rows probe row i makes; with offs (the counts' exclusive
@@ -183,6 +191,18 @@ extern "C" __global__ void __launch_bounds__(J_TPB) j_probe(int mode, u64 pkPtr,
     u8 *matched = (u8 *)matchedPtr;
     for (i64 i = (i64)blockIdx.x * J_TPB + threadIdx.x; i < np; i += (i64)gridDim.x * J_TPB) {
         u64 h = phash[i];
+        if (mode == JM_MARK) {
+            if (h == 0) {
+                ((int *)countsPtr)[0] = 1;
+                continue;
+            }
+            for (u64 s = (h >> 7) & mask;; s = (s + 1) & mask) {
+                int b = slotRow[s];
+                if (b < 0) break;
+                if (slotHash[s] == h && jEq(pk, i, bk, b, nk)) matched[b] = 1;
+            }
+            continue;
+        }
         u64 c = 0;
         u64 at = offs ? offs[i] : 0;
         if (h != 0) {
@@ -362,6 +382,14 @@ extern "C" __global__ void __launch_bounds__(J_TPB) j_mark(u64 flagsPtr, u64 row
         int r = rows[sel ? sel[k] : k];
         if (r >= 0) flags[r] = 1;
     }
+}
+
+// j_null_flags sets flags[i] = v where hashes[i] is 0 (a NULL key).
+extern "C" __global__ void __launch_bounds__(J_TPB) j_null_flags(u64 hashesPtr, i64 n, u64 flagsPtr, int v) {
+    const u64 *hashes = (const u64 *)hashesPtr;
+    u8 *flags = (u8 *)flagsPtr;
+    for (i64 i = (i64)blockIdx.x * J_TPB + threadIdx.x; i < n; i += (i64)gridDim.x * J_TPB)
+        if (hashes[i] == 0) flags[i] = (u8)v;
 }
 
 // j_flag_counts writes counts[i] = 1 where flags[i] == want, else 0.

@@ -29,6 +29,7 @@ const (
 	jmSemi
 	jmAnti
 	jmAntiNull
+	jmMark
 )
 
 // jClsNative is JCLS_NATIVE: a key read from its stored integer column.
@@ -260,10 +261,10 @@ func (h *hashJoin) hashPairs() (bool, error) {
 			return false, err
 		}
 	}
-	size := int64(16)
-	for size < 2*nr {
-		size *= 2
+	if h.buildsLeft() {
+		return h.markLeft(cuda.DevPtr(lkd), cuda.DevPtr(rkd), nk, lh, rh)
 	}
+	size := slotsFor(nr)
 	slotRow, err := s.zeros(4*size, 0xff) // -1: empty
 	if err != nil {
 		return false, err
@@ -344,6 +345,87 @@ func (h *hashJoin) hashPairs() (bool, error) {
 		h.ri = 0 // semi and anti joins output left rows only
 	}
 	return nulls, nil
+}
+
+// slotsFor is the size of the hash table of n build rows: a power of two
+// at least twice n.
+func slotsFor(n int64) int64 {
+	size := int64(16)
+	for size < 2*n {
+		size *= 2
+	}
+	return size
+}
+
+// buildsLeft reports whether a semi or anti join without a residual
+// builds its hash table on the left side: where the right side has more
+// than twice the left's rows, building on the right (the hash table of
+// every right row) costs more than probing it. The left rows the right
+// matches are flagged instead (markLeft).
+func (h *hashJoin) buildsLeft() bool {
+	switch h.j.Kind {
+	case engine.JoinSemi, engine.JoinAnti, engine.JoinAntiNull:
+	default:
+		return false
+	}
+	return h.j.Residual == nil && h.l.N > 0 && h.r.N > 2*h.l.N
+}
+
+// markLeft runs a semi or anti join built on its left side: the left
+// rows go into the hash table, one probe pass of the right rows flags the
+// left rows they match (jmMark), and the join's rows are the left rows
+// whose flag it keeps. nulls reports a NULL right key, as hashPairs does.
+func (h *hashJoin) markLeft(lkd, rkd cuda.DevPtr, nk int32, lh, rh *cuda.Buffer) (bool, error) {
+	b, s, j := h.b, h.s, h.j
+	nl, nr := h.l.N, h.r.N
+	size := slotsFor(nl)
+	slotRow, err := s.zeros(4*size, 0xff) // -1: empty
+	if err != nil {
+		return false, err
+	}
+	slotHash, err := s.alloc(8 * size)
+	if err != nil {
+		return false, err
+	}
+	// one word for j_build's NULL flag (the left's, unused) and one for
+	// the probe's (the right's)
+	nullFlags, err := s.zeros(16, 0)
+	if err != nil {
+		return false, err
+	}
+	if err := b.joinLaunch("j_build", nl, lh.Ptr(), nl, slotRow.Ptr(), slotHash.Ptr(), uint64(size-1), nullFlags.Ptr()); err != nil {
+		return false, err
+	}
+	// a byte per left row: 1 matched, 0 not, 2 (NOT IN only) a NULL key,
+	// which NOT IN over a list of rows never keeps
+	flags, err := s.zeros(nl, 0)
+	if err != nil {
+		return false, err
+	}
+	if j.Kind == engine.JoinAntiNull {
+		if err := b.joinLaunch("j_null_flags", nl, lh.Ptr(), nl, flags.Ptr(), int32(2)); err != nil {
+			return false, err
+		}
+	}
+	rightNull := nullFlags.Ptr() + 8
+	if err := b.joinLaunch("j_probe", nr, int32(jmMark), rkd, rh.Ptr(), nr, lkd, nk, slotRow.Ptr(), slotHash.Ptr(),
+		uint64(size-1), rightNull, cuda.DevPtr(0), cuda.DevPtr(0), cuda.DevPtr(0), flags.Ptr()); err != nil {
+		return false, err
+	}
+	var nf [4]byte
+	if err := b.dev.CopyDtoH(nf[:], rightNull, nil); err != nil {
+		return false, err
+	}
+	want := int32(0)
+	if j.Kind == engine.JoinSemi {
+		want = 1
+	}
+	rows, n, err := h.flagRows(uint64(flags.Ptr()), nl, want)
+	if err != nil {
+		return false, err
+	}
+	h.li, h.ri, h.n = rows, 0, n
+	return binary.LittleEndian.Uint32(nf[:]) != 0, nil
 }
 
 // crossPairs writes every pair of rows (a join without keys).

@@ -66,6 +66,16 @@ var joinQueries = []string{
 	`SELECT n FROM ja UNION ALL SELECT n0 FROM jb`,
 	`SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k ORDER BY a.id, b.id LIMIT 25`,
 	`SELECT a.id, b.s FROM ja a JOIN jb b ON a.k = b.k WHERE b.s LIKE 'w1%' OR a.n < 5`,
+	// semi and anti joins of a few left rows: built on the left (markLeft)
+	`SELECT a.id FROM ja a WHERE a.id < 40 AND EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k)`,
+	`SELECT a.id FROM ja a WHERE a.id < 40 AND NOT EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k)`,
+	`SELECT a.id FROM ja a WHERE a.id < 40 AND EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k AND b.s = a.s)`,
+	`SELECT a.id FROM ja a WHERE a.id < 40 AND NOT EXISTS (SELECT 1 FROM jb b WHERE b.c = a.c AND b.d = a.d)`,
+	`SELECT a.id FROM ja a WHERE a.id < 40 AND a.k IN (SELECT k FROM jb)`,
+	`SELECT a.id FROM ja a WHERE a.id < 40 AND a.n IN (SELECT n0 FROM jb)`,
+	`SELECT a.id FROM ja a WHERE a.id < 40 AND a.k NOT IN (SELECT k FROM jb WHERE k IS NOT NULL)`,
+	`SELECT a.id FROM ja a WHERE a.id < 40 AND a.k NOT IN (SELECT k FROM jb)`,
+	`SELECT a.id FROM ja a WHERE a.id < 40 AND a.f NOT IN (SELECT f FROM jb WHERE f IS NOT NULL)`,
 }
 
 // writeJoinTable writes n rows of the join tables' columns: id, k (keys
