@@ -154,10 +154,11 @@ def main():
     # sorts and hash tables order and compare by them), their families,
     # the families' operators that gpusql implements, and their support
     # functions that gpusql implements (those pg_proc lists: the b-tree
-    # comparison functions, btint4cmp, ..., and the hash functions,
-    # hashint4, ...). The sort support, in_range and equalimage functions
-    # are not functions of gpusql, so their pg_amproc rows are left out.
-    classes = f"""select c.oid from pg_opclass c where c.opcmethod in (403, 405) and c.opcname not like '%pattern%'
+    # comparison functions, btint4cmp, bttextcmp, ..., the equalimage
+    # functions and the hash functions, hashint4, ...). The sort support
+    # functions take an internal pointer that no SQL call can give, so
+    # gpusql has none, and their pg_amproc rows are left out.
+    classes = f"""select c.oid from pg_opclass c where c.opcmethod in (403, 405)
         and c.opcintype in ({ENGINE_TYPES})"""
     families = f"select opcfamily from pg_opclass where oid in ({classes})"
     w("\n// pgOpfamilies, pgOpclasses, pgAmops and pgAmprocs are the b-tree and\n")
