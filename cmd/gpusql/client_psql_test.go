@@ -140,7 +140,7 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 		{"dAo_float_hash", `\dAo hash float_ops`},
 		// Hash families whose support functions gpusql all has.
 		{"dAp_hash_integer", `\dAp hash integer_ops`},
-		{"dAp_plus_hash", `\dAp+ hash float_ops|date_ops|time_ops|timestamp*_ops|bpchar_ops|integer_ops|interval_ops|numeric_ops|*pattern_ops`},
+		{"dAp_plus_hash", `\dAp+ hash float_ops|date_ops|time_ops|timestamp*_ops|bpchar_ops|integer_ops|interval_ops|numeric_ops|*pattern_ops|text_ops|bool_ops`},
 		{"dAp_none", `\dAp btree nosuch`},
 		{"dAp_plus_none", `\dAp+ btree nosuch`},
 		// Text search: gpusql has none, so its text search catalogs are
