@@ -25,8 +25,8 @@ const (
 	maxRetainedOut = 1 << 20
 )
 
-// conn is one client connection. Everything but cancelFn is owned by the
-// connection's goroutine.
+// conn is one client connection. Everything but cancelFn, killed and
+// done is owned by the connection's goroutine.
 type conn struct {
 	srv *Server
 	nc  net.Conn
