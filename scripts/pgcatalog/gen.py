@@ -49,7 +49,7 @@ FUNCS = """current_schema current_schemas current_database current_setting set_c
 # The types of gpusql's columns (varchar compares as text) and name, the
 # catalogs' names, which gpusql sorts and compares too.
 ENGINE_TYPES = "16,19,20,21,23,25,700,701,1700,1042,1043,1082,1083,1114,1184,1186"
-PROBED = "16,20,21,23,25,700,701,1700,1042,1043,1082,1083,1114,1184,1186,19,26,2276,2283,5077,2277,5078,1009,1007,1016"
+PROBED = "16,20,21,23,25,700,701,1700,1042,1043,1082,1083,1114,1184,1186,19,26,2276,2283,5077,2277,5078,1009,1007,1016,18"
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "functions.txt")) as f:
     SQL_FUNCS = [line.split()[0] for line in f if line.strip()]
 # The operators gpusql implements: operators.txt, written by
