@@ -1,6 +1,9 @@
 package engine
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // DatabaseCounters count what the sessions did in the database, for
 // pg_stat_database: the catalog holds them (Catalog.DatabaseCounters),
@@ -24,6 +27,30 @@ type DatabaseCounters struct {
 	// they spent waiting for their client inside a transaction block; in
 	// microseconds, ended periods only.
 	SessionMicros, ActiveMicros, IdleInTxMicros atomic.Int64
+	// StatsReset is when the counters were last reset (pg_stat_reset),
+	// or a table's (pg_stat_reset_single_table_counters), in Unix
+	// microseconds; 0: never.
+	StatsReset atomic.Int64
+}
+
+// Reset sets every counter to zero, as pg_stat_reset does, and notes
+// the time. Sessions counting at the same moment may land on either
+// side of it, as in PostgreSQL.
+func (d *DatabaseCounters) Reset(now time.Time) {
+	for _, c := range []*atomic.Int64{&d.XactCommit, &d.XactRollback, &d.TupReturned, &d.TupInserted,
+		&d.Sessions, &d.SessionsAbandoned, &d.SessionsFatal, &d.SessionsKilled,
+		&d.SessionMicros, &d.ActiveMicros, &d.IdleInTxMicros} {
+		c.Store(0)
+	}
+	d.StatsReset.Store(now.UnixMicro())
+}
+
+// ResetTime is when the counters were last reset; zero: never.
+func (d *DatabaseCounters) ResetTime() time.Time {
+	if us := d.StatsReset.Load(); us != 0 {
+		return time.UnixMicro(us)
+	}
+	return time.Time{}
 }
 
 // DatabaseCounters are the database's activity counters.

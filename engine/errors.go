@@ -52,6 +52,7 @@ const (
 	CodeGroupingError           = "42803"
 	CodeWindowingError          = "42P20"
 	CodeDatatypeMismatch        = "42804"
+	CodeIndeterminateCollation  = "42P22"
 	CodeCannotCoerce            = "42846"
 	CodeSubstringError          = "22011"
 	CodeInvalidEscapeSequence   = "22025"

@@ -78,6 +78,22 @@ type SessionParams struct {
 	// (what pg_backend_pid() returns); 0 when the session has none, as in
 	// embedded use, and the engine numbers it itself.
 	BackendPID uint32
+	// Backends reaches the other sessions of the protocol server that
+	// made this one (pg_cancel_backend, pg_terminate_backend); nil for an
+	// embedded session.
+	Backends Backends
+}
+
+// Backends is the protocol server's hold on its sessions, by process ID.
+type Backends interface {
+	// CancelBackend cancels the session's running query, if any, which
+	// then fails with 57014; false if no session has that process ID.
+	CancelBackend(pid uint32) bool
+	// TerminateBackend ends the session with FATAL 57P01 ("terminating
+	// connection due to administrator command"), at once if it waits for
+	// its client, or by cancelling its running query; false if no session
+	// has that process ID. done is closed once the session has ended.
+	TerminateBackend(pid uint32) (done <-chan struct{}, ok bool)
 }
 
 // Server is what the wire layer needs from the engine.

@@ -45,6 +45,15 @@ func (c *TableCounters) Inserted(n int64) {
 	}
 }
 
+// Reset sets the table's counters to zero (pg_stat_reset,
+// pg_stat_reset_single_table_counters); the database's keep theirs.
+func (c *TableCounters) Reset() {
+	c.SeqScan.Store(0)
+	c.SeqTupRead.Store(0)
+	c.TupIns.Store(0)
+	c.ModSinceAnalyze.Store(0)
+}
+
 // newTableCounters are the counters of a new table of catalog cat (nil:
 // none).
 func newTableCounters(cat *Catalog) *TableCounters {

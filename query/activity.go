@@ -112,21 +112,33 @@ func micros(t time.Time) any {
 	return t.UTC().UnixMicro()
 }
 
-// pgStatActivityRows lists the live sessions.
+// pgStatActivityRows lists the live sessions. As in PostgreSQL, a role
+// that is no superuser sees only who the other roles' sessions are
+// (database, process ID, user, application name): what they do, and
+// since when, is NULL, and their query reads "<insufficient privilege>".
 func (s *Session) pgStatActivityRows() []row {
 	var rows []row
+	roles, super := s.srv.opts.Roles.State(), s.superuser()
 	for _, o := range s.srv.sessions.list() {
+		uid := int64(oidSuperuser) // a user that names no role stands for the bootstrap superuser
+		if r, found := roles.Role(o.params.User); found {
+			uid = int64(r.OID)
+		}
 		a := &o.act
 		a.mu.Lock()
 		r := row{
 			"datid": oidDatabase, "datname": o.params.Database, "pid": int64(o.params.BackendPID),
-			"usesysid": oidSuperuser, "usename": o.params.User, "application_name": a.app,
-			"backend_start": micros(a.backendStart), "xact_start": micros(a.xactStart),
-			"query_start": micros(a.queryStart), "state_change": micros(a.stateChange),
-			"state": a.state, "query": a.query, "backend_type": "client backend",
+			"usesysid": uid, "usename": o.params.User, "application_name": a.app,
 		}
-		if a.state == "" {
-			r["state"] = "idle"
+		if super || o.params.User == s.params.User {
+			r["backend_start"], r["xact_start"] = micros(a.backendStart), micros(a.xactStart)
+			r["query_start"], r["state_change"] = micros(a.queryStart), micros(a.stateChange)
+			r["state"], r["query"], r["backend_type"] = a.state, a.query, "client backend"
+			if a.state == "" {
+				r["state"] = "idle"
+			}
+		} else {
+			r["query"] = "<insufficient privilege>"
 		}
 		a.mu.Unlock()
 		rows = append(rows, r)

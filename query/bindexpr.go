@@ -841,6 +841,12 @@ func (b *binder) funcCall(n *ast.FuncCallExpr) (engine.Expr, error) {
 		}
 		return b.btreeCmp(name, sig, args) // btcmp.go
 	}
+	if f, ok := strCmpFuncs[name]; ok {
+		if err := bindArgs(0); err != nil {
+			return nil, err
+		}
+		return b.bindStrCmp(name, f, n.Args, args) // btcmptext.go
+	}
 	if f, ok := pgHashFuncs[name]; ok {
 		if err := bindArgs(0); err != nil {
 			return nil, err

@@ -6,9 +6,8 @@ import "github.com/gpusql/gpusql/engine"
 // (pg_amproc number 1) of the operator families gpusql lists, by name,
 // with their argument types. Each returns a negative, zero or positive
 // integer as its left argument sorts before, with or after its right one,
-// and NULL for a NULL argument (they are strict). The text, bpchar and
-// name ones (bttextcmp, ...) are left out: PostgreSQL returns the
-// collation's own difference there, not a value gpusql could reproduce.
+// and NULL for a NULL argument (they are strict). The string ones
+// (bttextcmp, ...) are strCmpFuncs (btcmptext.go).
 var btreeCmpFuncs = map[string][2]engine.Type{
 	"btboolcmp":                 {engine.Bool, engine.Bool},
 	"btint2cmp":                 {engine.Int16, engine.Int16},

@@ -404,7 +404,7 @@ func (s *Session) rowsOf(rel *pgRel) []row {
 			{"oid": 1664, "spcname": "pg_global", "spcowner": oidSuperuser},
 		}
 	case "pg_proc":
-		return pgProcRows()
+		return pgProcRows(s.ownerName())
 	case "pg_tables":
 		return s.pgTablesRows()
 	case "pg_language":
@@ -767,7 +767,13 @@ func pgCollationRows() []row {
 	}
 }
 
-func pgProcRows() []row {
+// procOwnerOnly are the built-in functions whose EXECUTE PostgreSQL
+// revokes from PUBLIC (the statistics resets, statreset.go): only
+// superusers may call them, and proacl says so.
+var procOwnerOnly = map[int64]bool{2274: true, 3775: true, 3776: true, 3777: true}
+
+// pgProcRows lists pg_proc; owner names OID 10 in the ACLs.
+func pgProcRows(owner string) []row {
 	var out []row
 	for i := range pgProcs {
 		p := &pgProcs[i]
@@ -786,6 +792,9 @@ func pgProcRows() []row {
 		}
 		if p.argname != nil {
 			r["proargnames"] = *p.argname
+		}
+		if procOwnerOnly[p.oid] {
+			r["proacl"] = "{" + pgACLName(owner) + "=X/" + pgACLName(owner) + "}"
 		}
 		out = append(out, r)
 	}

@@ -54,7 +54,11 @@ type pgFunc struct {
 	strict bool
 	// variadic repeats the last argument kind.
 	variadic bool
-	fn       func(s *Session, a []fval) (fval, error)
+	// acts: the function does something (pg_stat_reset,
+	// pg_terminate_backend), so the call runs when its statement runs,
+	// never when it binds (EXPLAIN, Describe), even over constants.
+	acts bool
+	fn   func(s *Session, a []fval) (fval, error)
 }
 
 // catalogFunc binds a catalog function (format_type, pg_get_userbyid,
@@ -100,7 +104,7 @@ func (b *binder) catalogFunc(name string, args []engine.Expr) (e engine.Expr, ok
 		}
 		consts[i] = constVal(c, kinds[i])
 	}
-	if allConst {
+	if allConst && !f.acts {
 		r, err := body(consts)
 		if err != nil {
 			return nil, true, err

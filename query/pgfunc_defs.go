@@ -279,6 +279,19 @@ var pgFuncs = map[string]pgFunc{
 		}
 		return ftext(""), nil
 	}},
+	// The b-tree "equal image" support functions (pg_amproc number 4):
+	// whether equal values of the operator class's type are equal
+	// bytes, so that an index may deduplicate. btequalimage says yes
+	// for any type; btvarstrequalimage asks the call's collation, and a
+	// call from SQL has none (its argument is an OID), so it fails as
+	// in PostgreSQL.
+	"btequalimage": {args: kInt, min: 1, ret: engine.Bool, strict: true, fn: func(*Session, []fval) (fval, error) {
+		return fbool(true), nil
+	}},
+	"btvarstrequalimage": {args: kInt, min: 1, ret: engine.Bool, strict: true, fn: func(*Session, []fval) (fval, error) {
+		return fval{}, engine.Errorf(engine.CodeIndeterminateCollation, "could not determine which collation to use for string comparison").
+			WithHint("Use the COLLATE clause to set the collation explicitly.")
+	}},
 	"pg_char_to_encoding": {args: kText, min: 1, ret: engine.Int32, strict: true, fn: func(_ *Session, a []fval) (fval, error) {
 		switch strings.ToUpper(strings.ReplaceAll(a[0].s, "-", "")) {
 		case "SQL_ASCII":

@@ -14,36 +14,43 @@ import (
 type pgHashFunc struct {
 	arg      engine.Type
 	extended bool
+	// as reads a text argument as PostgreSQL's name ('n': at most 63
+	// bytes, clipName) or "char" ('c': its first byte, a signed C char,
+	// 0 for an empty string); gpusql stores both as text.
+	as byte
 }
 
 // pgHashFuncs are the hash functions gpusql implements, by name. Each
 // gives PostgreSQL 15's value bit for bit (shard/pghash.go is its
 // algorithm), so a hash computed here matches one computed by
-// PostgreSQL, as a partitioned table's routing needs. Left out: hashname
-// and hashchar ("char").
+// PostgreSQL, as a partitioned table's routing needs.
 var pgHashFuncs = map[string]pgHashFunc{
-	"hashint2":                {engine.Int16, false},
-	"hashint4":                {engine.Int32, false},
-	"hashint8":                {engine.Int64, false},
-	"hashint2extended":        {engine.Int16, true},
-	"hashint4extended":        {engine.Int32, true},
-	"hashint8extended":        {engine.Int64, true},
-	"hashfloat4":              {engine.Float32, false},
-	"hashfloat8":              {engine.Float64, false},
-	"hashfloat4extended":      {engine.Float32, true},
-	"hashfloat8extended":      {engine.Float64, true},
-	"hashtext":                {engine.Text, false},
-	"hashtextextended":        {engine.Text, true},
-	"hashbpchar":              {engine.Type{Kind: engine.KindChar}, false},
-	"hashbpcharextended":      {engine.Type{Kind: engine.KindChar}, true},
-	"timestamp_hash":          {engine.Timestamp, false},
-	"timestamp_hash_extended": {engine.Timestamp, true},
-	"time_hash":               {engine.Time, false},
-	"time_hash_extended":      {engine.Time, true},
-	"hash_numeric":            {engine.Numeric, false},
-	"hash_numeric_extended":   {engine.Numeric, true},
-	"interval_hash":           {engine.Interval, false},
-	"interval_hash_extended":  {engine.Interval, true},
+	"hashint2":                {engine.Int16, false, 0},
+	"hashint4":                {engine.Int32, false, 0},
+	"hashint8":                {engine.Int64, false, 0},
+	"hashint2extended":        {engine.Int16, true, 0},
+	"hashint4extended":        {engine.Int32, true, 0},
+	"hashint8extended":        {engine.Int64, true, 0},
+	"hashfloat4":              {engine.Float32, false, 0},
+	"hashfloat8":              {engine.Float64, false, 0},
+	"hashfloat4extended":      {engine.Float32, true, 0},
+	"hashfloat8extended":      {engine.Float64, true, 0},
+	"hashtext":                {engine.Text, false, 0},
+	"hashtextextended":        {engine.Text, true, 0},
+	"hashname":                {engine.Text, false, 'n'},
+	"hashnameextended":        {engine.Text, true, 'n'},
+	"hashchar":                {engine.Text, false, 'c'},
+	"hashcharextended":        {engine.Text, true, 'c'},
+	"hashbpchar":              {engine.Type{Kind: engine.KindChar}, false, 0},
+	"hashbpcharextended":      {engine.Type{Kind: engine.KindChar}, true, 0},
+	"timestamp_hash":          {engine.Timestamp, false, 0},
+	"timestamp_hash_extended": {engine.Timestamp, true, 0},
+	"time_hash":               {engine.Time, false, 0},
+	"time_hash_extended":      {engine.Time, true, 0},
+	"hash_numeric":            {engine.Numeric, false, 0},
+	"hash_numeric_extended":   {engine.Numeric, true, 0},
+	"interval_hash":           {engine.Interval, false, 0},
+	"interval_hash_extended":  {engine.Interval, true, 0},
 }
 
 // pgEpochMicros is 2000-01-01 00:00:00 in gpusql's timestamps
@@ -198,7 +205,18 @@ func (b *binder) bindPgHash(name string, f pgHashFunc, args []engine.Expr) (engi
 			case engine.KindFloat32, engine.KindFloat64:
 				h = pgFloatHash(vs[0].F[i], seed)
 			case engine.KindText:
-				h = shard.HashText(vs[0].S[i], seed)
+				switch v := vs[0].S[i]; f.as {
+				case 'n':
+					h = shard.HashText(clipName(v), seed)
+				case 'c':
+					var c int8
+					if len(v) > 0 {
+						c = int8(v[0])
+					}
+					h = shard.HashInt32(int32(c), seed)
+				default:
+					h = shard.HashText(v, seed)
+				}
 			case engine.KindChar:
 				h = shard.HashBpchar(vs[0].S[i], seed)
 			}

@@ -24,7 +24,7 @@ func TestProcsBind(t *testing.T) {
 	typeName := map[string]string{"16": "boolean", "20": "bigint", "21": "smallint", "23": "integer", "25": "text",
 		"700": "real", "701": "double precision", "1700": "numeric", "1042": "character", "1043": "character varying",
 		"1082": "date", "1083": "time", "1114": "timestamp", "1184": "timestamptz", "1186": "interval", "19": "name",
-		"26": "oid", "2276": "integer", "2283": "integer", "5077": "integer", "2277": "integer[]", "5078": "integer[]",
+		"26": "oid", "18": `"char"`, "2276": "integer", "2283": "integer", "5077": "integer", "2277": "integer[]", "5078": "integer[]",
 		"1009": "text[]", "1007": "integer[]", "1016": "bigint[]", "194": "text", "2205": "oid", "2206": "oid"}
 	kinds := map[string]int{}
 	for _, row := range rows {

@@ -123,7 +123,8 @@ func (s *Session) endStats() {
 // database's. The counters gpusql has no source for are those of an idle
 // PostgreSQL (docs/compatibility.md): no block I/O to read, time or
 // checksum (checksums are off: NULL), no temporary files, conflicts,
-// deadlocks, UPDATE or DELETE, no index fetches, and no reset.
+// deadlocks, UPDATE or DELETE, and no index fetches. stats_reset is
+// the last pg_stat_reset (statreset.go).
 func (s *Session) pgStatDatabaseRows() []row {
 	zero := func(r row) row {
 		for _, c := range []string{"xact_commit", "xact_rollback", "blks_read", "blks_hit", "tup_returned", "tup_fetched",
@@ -139,10 +140,11 @@ func (s *Session) pgStatDatabaseRows() []row {
 	shared := zero(row{"datid": int64(0), "numbackends": int32(0)})
 	d := s.dbStats()
 	live := s.srv.sessions.list()
-	now := time.Now()
+	now, reset := time.Now(), d.ResetTime()
 	sessionMicros := d.SessionMicros.Load()
 	for _, o := range live {
-		sessionMicros += now.Sub(o.act.backendStart).Microseconds()
+		// a live session's time counts from the last reset (statreset.go)
+		sessionMicros += now.Sub(later(o.act.backendStart, reset)).Microseconds()
 	}
 	r := zero(row{"datid": int64(oidDatabase), "datname": s.params.Database, "numbackends": int32(len(live))})
 	r["xact_commit"], r["xact_rollback"] = d.XactCommit.Load(), d.XactRollback.Load()
@@ -152,7 +154,16 @@ func (s *Session) pgStatDatabaseRows() []row {
 	r["session_time"] = float64(sessionMicros) / 1000
 	r["active_time"] = float64(d.ActiveMicros.Load()) / 1000
 	r["idle_in_transaction_time"] = float64(d.IdleInTxMicros.Load()) / 1000
+	r["stats_reset"] = micros(reset)
 	return []row{shared, r}
+}
+
+// later is the later of a and b.
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // dbCounter is pg_stat_get_db_*(oid) of one of the database's counters;

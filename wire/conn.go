@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gpusql/gpusql/engine"
@@ -24,8 +25,8 @@ const (
 	maxRetainedOut = 1 << 20
 )
 
-// conn is one client connection. Everything but cancelFn is owned by the
-// connection's goroutine.
+// conn is one client connection. Everything but cancelFn, killed and
+// done is owned by the connection's goroutine.
 type conn struct {
 	srv *Server
 	nc  net.Conn
@@ -51,14 +52,21 @@ type conn struct {
 
 	mu       sync.Mutex
 	cancelFn context.CancelCauseFunc // the running query's, nil when idle
+
+	// killed is set by pg_terminate_backend (Server.TerminateBackend):
+	// the session ends with 57P01 as soon as it notices. done is closed
+	// when the session has ended.
+	killed atomic.Bool
+	done   chan struct{}
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
 	return &conn{
-		srv: s,
-		nc:  nc,
-		log: s.log.With("remote", nc.RemoteAddr().String()),
-		out: make([]byte, 0, flushThreshold+flushThreshold/4),
+		srv:  s,
+		nc:   nc,
+		log:  s.log.With("remote", nc.RemoteAddr().String()),
+		out:  make([]byte, 0, flushThreshold+flushThreshold/4),
+		done: make(chan struct{}),
 	}
 }
 
@@ -76,6 +84,7 @@ func (c *conn) cancelQuery(cause error) {
 }
 
 func (c *conn) serve() {
+	defer close(c.done)
 	defer c.nc.Close()
 	c.log.Debug("connection opened")
 	if !c.startup() {
@@ -99,14 +108,14 @@ func (c *conn) serve() {
 	}
 	c.be.SetMaxBodyLen(c.srv.cfg.MaxMessageSize)
 	for {
-		if c.srv.isShutting() {
+		if c.srv.isShutting() || c.killed.Load() {
 			c.terminate()
 			return
 		}
 		idle, code, why := c.idleTimeout()
 		if idle > 0 {
 			c.nc.SetReadDeadline(time.Now().Add(idle))
-			if c.srv.isShutting() { // shutdown's wake may have come before
+			if c.srv.isShutting() || c.killed.Load() { // shutdown's or a kill's wake may have come before
 				c.terminate()
 				return
 			}
@@ -116,7 +125,7 @@ func (c *conn) serve() {
 			c.nc.SetReadDeadline(time.Time{})
 		}
 		if err != nil {
-			if idle > 0 && errors.Is(err, os.ErrDeadlineExceeded) && !c.srv.isShutting() {
+			if idle > 0 && errors.Is(err, os.ErrDeadlineExceeded) && !c.srv.isShutting() && !c.killed.Load() {
 				c.fatal(code, why)
 				return
 			}
@@ -155,7 +164,7 @@ func (c *conn) idleTimeout() (time.Duration, string, string) {
 func (c *conn) readFailed(err error) {
 	var tooBig *pgproto3.ExceededMaxBodyLenErr
 	switch {
-	case c.srv.isShutting():
+	case c.srv.isShutting(), c.killed.Load():
 		c.terminate()
 	case errors.As(err, &tooBig):
 		c.fatal(engine.CodeProtocolViolation, fmt.Sprintf(
@@ -319,7 +328,8 @@ func (c *conn) fatal(code, msg string) {
 // fatalWriteTimeout bounds the last write to a client that may not read.
 const fatalWriteTimeout = 5 * time.Second
 
-// terminate ends the session because the server is shutting down.
+// terminate ends the session because the server is shutting down, or
+// pg_terminate_backend ended it.
 func (c *conn) terminate() {
 	c.end = engine.EndKilled
 	c.fatal(engine.CodeAdminShutdown, "terminating connection due to administrator command")

@@ -506,7 +506,7 @@ func (c *conn) runFunc(f func(ctx context.Context) error) (err error, shutdown b
 	if err == nil {
 		return nil, false
 	}
-	if errors.Is(cause, errShutdown) {
+	if errors.Is(cause, errShutdown) || errors.Is(cause, errTerminate) {
 		return err, true
 	}
 	if errors.Is(cause, errClientGone) {

@@ -108,8 +108,12 @@ var ErrServerClosed = errors.New("wire: server closed")
 // errShutdown is the cancellation cause of queries stopped by shutdown.
 var errShutdown = errors.New("wire: server shutting down")
 
-// errCancelRequest is the cancellation cause of a client's CancelRequest.
+// errCancelRequest is the cancellation cause of a client's CancelRequest
+// and of pg_cancel_backend.
 var errCancelRequest = errors.New("wire: cancel request")
+
+// errTerminate is the cancellation cause of pg_terminate_backend.
+var errTerminate = errors.New("wire: session terminated")
 
 // Server accepts PostgreSQL connections and runs them against an
 // engine.Server. It is safe for concurrent use.
@@ -300,6 +304,39 @@ func (s *Server) cancel(pid uint32, secret []byte) {
 		return
 	}
 	c.cancelQuery(errCancelRequest)
+}
+
+// byProcessID is the session with process ID pid, or nil.
+func (s *Server) byProcessID(pid uint32) *conn {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.byPID[pid]
+}
+
+// CancelBackend cancels the running query of session pid
+// (pg_cancel_backend; engine.Backends).
+func (s *Server) CancelBackend(pid uint32) bool {
+	c := s.byProcessID(pid)
+	if c == nil {
+		return false
+	}
+	c.cancelQuery(errCancelRequest)
+	return true
+}
+
+// TerminateBackend ends session pid with 57P01 (pg_terminate_backend;
+// engine.Backends): a session waiting for its client is woken, a running
+// query cancelled, and either ends the session as shutdown does, but
+// alone. pg_stat_database counts it killed.
+func (s *Server) TerminateBackend(pid uint32) (<-chan struct{}, bool) {
+	c := s.byProcessID(pid)
+	if c == nil {
+		return nil, false
+	}
+	c.killed.Store(true)
+	c.cancelQuery(errTerminate)
+	c.wake()
+	return c.done, true
 }
 
 // Close shuts the server down, giving running queries Config.ShutdownTimeout

@@ -188,7 +188,7 @@ func (c *conn) startSession(version uint32, body []byte) bool {
 		c.fatal(engine.CodeInternalError, "could not generate a cancel key: "+err.Error())
 		return false
 	}
-	p.BackendPID = c.pid
+	p.BackendPID, p.Backends = c.pid, c.srv
 	sess, err := c.srv.eng.NewSession(p)
 	if err != nil {
 		c.send(errorResponse(err, "FATAL"))

@@ -140,7 +140,7 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 		{"dAo_float_hash", `\dAo hash float_ops`},
 		// Hash families whose support functions gpusql all has.
 		{"dAp_hash_integer", `\dAp hash integer_ops`},
-		{"dAp_plus_hash", `\dAp+ hash float_ops|date_ops|time_ops|timestamp*_ops|bpchar_ops|integer_ops|interval_ops|numeric_ops`},
+		{"dAp_plus_hash", `\dAp+ hash float_ops|date_ops|time_ops|timestamp*_ops|bpchar_ops|integer_ops|interval_ops|numeric_ops|*pattern_ops|text_ops|bool_ops`},
 		{"dAp_none", `\dAp btree nosuch`},
 		{"dAp_plus_none", `\dAp+ btree nosuch`},
 		// Text search: gpusql has none, so its text search catalogs are
@@ -328,17 +328,18 @@ func testClientPsql(t *testing.T, e *clientEnv) {
 			}
 		}
 	})
-	// The comparison functions (support function 1) of the b-tree
-	// families of gpusql's numbers, booleans, dates and times are all
-	// there: PostgreSQL lists the same, and then its sort support,
-	// in_range and equalimage functions, which gpusql lacks.
+	// The comparison functions (support function 1) and the equalimage
+	// functions (4) of the b-tree families of gpusql's numbers,
+	// booleans, dates, times and strings are all there: PostgreSQL lists
+	// the same, and then its sort support (2) and in_range (3)
+	// functions, which gpusql lacks.
 	subtest(t, "dAp_compare_functions", func(t testing.TB) {
 		for _, cmd := range []string{`\dAp+ btree integer_ops|float_ops|numeric_ops|bool_ops|datetime_ops|time_ops|interval_ops`,
-			`\dAp btree integer_ops`} {
+			`\dAp btree integer_ops`, `\dAp+ btree text_ops|bpchar_ops|text_pattern_ops|bpchar_pattern_ops`} {
 			gp, pg := both(t, "-A", "-t", "-c", cmd)
 			var want []string
 			for _, line := range strings.Split(strings.TrimSpace(pg), "\n") {
-				if f := strings.Split(line, "|"); len(f) == 6 && f[4] == "1" {
+				if f := strings.Split(line, "|"); len(f) == 6 && (f[4] == "1" || f[4] == "4") {
 					want = append(want, line)
 				}
 			}

@@ -49,7 +49,7 @@ FUNCS = """current_schema current_schemas current_database current_setting set_c
 # The types of gpusql's columns (varchar compares as text) and name, the
 # catalogs' names, which gpusql sorts and compares too.
 ENGINE_TYPES = "16,19,20,21,23,25,700,701,1700,1042,1043,1082,1083,1114,1184,1186"
-PROBED = "16,20,21,23,25,700,701,1700,1042,1043,1082,1083,1114,1184,1186,19,26,2276,2283,5077,2277,5078,1009,1007,1016"
+PROBED = "16,20,21,23,25,700,701,1700,1042,1043,1082,1083,1114,1184,1186,19,26,2276,2283,5077,2277,5078,1009,1007,1016,18"
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "functions.txt")) as f:
     SQL_FUNCS = [line.split()[0] for line in f if line.strip()]
 # The operators gpusql implements: operators.txt, written by
@@ -154,10 +154,11 @@ def main():
     # sorts and hash tables order and compare by them), their families,
     # the families' operators that gpusql implements, and their support
     # functions that gpusql implements (those pg_proc lists: the b-tree
-    # comparison functions, btint4cmp, ..., and the hash functions,
-    # hashint4, ...). The sort support, in_range and equalimage functions
-    # are not functions of gpusql, so their pg_amproc rows are left out.
-    classes = f"""select c.oid from pg_opclass c where c.opcmethod in (403, 405) and c.opcname not like '%pattern%'
+    # comparison functions, btint4cmp, bttextcmp, ..., the equalimage
+    # functions and the hash functions, hashint4, ...). The sort support
+    # functions take an internal pointer that no SQL call can give, so
+    # gpusql has none, and their pg_amproc rows are left out.
+    classes = f"""select c.oid from pg_opclass c where c.opcmethod in (403, 405)
         and c.opcintype in ({ENGINE_TYPES})"""
     families = f"select opcfamily from pg_opclass where oid in ({classes})"
     w("\n// pgOpfamilies, pgOpclasses, pgAmops and pgAmprocs are the b-tree and\n")

@@ -22,7 +22,7 @@ TYPES = {16: 'boolean', 20: 'bigint', 21: 'smallint', 23: 'integer', 25: 'text',
          701: 'double precision', 1700: 'numeric', 1042: 'character', 1043: 'character varying', 1082: 'date',
          1083: 'time', 1114: 'timestamp', 1184: 'timestamptz', 1186: 'interval', 19: 'name', 26: 'oid',
          2276: 'integer', 2283: 'integer', 5077: 'integer', 2277: 'integer[]', 5078: 'integer[]',
-         1009: 'text[]', 1007: 'integer[]', 1016: 'bigint[]'}
+         1009: 'text[]', 1007: 'integer[]', 1016: 'bigint[]', 18: '"char"'}
 # Errors that mean gpusql does not have the function or this overload.
 MISSING = {'42883', '0A000', '42601', '42P01', 'XX000', '42725'}
 

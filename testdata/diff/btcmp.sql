@@ -64,3 +64,60 @@ SELECT btint4cmp(1);
 -- name: bc013_order_by_cmp
 -- ordered
 SELECT id, i FROM obs WHERE btint4cmp(i, 100) < 0 ORDER BY btint4cmp(i, 0), id;
+
+-- The string families' comparison functions. Under the C collation
+-- PostgreSQL returns memcmp's value: the difference of the first bytes
+-- that differ, or -1/1 when one string is a prefix of the other;
+-- btnamecmp's strncmp counts the shorter name's end as a zero byte.
+-- character(n) values compare without their trailing spaces.
+
+-- name: bc014_text_columns
+-- ordered
+SELECT id, bttextcmp(grp, note), bttextcmp(note, 'm'), bttext_pattern_cmp(grp, 'b'), bpcharcmp(code, 'AB'), btbpchar_pattern_cmp(code, code),
+  bpcharcmp(code, note), btnamecmp(grp, note), btnametextcmp(grp, note), bttextnamecmp(note, grp), bttextcmp(code, note)
+FROM obs ORDER BY id;
+
+-- name: bc015_text_literals
+SELECT bttextcmp('a', 'c'), bttextcmp('abc', 'ab'), bttextcmp('a', 'aaaa'), bttextcmp('é', 'a'), bttextcmp('', ''), bttextcmp('', 'x'),
+  bttextcmp('a', 'a '), bttext_pattern_cmp('ä', 'a'), bttext_pattern_cmp('ab', 'a'), bttext_pattern_cmp('~', ' '), bttextcmp(NULL, 'a');
+
+-- name: bc016_bpchar_literals
+SELECT bpcharcmp('a  ', 'a'), bpcharcmp('a', 'b '), bpcharcmp(' a', 'a'), bpcharcmp('ab'::char(5), 'ab  '), bpcharcmp('a', E'a\t'),
+  btbpchar_pattern_cmp('ab ', 'a'), btbpchar_pattern_cmp('a ', 'a'), btbpchar_pattern_cmp('z', 'a'), bpcharcmp('a', 'b'::text),
+  bpcharcmp(NULL, 'a'), bttextcmp('a'::char(3), 'a');
+
+-- name: bc017_name_literals
+SELECT btnamecmp('a', 'ab'), btnamecmp('ab', 'a'), btnamecmp('abc', 'abd'), btnamecmp('a'::text, 'b'::text), btnametextcmp('a', 'abc'),
+  btnametextcmp('abc', 'a'), bttextnamecmp('ca', 'a'), bttextnamecmp('b', 'a'::name),
+  btnamecmp('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx1', 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx2'),
+  btnametextcmp('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx1', 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'),
+  btnamecmp('ééééééééééééééééééééééééééééééééé', 'éééééééééééééééééééééééééééééééé'), btnamecmp(NULL, NULL);
+
+-- name: bc018_text_no_such_overload
+-- error 42883
+SELECT bttextcmp(1, 2);
+
+-- name: bc019_text_wrong_arity
+-- error 42883
+SELECT bpcharcmp('a');
+
+-- name: bc020_equalimage
+SELECT btequalimage(23), btequalimage(0), btequalimage(NULL), btvarstrequalimage(NULL);
+
+-- name: bc021_varstrequalimage_needs_collation
+-- error 42P22
+SELECT btvarstrequalimage(25);
+
+-- name: bc022_order_by_textcmp
+-- ordered
+SELECT id, grp FROM obs WHERE bttextcmp(grp, 'zzz') < 0 ORDER BY bttextcmp(grp, 'b') > 0, id;
+
+-- name: bc023_name_collation
+-- ordered
+SELECT id, btnamecmp(grp, grp || 'x'), btnamecmp(grp, 'zz'), btnamecmp(grp::name, grp || 'x'), btnamecmp(grp, (grp || 'x')::name),
+  btnamecmp(grp::text, note::text), btnametextcmp(grp, grp || 'x'), bttextnamecmp(grp || 'x', grp)
+FROM obs ORDER BY id;
+
+-- name: bc024_name_literal_casts
+SELECT btnamecmp('a'::name, 'ab'), btnamecmp('a'::text, 'ab'::text), btnamecmp('a'::text, 'ab'::name), btnamecmp(('a'::name)::name, 'ab'::text),
+  btnamecmp('a'::varchar, 'ab'), btnamecmp(('a'), ('ab')::text);

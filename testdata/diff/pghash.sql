@@ -72,3 +72,25 @@ SELECT hash_numeric(0), hash_numeric(0.000), hash_numeric_extended(0, 10), hash_
 -- name: ph015_numeric_columns
 -- ordered
 SELECT id, hash_numeric(n), hash_numeric_extended(n, 1), hash_numeric(n * 1000), hash_numeric(i), hash_numeric(big) FROM obs ORDER BY id;
+
+-- hashname hashes a name's bytes, as hashtext does, after the cut to 63
+-- bytes (at a character boundary); hashchar a "char", its one byte as
+-- a signed C char.
+
+-- name: ph016_names
+SELECT hashname('abc'), hashname(''), hashnameextended('abc', 7), hashnameextended('abc', NULL), hashname(NULL),
+  hashname('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx') = hashtext('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'),
+  hashname('éééééééééééééééééééééééééééééééééééééééé'), hashnameextended('éééééééééééééééééééééééééééééééééééééééé', -3),
+  hashname('a'::varchar);
+
+-- name: ph017_name_columns
+-- ordered
+SELECT id, hashname(grp), hashnameextended(note, 11), hashname(grp) = hashtext(grp) FROM obs ORDER BY id;
+
+-- name: ph018_chars
+SELECT hashchar('a'), hashchar('ab'::"char"), hashchar(''), hashchar('é'), hashcharextended('é', 5), hashcharextended('z', 0),
+  hashchar(NULL), hashchar('a') = hashint4(97);
+
+-- name: ph019_char_no_bool
+-- error 42883
+SELECT hashchar(true);
