@@ -20,7 +20,7 @@
 // member then fails exactly as it would sequentially). A file whose first
 // member is large or the whole file (or with one worker) is read by
 // klauspost/compress's own multistream reader, with no scan: a file of one
-// member, the usual gzip output, costs only its first 4 MiB inflated twice.
+// member, the usual gzip output, costs only its first 2 MiB inflated twice.
 package pgz
 
 import (
@@ -38,10 +38,11 @@ type Options struct {
 	// Workers inflate members in parallel; default 1.
 	Workers int
 	// Limit is the most a member may inflate to in memory; a larger one
-	// is inflated again, streaming, in order. Default 4 MiB.
+	// is inflated again, streaming, in order. Default 2 MiB.
 	Limit int
-	// Window is how many candidate members may be inflated or waiting
-	// ahead of the reader; default 4 per worker.
+	// Window is how many inflated candidate members may wait for the
+	// reader (besides one being inflated by each worker); default 2 per
+	// worker. At most (Window + Workers) × Limit bytes are held.
 	Window int
 }
 
@@ -87,10 +88,10 @@ type job struct {
 func NewReader(ra io.ReaderAt, size int64, o Options) (*Reader, error) {
 	o.Workers = max(o.Workers, 1)
 	if o.Limit <= 0 {
-		o.Limit = 4 << 20
+		o.Limit = 2 << 20
 	}
 	if o.Window <= 0 {
-		o.Window = 4 * o.Workers
+		o.Window = 2 * o.Workers
 	}
 	r := &Reader{ra: ra, size: size, opt: o}
 	if o.Workers == 1 {
@@ -113,7 +114,7 @@ func NewReader(ra io.ReaderAt, size int64, o Options) (*Reader, error) {
 	r.cur, r.buf, r.pos = first.out.Bytes(), first.out, first.end
 	r.order = make(chan *job, o.Window)
 	r.quit = make(chan struct{})
-	work := make(chan *job, o.Window)
+	work := make(chan *job)
 	r.wg.Add(1 + o.Workers)
 	go r.scan(first.end, work)
 	for range o.Workers {

@@ -254,3 +254,57 @@ func BenchmarkMembers(b *testing.B) {
 }
 
 func runtimeProcs() int { return runtime.GOMAXPROCS(0) }
+
+// FuzzReader: any bytes read as the sequential reader reads them: the
+// same content, and an error exactly where it fails.
+func FuzzReader(f *testing.F) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var file []byte
+	for range 6 {
+		file = append(file, member(f, text(rng, rng.IntN(3000)), gzip.BestSpeed)...)
+	}
+	f.Add(file)
+	f.Add(file[:len(file)-7])
+	f.Add(append(append([]byte{}, file...), 0x1f, 0x8b, 8, 0, 0))
+	f.Add(member(f, nil, gzip.NoCompression))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		want, werr := sequential(b)
+		got, err := parallel(b, pgz.Options{Workers: 3, Limit: 1000, Window: 2}, rand.New(rand.NewPCG(1, uint64(len(b)))))
+		if (werr == nil) != (err == nil) || werr != nil && !errors.Is(err, werr) || !bytes.Equal(got, want) {
+			t.Fatalf("got %d bytes, %v; want %d bytes, %v", len(got), err, len(want), werr)
+		}
+	})
+}
+
+// TestMutations: files of small members with random damage (bytes
+// changed, cuts, gzip magic bytes inserted anywhere) read as the
+// sequential reader reads them; FuzzReader's checks over a fixed set.
+func TestMutations(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	var file []byte
+	for range 8 {
+		file = append(file, member(t, text(rng, rng.IntN(4000)), []int{gzip.BestSpeed, gzip.NoCompression}[rng.IntN(2)])...)
+	}
+	for i := range 2000 {
+		b := append([]byte{}, file...)
+		for range 1 + rng.IntN(4) {
+			if len(b) == 0 {
+				break
+			}
+			switch rng.IntN(3) {
+			case 0:
+				b[rng.IntN(len(b))] = byte(rng.Uint32())
+			case 1:
+				b = b[:rng.IntN(len(b)+1)]
+			case 2:
+				p := rng.IntN(len(b) + 1)
+				b = append(b[:p:p], append([]byte{0x1f, 0x8b, 8}, b[p:]...)...)
+			}
+		}
+		want, werr := sequential(b)
+		got, err := parallel(b, pgz.Options{Workers: 1 + i%4, Limit: 1 << (8 + i%6), Window: 1 + i%3}, rng)
+		if (werr == nil) != (err == nil) || werr != nil && !errors.Is(err, werr) || !bytes.Equal(got, want) {
+			t.Fatalf("mutation %d: got %d bytes, %v; want %d bytes, %v", i, len(got), err, len(want), werr)
+		}
+	}
+}
