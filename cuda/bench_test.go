@@ -132,3 +132,17 @@ func BenchmarkLaunchSyncInDo(b *testing.B) {
 		}))
 	}
 }
+
+// BenchmarkLaunchSyncInRun is BenchmarkLaunchSync's two calls made inside
+// Run, on the caller's thread.
+func BenchmarkLaunchSyncInRun(b *testing.B) {
+	d := device(b)
+	f := smokeFunc(b, d, "add_i64")
+	must(b, d.Run(func() error {
+		for b.Loop() {
+			must(b, d.Launch(f, Dim3{1, 1, 1}, Dim3{32, 1, 1}, 0, nil, DevPtr(0), DevPtr(0), DevPtr(0), int64(0)))
+			must(b, d.Sync())
+		}
+		return nil
+	}))
+}

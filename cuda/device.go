@@ -42,9 +42,10 @@ type Options struct {
 // when Options leave it 0.
 const DefaultCacheBytes = 1 << 30
 
-// Device is one GPU with its primary context. Every driver call runs on one
-// goroutine locked to its OS thread, which made the context current once;
-// methods are safe for concurrent use.
+// Device is one GPU with its primary context. Driver calls run one at a
+// time: on a worker goroutine locked to its OS thread, which made the
+// context current once, or, inside Run, on the caller's own locked thread.
+// Methods are safe for concurrent use.
 type Device struct {
 	ordinal int
 	lib     *lib
@@ -59,7 +60,16 @@ type Device struct {
 	done   chan struct{} // closed when the worker has exited
 	tid    atomic.Int64  // OS thread of the worker while it runs, else 0
 
-	// Owned by the worker goroutine.
+	// call is held by the thread running a driver call (or a Do's f): the
+	// worker for each job, a Run caller for each of its calls. holder is
+	// that thread, so calls nested in f run directly.
+	call   sync.Mutex
+	holder atomic.Int64
+	// runners are the OS threads inside Run with the context current.
+	runnersMu sync.Mutex
+	runners   map[int64]int
+
+	// Owned by whichever thread holds call.
 	pool    *pool
 	modules map[[32]byte]*Module
 
@@ -127,8 +137,14 @@ func (d *Device) worker(started chan<- error) {
 	// parking was tried and doubled the round trip on an H200 host (11 to
 	// 22 µs, BenchmarkDo): the caller woken by the result lands on the
 	// worker's P, which the polling worker keeps busy.
+	tid := int64(gettid())
 	for j := range d.jobs {
-		j.res <- d.run(j.f)
+		d.call.Lock()
+		d.holder.Store(tid)
+		err := d.run(j.f)
+		d.holder.Store(0)
+		d.call.Unlock()
+		j.res <- err
 	}
 	d.shutdown()
 }
@@ -258,8 +274,23 @@ func (d *Device) Ordinal() int { return d.ordinal }
 func (d *Device) Do(f func() error) error { return d.do(f) }
 
 func (d *Device) do(f func() error) error {
-	if d.onWorker() {
+	tid := int64(gettid())
+	if d.onWorker() || (tid > 0 && d.holder.Load() == tid) {
 		return f()
+	}
+	if d.isRunner(tid) {
+		d.mu.RLock()
+		defer d.mu.RUnlock()
+		if d.closed {
+			return ErrClosed
+		}
+		d.call.Lock()
+		d.holder.Store(tid)
+		defer func() {
+			d.holder.Store(0)
+			d.call.Unlock()
+		}()
+		return d.run(f)
 	}
 	d.mu.RLock()
 	if d.closed {
@@ -270,6 +301,63 @@ func (d *Device) do(f func() error) error {
 	d.jobs <- j
 	d.mu.RUnlock()
 	return <-j.res
+}
+
+// Run calls f on the calling goroutine with its OS thread locked and the
+// context current on it, so that the device calls f makes run on this
+// thread instead of being handed to the worker goroutine, a round trip of
+// about 11 µs each (BenchmarkDo). A query issues hundreds of small calls;
+// run this way, their round trips no longer add up to milliseconds.
+// Calls still run one at a time with every other call on the Device, as
+// on the worker, and a Do inside f keeps its calls together.
+//
+// Where the thread cannot take the context (it serves another Device's
+// Run, or the system has no thread ids) f runs as it is and its calls go
+// through the worker.
+func (d *Device) Run(f func() error) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	tid := int64(gettid())
+	if tid <= 0 || d.onWorker() || d.isRunner(tid) {
+		return f()
+	}
+	var cur uintptr
+	if err := d.lib.check("cuCtxGetCurrent", d.lib.cuCtxGetCurrent(&cur)); err != nil {
+		return err
+	}
+	if cur != 0 && cur != d.ctx {
+		return f()
+	}
+	if cur == 0 {
+		if err := d.lib.check("cuCtxSetCurrent", d.lib.cuCtxSetCurrent(d.ctx)); err != nil {
+			return err
+		}
+		defer d.lib.cuCtxSetCurrent(0)
+	}
+	d.runnersMu.Lock()
+	if d.runners == nil {
+		d.runners = make(map[int64]int)
+	}
+	d.runners[tid]++
+	d.runnersMu.Unlock()
+	defer func() {
+		d.runnersMu.Lock()
+		if d.runners[tid]--; d.runners[tid] == 0 {
+			delete(d.runners, tid)
+		}
+		d.runnersMu.Unlock()
+	}()
+	return f()
+}
+
+// isRunner reports whether thread tid is inside Run.
+func (d *Device) isRunner(tid int64) bool {
+	if tid <= 0 {
+		return false
+	}
+	d.runnersMu.Lock()
+	defer d.runnersMu.Unlock()
+	return d.runners[tid] > 0
 }
 
 // onWorker reports whether the caller is the worker goroutine: the worker is

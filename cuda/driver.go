@@ -120,6 +120,7 @@ type lib struct {
 	cuDevicePrimaryCtxRetain  func(ctx *uintptr, dev int32) int32
 	cuDevicePrimaryCtxRelease func(dev int32) int32
 	cuCtxSetCurrent           func(ctx uintptr) int32
+	cuCtxGetCurrent           func(ctx *uintptr) int32
 	cuCtxSynchronize          func() int32
 	cuMemAlloc_v2             func(p *uint64, n uint64) int32
 	cuMemFree_v2              func(p uint64) int32
@@ -178,6 +179,7 @@ func load() (*lib, error) {
 			{&l.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain"},
 			{&l.cuDevicePrimaryCtxRelease, "cuDevicePrimaryCtxRelease_v2"},
 			{&l.cuCtxSetCurrent, "cuCtxSetCurrent"},
+			{&l.cuCtxGetCurrent, "cuCtxGetCurrent"},
 			{&l.cuCtxSynchronize, "cuCtxSynchronize"},
 			{&l.cuMemAlloc_v2, "cuMemAlloc_v2"},
 			{&l.cuMemFree_v2, "cuMemFree_v2"},

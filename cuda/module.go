@@ -93,7 +93,7 @@ func (d *Device) loadKernels(name string) (m *Module, jit bool, err error) {
 type Module struct {
 	dev   *Device
 	h     uintptr
-	funcs map[string]*Function // worker only
+	funcs map[string]*Function // by the holder of Device.call only
 }
 
 // Function is a kernel of a module.

@@ -121,7 +121,7 @@ func (d *Device) MemInfo() (free, total int64, err error) {
 // (powers of two up to 1 MiB, then multiples of 2 MiB) so freed blocks can
 // be reused for similar sizes; freed blocks are kept up to a cap and given
 // back to the driver when an allocation would otherwise fail. It is used
-// only on the worker goroutine.
+// only by the thread holding Device.call (the worker, or a Run caller).
 type pool struct {
 	dev      *Device
 	limit    int64 // 0 = none

@@ -282,7 +282,16 @@ func (r *run) check(p *program) error {
 // aggregates or DISTINCT (sort.go); HAVING, the projection over aggregate
 // results, DISTINCT, and the other ORDER BYs and LIMITs run on the host
 // over the small results that come back (see docs/performance.md).
+//
+// The whole run happens on the calling goroutine's own thread with the
+// context current (cuda.Device.Run): a query makes hundreds of small
+// driver calls, and handing each to the device's worker goroutine cost
+// more than the kernels of a small query.
 func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.BatchSink) error {
+	return b.dev.Run(func() error { return b.execute(ctx, p, sink) })
+}
+
+func (b *Backend) execute(ctx context.Context, p *engine.Plan, sink engine.BatchSink) error {
 	if p.Input != nil || isHostLeaf(p) {
 		// a plan over a tree: its input first, on the device (tree.go)
 		in, err := b.input(ctx, p)

@@ -14,8 +14,19 @@ import (
 
 var _ engine.TableStore = (*Backend)(nil)
 
-// Materialize runs p and keeps its output on the device.
+// Materialize runs p and keeps its output on the device. Like Execute, it
+// makes its driver calls on the caller's thread (cuda.Device.Run).
 func (b *Backend) Materialize(ctx context.Context, p *engine.Plan, o engine.StoreOptions) (engine.TableData, error) {
+	var out engine.TableData
+	err := b.dev.Run(func() error {
+		var err error
+		out, err = b.materializeStore(ctx, p, o)
+		return err
+	})
+	return out, err
+}
+
+func (b *Backend) materializeStore(ctx context.Context, p *engine.Plan, o engine.StoreOptions) (engine.TableData, error) {
 	t, err := b.materialize(ctx, p)
 	if err != nil {
 		return nil, err
