@@ -209,7 +209,7 @@ func (s *Session) copyTo(ctx context.Context, st *parse.Copy, w engine.ResultWri
 		case engine.FormatBinary:
 			return s.copyToBinary(ctx, plan, out)
 		case engine.FormatParquet:
-			return s.copyToParquet(ctx, plan, cols, out)
+			return s.copyToParquet(ctx, plan, cols, st.Parquet, out)
 		}
 		return s.copyToText(ctx, plan, cols, st.Options, force, out)
 	}
@@ -323,13 +323,15 @@ func (s *Session) copyToBinary(ctx context.Context, plan *engine.Plan, out io.Wr
 }
 
 // copyToParquet writes the rows as a Parquet file (loader/pqfile's
-// Writer): one optional column per result column, named as the result's.
-func (s *Session) copyToParquet(ctx context.Context, plan *engine.Plan, cols []engine.ResultColumn, out io.Writer) (int64, error) {
+// Writer): one optional column per result column, named as the result's,
+// in row groups of o.RowGroupSize rows compressed by o.Compression (the
+// Writer's defaults where they are unset).
+func (s *Session) copyToParquet(ctx context.Context, plan *engine.Plan, cols []engine.ResultColumn, o parse.ParquetWrite, out io.Writer) (int64, error) {
 	pc := make([]pqfile.WriteColumn, len(cols))
 	for i, c := range plan.Columns() {
 		pc[i] = pqfile.WriteColumn{Name: cols[i].Name, Type: c.Type}
 	}
-	pw, err := pqfile.NewWriter(out, pc, pqfile.WriteOptions{Version: Version})
+	pw, err := pqfile.NewWriter(out, pc, pqfile.WriteOptions{Version: Version, RowsPerGroup: o.RowGroupSize, Codec: pqfile.CodecNamed(o.Compression)})
 	if err != nil {
 		return 0, err
 	}

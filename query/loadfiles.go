@@ -8,12 +8,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/loader/pgz"
 )
 
 // Server-side files for COPY FROM 'path' and CREATE TABLE ... FROM CSV
@@ -206,7 +208,8 @@ func (d *decompressed) Close() error {
 	return nil
 }
 
-// decompress starts decompressing f (gzip for ".gz", zstd for ".zst").
+// decompress starts decompressing f (gzip for ".gz", zstd for ".zst")
+// from its start.
 // A corrupt stream is 22P04, naming the file.
 func decompress(f *os.File, ext, path string) (*decompressed, error) {
 	bad := func(err error) error {
@@ -219,8 +222,17 @@ func decompress(f *os.File, ext, path string) (*decompressed, error) {
 	in := bufio.NewReaderSize(f, 1<<20)
 	var dec io.Reader
 	var closeDec func()
-	switch ext {
-	case ".gz":
+	st, statErr := f.Stat()
+	switch {
+	case ext == ".gz" && statErr == nil && st.Mode().IsRegular():
+		// A file of many members (bgzip's, concatenated files) is
+		// inflated on every core; one of one member as by gzip's reader.
+		z, err := pgz.NewReader(f, st.Size(), pgz.Options{Workers: runtime.GOMAXPROCS(0)})
+		if err != nil {
+			return nil, bad(err)
+		}
+		dec, closeDec = z, func() { z.Close() }
+	case ext == ".gz":
 		z, err := gzip.NewReader(in)
 		if err != nil {
 			if err == io.EOF {

@@ -33,6 +33,14 @@ var pqwEdges = []string{
 	`(5, NULL, 7, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)`,
 }
 
+// pqwRows adds 3,000 generated rows to pqwTable's src.
+const pqwRows = `INSERT INTO src SELECT g, g % 30000 - 15000, g * 7, g::bigint * 1000003 - 5000000000, (g % 19999 - 9999) / 100.0,
+	(g % 999) / 1000.0, g * 13, g * 7.000001, DATE '1900-01-01' + g, TIMESTAMP '1960-01-01' + ((g * 420.123457)::text || ' seconds')::interval,
+	TIMESTAMP '2020-01-01 00:00:00.123' + (g || ' hours')::interval, TIMESTAMPTZ '2001-09-09 01:46:40+00' + (g || ' seconds')::interval,
+	TIME '00:00:00' + ((g * 1.5)::text || ' seconds')::interval, CASE WHEN g % 11 <> 0 THEN substr('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 1, g % 40) END, 'v' || (g % 1000), 'c' || (g % 100), CASE WHEN g % 11 <> 0 THEN g % 3 = 0 END,
+	g / 8.0, CASE WHEN g % 11 <> 0 THEN g / 7.0 END
+	FROM generate_series(6, 3005) g`
+
 // TestParquetWriteRoundTrip: COPY TO in Parquet, read back with CREATE
 // TABLE ... FROM PARQUET, gives the same types (strings as text) and the
 // same values, for a table and for a query, with no file left beside the
@@ -49,17 +57,15 @@ func TestParquetWriteRoundTrip(t *testing.T) {
 	}
 	must(pqwTable)
 	must(`INSERT INTO src VALUES ` + strings.Join(pqwEdges, ", "))
-	must(`INSERT INTO src SELECT g, g % 30000 - 15000, g * 7, g::bigint * 1000003 - 5000000000, (g % 19999 - 9999) / 100.0,
-		(g % 999) / 1000.0, g * 13, g * 7.000001, DATE '1900-01-01' + g, TIMESTAMP '1960-01-01' + ((g * 420.123457)::text || ' seconds')::interval,
-		TIMESTAMP '2020-01-01 00:00:00.123' + (g || ' hours')::interval, TIMESTAMPTZ '2001-09-09 01:46:40+00' + (g || ' seconds')::interval,
-		TIME '00:00:00' + ((g * 1.5)::text || ' seconds')::interval, CASE WHEN g % 11 <> 0 THEN substr('xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx', 1, g % 40) END, 'v' || (g % 1000), 'c' || (g % 100), CASE WHEN g % 11 <> 0 THEN g % 3 = 0 END,
-		g / 8.0, CASE WHEN g % 11 <> 0 THEN g / 7.0 END
-		FROM generate_series(6, 3005) g`)
+	must(pqwRows)
 	os.Mkdir(filepath.Join(root, "out"), 0o755)
 	if r := must(`COPY src TO 'out/src.parquet' WITH (FORMAT parquet)`); r.tags[0] != "COPY 3005" {
 		t.Fatalf("tag %q", r.tags)
 	}
 	must(`CREATE TABLE back FROM PARQUET 'out/src.parquet'`)
+	// Many row groups (ROW_GROUP_SIZE splits the batches), zstd pages.
+	must(`COPY src TO 'out/groups.parquet' WITH (FORMAT parquet, ROW_GROUP_SIZE 256, COMPRESSION zstd)`)
+	must(`CREATE TABLE groups FROM PARQUET 'out/groups.parquet'`)
 	types := func(table string) []string {
 		return must(`SELECT column_name || ' ' || data_type || coalesce('(' || numeric_precision || ',' || numeric_scale || ')', '')
 			|| coalesce(' p' || datetime_precision, '') FROM information_schema.columns WHERE table_name = '` + table + `' ORDER BY ordinal_position`).rows
@@ -91,6 +97,9 @@ func TestParquetWriteRoundTrip(t *testing.T) {
 		}
 	}
 	same("table", `SELECT * FROM src ORDER BY id`, `SELECT * FROM back ORDER BY id`)
+	same("row groups", `SELECT * FROM src ORDER BY id`, `SELECT * FROM groups ORDER BY id`)
+	must(`DROP TABLE groups`)
+	os.Remove(filepath.Join(root, "out", "groups.parquet"))
 	// Values compare equal too, not only as text.
 	var eq []string
 	for _, c := range strings.Fields("i16 i32 i64 n4 n9 n10 n18 d ts ts3 tz tm t vc b f4 f8") {
@@ -168,6 +177,14 @@ func TestParquetWriteErrors(t *testing.T) {
 		{`COPY (SELECT id, 10 / (k - 6) AS q FROM s) TO 'keep.parquet' (FORMAT parquet)`, "22012", "division by zero"},
 		{`COPY (SELECT (id * 1000)::numeric(4,0) FROM s) TO 'keep.parquet' (FORMAT parquet)`, "22003", ""},
 		{`COPY s TO 'keep.parquet' (FORMAT parquet, HEADER)`, "0A000", "not available with FORMAT parquet"},
+		{`COPY s TO 'keep.parquet' (FORMAT parquet, ROW_GROUP_SIZE 0)`, "22023", "row_group_size must be an integer"},
+		{`COPY s TO 'keep.parquet' (FORMAT parquet, ROW_GROUP_SIZE 'many')`, "22023", "row_group_size must be an integer"},
+		{`COPY s TO 'keep.parquet' (FORMAT parquet, ROW_GROUP_SIZE)`, "42601", "requires a parameter"},
+		{`COPY s TO 'keep.parquet' (FORMAT parquet, COMPRESSION lz4)`, "22023", `COPY compression "lz4" not recognized`},
+		{`COPY s TO 'keep.parquet' (FORMAT parquet, COMPRESSION zstd, COMPRESSION gzip)`, "42601", "conflicting or redundant options"},
+		{`COPY s TO 'keep.csv' (FORMAT csv, ROW_GROUP_SIZE 10)`, "0A000", `"row_group_size" is only available with FORMAT parquet`},
+		{`COPY s FROM 'keep.parquet' (FORMAT parquet, COMPRESSION zstd)`, "0A000", `"compression" is only available using COPY TO`},
+		{`COPY s TO 'keep.parquet' (FORMAT parquet, ROWGROUP 10)`, "42601", `option "rowgroup" not recognized`},
 	} {
 		_, err := run(c.sql)
 		if sqlstate(err) != c.code || err == nil || !strings.Contains(err.Error(), c.msg) {

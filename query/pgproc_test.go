@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,6 +31,12 @@ func TestProcsBind(t *testing.T) {
 	for _, row := range rows {
 		f := strings.Split(row, "|")
 		name, kind, retset, args, shown := f[0], f[1], f[2], strings.Fields(f[3]), f[4]
+		if slices.Contains(args, "2281") {
+			// The types' receive functions (int4recv, array_recv, ...)
+			// take an internal argument, which no SQL expression makes:
+			// PostgreSQL cannot call them from SQL either.
+			continue
+		}
 		kinds[kind]++
 		vals := make([]string, len(args))
 		for i, a := range args {

@@ -48,6 +48,26 @@ func compressTo(t *testing.T, path string, data []byte) {
 	}
 }
 
+// gzipMembers writes data as a gzip file of many members, one per 64 KiB
+// (as bgzip cuts them, mid-line), so it is inflated in parallel.
+func gzipMembers(t *testing.T, path string, data []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	for len(data) > 0 {
+		n := min(len(data), 64<<10)
+		w := gzip.NewWriter(&buf)
+		w.Write(data[:n])
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		data = data[n:]
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
 func TestLoadCompressedGlob(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short")
@@ -61,6 +81,12 @@ func TestLoadCompressedGlob(t *testing.T) {
 	compressTo(t, filepath.Join(root, "li.csv"), data)
 	compressTo(t, filepath.Join(root, "li.csv.gz"), data)
 	compressTo(t, filepath.Join(root, "li.csv.zst"), data)
+	members := gzipMembers(t, filepath.Join(root, "li-members.csv.gz"), data)
+	// The same with one byte of a member in the middle changed: 22P04.
+	members[len(members)/2] ^= 0x55
+	if err := os.WriteFile(filepath.Join(root, "li-damaged.csv.gz"), members, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// Four parts, each with the header, of mixed compression, and a file
 	// that the glob must not match.
 	if err := os.Mkdir(filepath.Join(root, "parts"), 0o755); err != nil {
@@ -95,7 +121,8 @@ func TestLoadCompressedGlob(t *testing.T) {
 		return err
 	}
 	ddl := "(" + clientColumnDDL() + ")"
-	for table, path := range map[string]string{"plain": "li.csv", "gz": "li.csv.gz", "zst": "li.csv.zst", "glob": "parts/li-*"} {
+	for table, path := range map[string]string{"plain": "li.csv", "gz": "li.csv.gz", "zst": "li.csv.zst", "glob": "parts/li-*",
+		"members": "li-members.csv.gz"} {
 		if err := exec("CREATE TABLE " + table + " " + ddl + " FROM CSV '" + path + "' WITH (HEADER true)"); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
@@ -111,10 +138,14 @@ func TestLoadCompressedGlob(t *testing.T) {
 	if n := bytes.Count(want, []byte("\n")); n != 40_000 {
 		t.Fatalf("plain: %d rows", n)
 	}
-	for _, table := range []string{"gz", "zst", "glob"} {
+	for _, table := range []string{"gz", "zst", "glob", "members"} {
 		if got := dump(table); !bytes.Equal(got, want) {
 			t.Errorf("%s: %d bytes differ from the plain load's %d", table, len(got), len(want))
 		}
+	}
+	err = exec("CREATE TABLE damaged " + ddl + " FROM CSV 'li-damaged.csv.gz' WITH (HEADER true)")
+	if pe := (*pgconn.PgError)(nil); !errors.As(err, &pe) || pe.Code != "22P04" || !strings.Contains(pe.Message, `could not decompress file "li-damaged.csv.gz"`) {
+		t.Errorf("damaged members: %v", err)
 	}
 	// COPY of a glob appends all files at once.
 	if err := exec("COPY glob FROM 'parts/li-[12]*' WITH (FORMAT csv, HEADER true)"); err != nil {

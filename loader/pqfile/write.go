@@ -33,13 +33,28 @@ type WriteColumn struct {
 
 // WriteOptions tune a Writer.
 type WriteOptions struct {
-	// RowsPerGroup ends a row group once it holds at least this many rows
-	// (at a batch boundary); 0 means 1,048,576.
+	// RowsPerGroup is the number of rows in each row group but the last;
+	// 0 means 1,048,576.
 	RowsPerGroup int64
 	// Codec compresses the pages; nil means Snappy.
 	Codec compress.Codec
 	// Version is gpusql's, for the footer's created_by.
 	Version string
+}
+
+// CodecNamed is the codec of a COPY ... (COMPRESSION name) option:
+// snappy, zstd, gzip or uncompressed; nil (the Writer's default, Snappy)
+// for any other name, which the parser has refused already.
+func CodecNamed(name string) compress.Codec {
+	switch name {
+	case "zstd":
+		return &parquet.Zstd
+	case "gzip":
+		return &parquet.Gzip
+	case "uncompressed":
+		return &parquet.Uncompressed
+	}
+	return nil
 }
 
 // createdBy sets the footer's created_by in the form readers parse
@@ -162,25 +177,42 @@ func NewWriter(out io.Writer, cols []WriteColumn, o WriteOptions) (*Writer, erro
 // Rows is the number of rows written.
 func (w *Writer) Rows() int64 { return w.rows }
 
-// Write appends a batch whose columns are the Writer's, in order. Each
-// column is handed to its column writer by a goroutine of its own:
+// Write appends a batch whose columns are the Writer's, in order. A row
+// group ends after exactly RowsPerGroup rows, so a batch that crosses
+// that count is written in two parts, the first ending the row group.
+// Each column is handed to its column writer by a goroutine of its own:
 // parquet-go's column writers are independent, and each encodes and
 // compresses its pages as they fill, so a wide result is written on as
 // many cores as it has columns.
 func (w *Writer) Write(b *engine.Batch) error {
-	if b.N == 0 {
-		return nil
-	}
 	if len(b.Cols) != len(w.cols) {
 		return engine.Errorf(engine.CodeInternalError, "parquet writer: a batch of %d columns for %d", len(b.Cols), len(w.cols))
 	}
+	for lo := 0; lo < b.N; {
+		hi := lo + int(min(int64(b.N-lo), w.perRG-w.inRG))
+		if err := w.writeRows(b, lo, hi); err != nil {
+			return err
+		}
+		lo = hi
+		if w.inRG == w.perRG {
+			w.inRG = 0
+			if err := w.w.Flush(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// writeRows writes rows [lo, hi) of b, all in the current row group.
+func (w *Writer) writeRows(b *engine.Batch, lo, hi int) error {
 	writers := w.w.ColumnWriters()
 	var wg sync.WaitGroup
 	for c, v := range b.Cols {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w.errs[c] = w.writeColumn(writers[c], c, v, b.N)
+			w.errs[c] = w.writeColumn(writers[c], c, v, lo, hi)
 		}()
 	}
 	wg.Wait()
@@ -189,19 +221,15 @@ func (w *Writer) Write(b *engine.Batch) error {
 			return err
 		}
 	}
-	w.rows += int64(b.N)
-	w.inRG += int64(b.N)
-	if w.inRG >= w.perRG {
-		w.inRG = 0
-		return w.w.Flush()
-	}
+	w.rows += int64(hi - lo)
+	w.inRG += int64(hi - lo)
 	return nil
 }
 
-// writeColumn writes column c of a batch of n rows.
-func (w *Writer) writeColumn(cw *parquet.ColumnWriter, c int, v *engine.Vec, n int) error {
+// writeColumn writes rows [lo, hi) of column c of a batch.
+func (w *Writer) writeColumn(cw *parquet.ColumnWriter, c int, v *engine.Vec, lo, hi int) error {
 	buf := &w.bufs[c]
-	vals, err := w.values(buf, buf.vals[:0], c, v, n)
+	vals, err := w.values(buf, buf.vals[:0], c, v, lo, hi)
 	buf.vals = vals
 	if err == nil {
 		if _, err = cw.WriteRowValues(vals); err != nil {
@@ -213,15 +241,16 @@ func (w *Writer) writeColumn(cw *parquet.ColumnWriter, c int, v *engine.Vec, n i
 	return err
 }
 
-// values appends the Parquet values of v's n rows (column c) to dst.
-func (w *Writer) values(buf *colBuf, dst []parquet.Value, c int, v *engine.Vec, n int) ([]parquet.Value, error) {
+// values appends the Parquet values of v's rows [lo, hi) (column c) to
+// dst.
+func (w *Writer) values(buf *colBuf, dst []parquet.Value, c int, v *engine.Vec, lo, hi int) ([]parquet.Value, error) {
 	t := w.cols[c].Type
 	if v.T.Kind == engine.KindChar && t.Len > 0 {
 		// char(n) is written as it reads, padded with blanks to n
 		// characters; the padded values go to the column's arena, and
 		// the values point into it once it is complete.
 		buf.arena, buf.offs = buf.arena[:0], buf.offs[:0]
-		for i := 0; i < n; i++ {
+		for i := lo; i < hi; i++ {
 			buf.offs = append(buf.offs, len(buf.arena))
 			if v.IsNull(i) {
 				continue
@@ -233,7 +262,7 @@ func (w *Writer) values(buf *colBuf, dst []parquet.Value, c int, v *engine.Vec, 
 		}
 		buf.offs = append(buf.offs, len(buf.arena))
 	}
-	for i := 0; i < n; i++ {
+	for i := lo; i < hi; i++ {
 		if v.IsNull(i) {
 			dst = append(dst, parquet.NullValue().Level(0, 0, c))
 			continue
@@ -262,7 +291,7 @@ func (w *Writer) values(buf *colBuf, dst []parquet.Value, c int, v *engine.Vec, 
 			}
 		case engine.KindChar:
 			if t.Len > 0 {
-				p = parquet.ByteArrayValue(buf.arena[buf.offs[i]:buf.offs[i+1]])
+				p = parquet.ByteArrayValue(buf.arena[buf.offs[i-lo]:buf.offs[i-lo+1]])
 				break
 			}
 			p = parquet.ByteArrayValue(v.S[i])

@@ -13,7 +13,7 @@ import (
 )
 
 // TestWriteRowGroups: a Writer fed batches of several sizes makes row
-// groups at batch boundaries, keeps the columns in their order (not in
+// groups of exactly RowsPerGroup rows (splitting batches), keeps the columns in their order (not in
 // name order), and Read gives back every value and NULL.
 func TestWriteRowGroups(t *testing.T) {
 	cols := []pqfile.WriteColumn{
@@ -64,8 +64,8 @@ func TestWriteRowGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.RowGroups() < 5 {
-		t.Errorf("%d row groups", f.RowGroups())
+	if f.RowGroups() != n/1000 || f.MaxRowGroupRows() != 1000 {
+		t.Errorf("%d row groups of at most %d rows, want %d of 1000", f.RowGroups(), f.MaxRowGroupRows(), n/1000)
 	}
 	got, err := f.Columns()
 	if err != nil {

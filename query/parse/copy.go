@@ -1,6 +1,8 @@
 package parse
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gpusql/gpusql/engine"
@@ -95,6 +97,7 @@ func parseCopy(c *cursor, text string) (Stmt, error) {
 	var out copyChoices
 	out, err = copyOptions(c.src, raw, !st.To, engine.FormatText)
 	st.Options, st.Format, st.ForceQuote, st.ForceQuoteAll = out.opts, out.format, out.forceQuote, out.forceQuoteAll
+	st.Parquet = out.parquet
 	return st, err
 }
 
@@ -268,6 +271,7 @@ type copyChoices struct {
 	forceQuote    []string
 	forceQuoteAll bool
 	given         map[string]bool // the options written, by lower-case name
+	parquet       ParquetWrite
 }
 
 // copyOptions checks COPY options once, as PostgreSQL's
@@ -362,6 +366,25 @@ func copyOptions(src string, raw []copyOpt, from bool, dflt engine.CopyFormat) (
 			if err := checkEncoding(o.val); err != nil {
 				return out, errAt(err.Code, err.Message)
 			}
+		case "row_group_size":
+			if err := needVal(); err != nil {
+				return out, err
+			}
+			n, err := strconv.ParseInt(o.val, 10, 64)
+			if err != nil || n <= 0 || n > maxRowGroupSize {
+				return out, errAt(engine.CodeInvalidParameterValue, fmt.Sprintf("row_group_size must be an integer from 1 to %d", maxRowGroupSize))
+			}
+			out.parquet.RowGroupSize = n
+		case "compression":
+			if err := needVal(); err != nil {
+				return out, err
+			}
+			switch c := strings.ToLower(o.val); c {
+			case "snappy", "zstd", "gzip", "uncompressed":
+				out.parquet.Compression = c
+			default:
+				return out, errAt(engine.CodeInvalidParameterValue, `COPY compression "`+o.val+`" not recognized`)
+			}
 		case "freeze", "force_not_null", "force_null", "default", "log_verbosity",
 			"reject_limit", "convert_selectively", "oids":
 			return out, errAt(engine.CodeFeatureNotSupported, `COPY option "`+o.name+`" is not supported by gpusql`)
@@ -374,15 +397,25 @@ func copyOptions(src string, raw []copyOpt, from bool, dflt engine.CopyFormat) (
 	unsupported := func(msg string) *engine.Error { return engine.Errorf(engine.CodeFeatureNotSupported, "%s", msg) }
 	if opts.Format == engine.FormatParquet {
 		// A Parquet file says its own structure: only ON_ERROR stop (the
-		// default) makes sense, and only for reading; a file is written
-		// with its own defaults (loader/pqfile's Writer).
+		// default) makes sense, and only for reading; writing takes the
+		// row group size and the codec (DuckDB's names for them).
 		for _, o := range raw {
-			if o.name != "format" && !(o.name == "on_error" && opts.OnError == engine.OnErrorStop) {
+			switch {
+			case o.name == "format", o.name == "on_error" && opts.OnError == engine.OnErrorStop:
+			case (o.name == "row_group_size" || o.name == "compression") && !from:
+			case o.name == "row_group_size" || o.name == "compression":
+				return out, unsupported(`COPY option "` + o.name + `" is only available using COPY TO`)
+			default:
 				return out, unsupported(`COPY option "` + o.name + `" is not available with FORMAT parquet`)
 			}
 		}
 		out.opts, out.format = opts, "parquet"
 		return out, nil
+	}
+	for _, name := range []string{"row_group_size", "compression"} {
+		if seen[name] {
+			return out, unsupported(`COPY option "` + name + `" is only available with FORMAT parquet`)
+		}
 	}
 	if opts.Format == engine.FormatBinary {
 		// PostgreSQL checks these two before filling in defaults.

@@ -68,7 +68,20 @@ type Copy struct {
 	// always quoted, or all of them.
 	ForceQuote    []string
 	ForceQuoteAll bool
+	// Parquet holds COPY TO's FORMAT parquet options.
+	Parquet ParquetWrite
 }
+
+// ParquetWrite is what COPY ... TO ... WITH (FORMAT parquet, ...) asks of
+// the file: zero values mean the writer's defaults.
+type ParquetWrite struct {
+	RowGroupSize int64  // ROW_GROUP_SIZE: rows per row group
+	Compression  string // COMPRESSION: snappy, zstd, gzip or uncompressed
+}
+
+// maxRowGroupSize bounds ROW_GROUP_SIZE: a row group is buffered whole
+// before it is written.
+const maxRowGroupSize = 1 << 26
 
 // DropTable is DROP TABLE [IF EXISTS] names [CASCADE | RESTRICT].
 type DropTable struct {

@@ -4,7 +4,8 @@
 # Starts a private PostgreSQL 15 (log_statement=all) on 127.0.0.1:$PORT,
 # creates the lineitem table of gpusql's demo (capture/schema.sql), runs
 # each client action with its own application_name (psql commands, pgJDBC,
-# psycopg2, psycopg 3, SQLAlchemy, node-postgres, postgres_fdw), and splits
+# psycopg2, psycopg 3, SQLAlchemy, node-postgres, postgres_fdw, Tableau's
+# metadata calls through pgJDBC), and splits
 # the server log into one file per client and action (extract_log.py).
 # Needs what .ci/run installs, and npm ci in testdata/clients/node.
 # Run as root (PostgreSQL then runs as the postgres user) or as any user.
@@ -47,6 +48,7 @@ version() {
 	sqlalchemy) /usr/bin/python3 -c 'import sqlalchemy; print("SQLAlchemy", sqlalchemy.__version__, "(Debian python3-sqlalchemy) with psycopg2")' ;;
 	node) echo "node-postgres $(node -p "require('$repo/testdata/clients/node/node_modules/pg/package.json').version"), node $(node --version)" ;;
 	fdw) echo "postgres_fdw of $pgver (what the remote server receives)" ;;
+	tableau) echo "Tableau's PostgreSQL connector (through pgJDBC), as pgJDBC $(unzip -p /usr/share/java/postgresql.jar META-INF/MANIFEST.MF | sed -n 's/^Implementation-Version: //p' | tr -d '\r') makes the DatabaseMetaData calls of Tableau's JDBC metadata enumeration (Capture.java says which)" ;;
 	esac
 }
 for app in $(grep -o '|cap_[a-z0-9_]*|' "$work/pg.log" | tr -d '|' | sort -u); do

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Installs node-postgres and postgres.js for cmd/gpusql's client tests into
+# Installs node-postgres and postgres.js for cmd/gpusql's client tests, and
+# DuckDB (@duckdb/node-api, which brings its prebuilt library as an npm
+# package) for query's TestParquetWriteDuckDB, into
 # testdata/clients/node/node_modules with `npm ci` (the versions of
 # package-lock.json), unless the installed tree already matches the lock
 # file (npm writes node_modules/.package-lock.json; same content, nothing
@@ -11,6 +13,7 @@ if ! command -v npm >/dev/null 2>&1; then
 	exit 1
 fi
 if [ -f node_modules/.package-lock.json ] && [ -f node_modules/pg/package.json ] && [ -f node_modules/postgres/package.json ] &&
+	[ -f node_modules/@duckdb/node-api/package.json ] &&
 	[ node_modules/.package-lock.json -nt package-lock.json ]; then
 	exit 0
 fi

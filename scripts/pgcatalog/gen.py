@@ -90,11 +90,12 @@ def main():
     w("// pgTypes are the pg_type rows gpusql reports: its own types, the types of\n")
     w("// the catalog columns, and their array types.\n")
     w("var pgTypes = []pgTypeRow{\n")
+    type_oids = []
     for r in rows("""with base as (
           select distinct a.atttypid t from pg_attribute a where a.attrelid in
             (select c.oid from pg_class c where relnamespace in (11, 'information_schema'::regnamespace))
           union select unnest(array[16,17,18,19,20,21,22,23,24,25,26,28,30,194,700,701,705,1042,1043,1082,1083,
-            1114,1184,1186,1700,2205,2206,4089,4096,2202,2203,2204,2249,2276,2277,2283,114,3802,2279,3838]::oid[])),
+            1114,1184,1186,1700,2205,2206,4089,4096,2202,2203,2204,2249,2276,2277,2283,114,3802,2279,3838,2281]::oid[])),
         withbase as (select t from base union select typbasetype from pg_type where oid in (select t from base) and typbasetype <> 0),
         allt as (select t from withbase
           union select typarray from pg_type where oid in (select t from withbase) and typarray <> 0
@@ -108,6 +109,7 @@ def main():
         order by t.oid"""):
         (oid, name, nsp, ln, byval, typ, cat, pref, delim, relid, sub, elem, arr, i, o, rcv, snd, mi, mo, an,
          align, stor, base, tmod, nd, coll, df, descr) = r
+        type_oids.append(oid)
         w(f"\t{{{oid}, {q(name)}, {nsp}, {ln}, {byval == 't'}, '{typ}', '{cat}', {pref == 't'}, '{delim}', {relid}, "
           f"{q(sub)}, {elem}, {arr}, {q(i)}, {q(o)}, {q(rcv)}, {q(snd)}, {q(mi)}, {q(mo)}, {q(an)}, "
           f"'{align}', '{stor}', {base}, {tmod}, {nd}, {coll}, {nul(df)}, {q(descr)}}},\n".replace("True", "true").replace("False", "false"))
@@ -115,7 +117,11 @@ def main():
 
     w("// pgProcs are the pg_proc rows of the functions gpusql implements: the\n")
     w("// catalog functions and the SQL functions, aggregates and window\n")
-    w("// functions that scripts/pgcatalog/probe_functions.py found gpusql binds.\n")
+    w("// functions that scripts/pgcatalog/probe_functions.py found gpusql binds;\n")
+    w("// and the binary receive functions of the types pgTypes lists (typreceive:\n")
+    w("// int4recv, array_recv, ...), which take an internal argument that SQL\n")
+    w("// cannot make, so that no one calls in PostgreSQL either, and which\n")
+    w("// drivers join pg_type with (Npgsql tells arrays by array_recv).\n")
     w("var pgProcs = []pgProcRow{\n")
     names = ",".join("'" + f + "'" for f in FUNCS)
     oids = ",".join(SQL_FUNCS) or "0"
@@ -127,6 +133,7 @@ def main():
           procost, prorows, prosupport::text, proleakproof, prosecdef
         from pg_proc p left join pg_description d on d.objoid = p.oid and d.classoid = 'pg_proc'::regclass
         where p.oid in ({oids}) or proname in ({names}) and not proargtypes::oid[] <@ array[{PROBED}]::oid[]
+          or p.oid in (select typreceive from pg_type where oid in ({",".join(type_oids)}))
         order by p.oid"""):
         (oid, name, kind, strict, retset, vol, variadic, nargs, ndef, ret, argt, allt, modes, argn, src, par, descr,
          lang, body, fargs, fident, fres, cost, prows, support, leak, secdef) = r

@@ -36,5 +36,33 @@ public class Capture {
         try (Connection c = open(a[0], a[1], "cap_jdbc_getschemas")) {
             drain(c.getMetaData().getSchemas());
         }
+        // Tableau's PostgreSQL connector works through pgJDBC; its JDBC
+        // metadata enumeration (connector-plugin-sdk, "Metadata
+        // Enumeration" and the JDBC capabilities reference) lists the
+        // databases, the schemas and the tables of one schema, then reads a
+        // chosen table's columns from a "WHERE 1=0" query's result set
+        // (CAP_QUERY_WHERE_FALSE_METADATA in its postgres_jdbc sample) and
+        // its primary keys, foreign keys and indexes.
+        try (Connection c = open(a[0], a[1], "cap_tableau_connect")) {
+            DatabaseMetaData md = c.getMetaData();
+            drain(md.getCatalogs());
+            drain(md.getSchemas("postgres", null));
+            drain(md.getTables("postgres", "public", "%", null));
+        }
+        try (Connection c = open(a[0], a[1], "cap_tableau_table")) {
+            DatabaseMetaData md = c.getMetaData();
+            try (PreparedStatement ps = c.prepareStatement("SELECT * FROM \"public\".\"lineitem\" WHERE 1=0")) {
+                ResultSet rs = ps.executeQuery();
+                ResultSetMetaData rm = rs.getMetaData();
+                for (int i = 1; i <= rm.getColumnCount(); i++) {
+                    rm.getColumnTypeName(i);
+                    rm.isNullable(i);
+                }
+                drain(rs);
+            }
+            drain(md.getPrimaryKeys("postgres", "public", "lineitem"));
+            drain(md.getImportedKeys("postgres", "public", "lineitem"));
+            drain(md.getIndexInfo("postgres", "public", "lineitem", false, true));
+        }
     }
 }
