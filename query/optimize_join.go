@@ -416,9 +416,9 @@ func (o *optimizer) innerGroup(j *engine.Join, preds []engine.Expr, need []bool)
 		}
 		parts[i] = &part{rel: out, items: map[int]bool{i: true}, at: at, est: o.estimate(out)}
 	}
-	used := make([]bool, len(multi))
-	// joinParts joins two parts, the smaller as the build (right) side.
-	joinParts := func(a, b *part) *part {
+	// joinParts joins two parts, the smaller as the build (right) side;
+	// used marks the conditions between several members placed so far.
+	joinParts := func(a, b *part, used []bool) *part {
 		if a.est.rows < b.est.rows {
 			a, b = b, a
 		}
@@ -497,67 +497,80 @@ func (o *optimizer) innerGroup(j *engine.Join, preds []engine.Expr, need []bool)
 		}
 		return false
 	}
-	var cur *part
-	left := map[int]*part{}
-	for i, p := range parts {
-		left[i] = p
-	}
-	keys := func() []int {
-		var ks []int
-		for k := range left {
-			ks = append(ks, k)
+	// greedy joins the members from the pair first (x, y), then each time
+	// the connected member whose join makes the fewest rows, or, where
+	// none connects, the smallest (a cross join). cost is what the joins
+	// read and write: every join's input and output rows.
+	greedy := func(x, y int) (cur *part, used []bool, cost float64) {
+		used = make([]bool, len(multi))
+		left := map[int]*part{}
+		for i, p := range parts {
+			left[i] = p
 		}
-		sort.Ints(ks)
-		return ks
+		add := func(a, b *part) *part {
+			j := joinParts(a, b, used)
+			cost += a.est.rows + b.est.rows + j.est.rows
+			return j
+		}
+		if y < 0 {
+			cur = left[x]
+		} else {
+			cur = add(left[x], left[y])
+			delete(left, y)
+		}
+		delete(left, x)
+		for len(left) > 0 {
+			pick, best := -1, math.Inf(1)
+			for k := range parts {
+				if left[k] == nil || !connected(cur, left[k]) {
+					continue
+				}
+				if e := trial(cur, left[k]); e < best {
+					pick, best = k, e
+				}
+			}
+			if pick < 0 { // a cross join, with the smallest remaining member
+				for k := range parts {
+					if left[k] != nil && (pick < 0 || left[k].est.rows < left[pick].est.rows) {
+						pick = k
+					}
+				}
+			}
+			cur = add(cur, left[pick])
+			delete(left, pick)
+		}
+		return cur, used, cost
 	}
+	var cur *part
+	var used []bool
 	if len(parts) == 1 {
-		cur = parts[0]
-		delete(left, 0)
+		cur, used, _ = greedy(0, -1)
 	} else {
-		// start with the connected pair of least output
-		bestA, bestB, best := -1, -1, math.Inf(1)
-		ks := keys()
-		for x := 0; x < len(ks); x++ {
-			for y := x + 1; y < len(ks); y++ {
-				if e := trial(left[ks[x]], left[ks[y]]); e < best {
-					bestA, bestB, best = ks[x], ks[y], e
+		// Every connected pair is tried as the first join, and the order
+		// that reads and writes the fewest rows in all is kept. Starting
+		// with the pair of least output alone joined a small dimension
+		// first (TPC-H Q9: supplier and nation, then every lineitem row)
+		// where a selective one (part, filtered) cuts the fact table first.
+		best := math.Inf(1)
+		for x := range parts {
+			for y := x + 1; y < len(parts); y++ {
+				if !connected(parts[x], parts[y]) {
+					continue
+				}
+				if c, u, cost := greedy(x, y); cost < best {
+					cur, used, best = c, u, cost
 				}
 			}
 		}
-		if bestA < 0 { // nothing connects: the smallest first
-			small := ks[0]
-			for _, k := range ks {
-				if left[k].est.rows < left[small].est.rows {
+		if cur == nil { // nothing connects: the smallest first
+			small := 0
+			for k := range parts {
+				if parts[k].est.rows < parts[small].est.rows {
 					small = k
 				}
 			}
-			cur = left[small]
-			delete(left, small)
-		} else {
-			cur = joinParts(left[bestA], left[bestB])
-			delete(left, bestA)
-			delete(left, bestB)
+			cur, used, _ = greedy(small, -1)
 		}
-	}
-	for len(left) > 0 {
-		pick, best := -1, math.Inf(1)
-		for _, k := range keys() {
-			if !connected(cur, left[k]) {
-				continue
-			}
-			if e := trial(cur, left[k]); e < best {
-				pick, best = k, e
-			}
-		}
-		if pick < 0 { // a cross join, with the smallest remaining member
-			for _, k := range keys() {
-				if pick < 0 || left[k].est.rows < left[pick].est.rows {
-					pick = k
-				}
-			}
-		}
-		cur = joinParts(cur, left[pick])
-		delete(left, pick)
 	}
 	out := cur.rel
 	for k, e := range multi {

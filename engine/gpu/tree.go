@@ -518,27 +518,49 @@ func (b *Backend) ColumnStats(d engine.TableData, col int) engine.ColumnStats {
 }
 
 func (b *Backend) sampleStats(t *Table, col int) (engine.ColumnStats, error) {
+	c, err := b.SampleColumn(t, col, engine.SampleIndexes(t.N))
+	if err != nil {
+		return engine.ColumnStats{}, err
+	}
+	return engine.EstimateStats(c, t.N), nil
+}
+
+// SampleColumn gathers rows of column col of device table data on the
+// device and downloads them (engine.ColumnSampler).
+func (b *Backend) SampleColumn(d engine.TableData, col int, rows []int32) (*engine.Column, error) {
+	t, ok := d.(*Table)
+	if !ok || col >= len(t.Cols) {
+		return nil, engine.Errorf(engine.CodeInternalError, "cuda backend cannot sample %T", d)
+	}
 	if err := b.kernels(); err != nil {
-		return engine.ColumnStats{}, err
+		return nil, err
 	}
-	idx := engine.SampleIndexes(t.N)
-	s := &scratch{dev: b.dev}
-	defer s.free()
-	ip, err := s.upload(unsafe.Slice((*byte)(unsafe.Pointer(&idx[0])), 4*len(idx)))
-	if err != nil {
-		return engine.ColumnStats{}, err
-	}
-	c, err := b.gatherRows(t.Cols[col], ip, int64(len(idx)), false)
-	if err != nil {
-		return engine.ColumnStats{}, err
-	}
-	st := &Table{N: int64(len(idx)), Dev: b.dev, Cols: []*Column{c}}
-	defer st.Release()
-	h, err := st.Download()
-	if err != nil {
-		return engine.ColumnStats{}, err
-	}
-	return engine.EstimateStats(h.Cols[0], t.N), nil
+	var out *engine.Column
+	err := b.dev.Run(func() error {
+		s := &scratch{dev: b.dev}
+		defer s.free()
+		n := int64(len(rows))
+		var ip uint64
+		if n > 0 {
+			var err error
+			if ip, err = s.upload(unsafe.Slice((*byte)(unsafe.Pointer(&rows[0])), 4*len(rows))); err != nil {
+				return err
+			}
+		}
+		c, err := b.gatherRows(t.Cols[col], ip, n, false)
+		if err != nil {
+			return err
+		}
+		st := &Table{N: n, Dev: b.dev, Cols: []*Column{c}}
+		defer st.Release()
+		h, err := st.Download()
+		if err != nil {
+			return err
+		}
+		out = h.Cols[0]
+		return nil
+	})
+	return out, err
 }
 
 // groupsOnDevice groups the rows of in by p (groups.go).

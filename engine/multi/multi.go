@@ -132,6 +132,9 @@ type Table struct {
 	mu       sync.Mutex
 	gathered map[int]gatheredCopy // every row on a part, by part (gather.go)
 	hashed   map[int]hashedCopy   // every row redistributed by a column, by column (hashed.go)
+
+	statsMu sync.Mutex
+	stats   map[int]engine.ColumnStats // by column, once computed
 }
 
 // gatheredCopy is every row of a table on one part.
@@ -333,13 +336,89 @@ func (b *Backend) Materialize(ctx context.Context, p *engine.Plan, o engine.Stor
 	return b.newTable(o.Table, []segment{newSegment(0, d)}), nil
 }
 
-// ColumnStats samples the largest segment, through its part, and scales
-// its distinct count to the table's rows (wholeStats).
+// ColumnStats describes a column of a table in parts as the table whole
+// would be described: the rows the whole table's sample names
+// (engine.SampleIndexes) are gathered from the segments that hold them,
+// through their parts, so the planner picks the plans over parts that it
+// picks over one table. Where a part cannot bring rows to the host, the
+// largest segment's statistics are scaled to the table (wholeStats).
+// A table keeps its columns' once computed.
 func (b *Backend) ColumnStats(d engine.TableData, col int) engine.ColumnStats {
 	t, ok := d.(*Table)
 	if !ok {
 		return engine.ColumnStats{}
 	}
+	t.statsMu.Lock()
+	defer t.statsMu.Unlock()
+	if st, ok := t.stats[col]; ok {
+		return st
+	}
+	st, ok := b.sampledStats(t, col)
+	if !ok {
+		st = b.segmentStats(t, col)
+	}
+	if t.stats == nil {
+		t.stats = map[int]engine.ColumnStats{}
+	}
+	t.stats[col] = st
+	return st
+}
+
+// sampledStats gathers the whole table's sample of column col from the
+// segments that hold its rows, in the sample's order.
+func (b *Backend) sampledStats(t *Table, col int) (engine.ColumnStats, bool) {
+	total := t.Rows()
+	idx := engine.SampleIndexes(total)
+	var pieces *engine.HostTable
+	at := make([]int32, len(idx)) // sample row p is row at[p] of pieces
+	off, got := int64(0), int32(0)
+	for _, s := range t.segs {
+		n := s.data.Rows()
+		var local []int32
+		for p, r := range idx {
+			if int64(r) >= off && int64(r) < off+n {
+				at[p] = got + int32(len(local))
+				local = append(local, int32(int64(r)-off))
+			}
+		}
+		off += n
+		if len(local) == 0 {
+			continue
+		}
+		c, ok := b.sampleSegment(s, col, local)
+		if !ok {
+			return engine.ColumnStats{}, false
+		}
+		h := engine.NewHostTable([]*engine.Column{c}, int64(len(local)))
+		if pieces == nil {
+			pieces = h
+		} else {
+			pieces = engine.ConcatHost(pieces, h)
+		}
+		got += int32(len(local))
+	}
+	if pieces == nil || int(got) != len(idx) {
+		return engine.ColumnStats{}, false
+	}
+	return engine.EstimateStats(pieces.Cols[0].Gather(at), total), true
+}
+
+// sampleSegment brings rows of column col of segment s to the host.
+func (b *Backend) sampleSegment(s segment, col int, rows []int32) (*engine.Column, bool) {
+	if h, ok := s.data.(*engine.HostTable); ok && col < len(h.Cols) {
+		return h.Cols[col].Gather(rows), true
+	}
+	cs, ok := b.parts[s.part].(engine.ColumnSampler)
+	if !ok {
+		return nil, false
+	}
+	c, err := cs.SampleColumn(s.data, col, rows)
+	return c, err == nil
+}
+
+// segmentStats samples the largest segment, through its part, and scales
+// its distinct count to the table's rows (wholeStats).
+func (b *Backend) segmentStats(t *Table, col int) engine.ColumnStats {
 	best := t.segs[0]
 	for _, s := range t.segs {
 		if s.data.Rows() > best.data.Rows() {
