@@ -261,10 +261,20 @@ func (h *hashJoin) hashPairs() (bool, error) {
 			return false, err
 		}
 	}
+	// the build side's rows go into the hash table, the probe side's
+	// look them up: the right and the left, but for a semi or anti join
+	// with a residual that builds on its left (buildsLeft), whose pairs
+	// are made from the right rows and turned round
+	bN, bKeys, bHash, pN, pKeys, pHash := nr, rkd, rh, nl, lkd, lh
+	swapped := false
 	if h.buildsLeft() {
-		return h.markLeft(cuda.DevPtr(lkd), cuda.DevPtr(rkd), nk, lh, rh)
+		if j.Residual == nil {
+			return h.markLeft(cuda.DevPtr(lkd), cuda.DevPtr(rkd), nk, lh, rh)
+		}
+		bN, bKeys, bHash, pN, pKeys, pHash = nl, lkd, lh, nr, rkd, rh
+		swapped = true
 	}
-	size := slotsFor(nr)
+	size := slotsFor(bN)
 	slotRow, err := s.zeros(4*size, 0xff) // -1: empty
 	if err != nil {
 		return false, err
@@ -277,8 +287,8 @@ func (h *hashJoin) hashPairs() (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	if nr > 0 {
-		if err := b.joinLaunch("j_build", nr, rh.Ptr(), nr, slotRow.Ptr(), slotHash.Ptr(), uint64(size-1), nullFlag.Ptr()); err != nil {
+	if bN > 0 {
+		if err := b.joinLaunch("j_build", bN, bHash.Ptr(), bN, slotRow.Ptr(), slotHash.Ptr(), uint64(size-1), nullFlag.Ptr()); err != nil {
 			return false, err
 		}
 	}
@@ -286,7 +296,9 @@ func (h *hashJoin) hashPairs() (bool, error) {
 	if err := b.dev.CopyDtoH(nf[:], nullFlag.Ptr(), nil); err != nil {
 		return false, err
 	}
-	nulls := binary.LittleEndian.Uint32(nf[:]) != 0
+	// a NULL right key (when the right side builds; NOT IN, the only
+	// join that asks, never builds on the left with a residual)
+	nulls := !swapped && binary.LittleEndian.Uint32(nf[:]) != 0
 	mode := int32(jmInner)
 	if j.Residual == nil {
 		switch j.Kind {
@@ -309,38 +321,41 @@ func (h *hashJoin) hashPairs() (bool, error) {
 		matched = m.Ptr()
 		h.matched = m
 	}
-	counts, err := s.alloc(8 * max(nl, 1))
+	counts, err := s.alloc(8 * max(pN, 1))
 	if err != nil {
 		return false, err
 	}
-	if nl > 0 {
-		if err := b.joinLaunch("j_probe", nl, mode, cuda.DevPtr(lkd), lh.Ptr(), nl, cuda.DevPtr(rkd), nk, slotRow.Ptr(), slotHash.Ptr(),
+	if pN > 0 {
+		if err := b.joinLaunch("j_probe", pN, mode, cuda.DevPtr(pKeys), pHash.Ptr(), pN, cuda.DevPtr(bKeys), nk, slotRow.Ptr(), slotHash.Ptr(),
 			uint64(size-1), counts.Ptr(), cuda.DevPtr(0), cuda.DevPtr(0), cuda.DevPtr(0), cuda.DevPtr(0)); err != nil {
 			return false, err
 		}
 	}
-	total, err := h.scan(counts, nl)
+	total, err := h.scan(counts, pN)
 	if err != nil {
 		return false, err
 	}
 	if total > 1<<31-1 {
 		return false, engine.Errorf(engine.CodeProgramLimitExceeded, "a join of more than 2^31 rows is not supported on the GPU")
 	}
-	li, err := s.alloc(4 * max(total, 1))
+	pi, err := s.alloc(4 * max(total, 1))
 	if err != nil {
 		return false, err
 	}
-	ri, err := s.alloc(4 * max(total, 1))
+	bi, err := s.alloc(4 * max(total, 1))
 	if err != nil {
 		return false, err
 	}
-	if nl > 0 && total > 0 {
-		if err := b.joinLaunch("j_probe", nl, mode, cuda.DevPtr(lkd), lh.Ptr(), nl, cuda.DevPtr(rkd), nk, slotRow.Ptr(), slotHash.Ptr(),
-			uint64(size-1), counts.Ptr(), counts.Ptr(), li.Ptr(), ri.Ptr(), matched); err != nil {
+	if pN > 0 && total > 0 {
+		if err := b.joinLaunch("j_probe", pN, mode, cuda.DevPtr(pKeys), pHash.Ptr(), pN, cuda.DevPtr(bKeys), nk, slotRow.Ptr(), slotHash.Ptr(),
+			uint64(size-1), counts.Ptr(), counts.Ptr(), pi.Ptr(), bi.Ptr(), matched); err != nil {
 			return false, err
 		}
 	}
-	h.li, h.ri, h.n = uint64(li.Ptr()), uint64(ri.Ptr()), total
+	h.li, h.ri, h.n = uint64(pi.Ptr()), uint64(bi.Ptr()), total
+	if swapped {
+		h.li, h.ri = h.ri, h.li
+	}
 	if mode >= jmSemi {
 		h.ri = 0 // semi and anti joins output left rows only
 	}
@@ -357,18 +372,25 @@ func slotsFor(n int64) int64 {
 	return size
 }
 
-// buildsLeft reports whether a semi or anti join without a residual
-// builds its hash table on the left side: where the right side has more
-// than twice the left's rows, building on the right (the hash table of
-// every right row) costs more than probing it. The left rows the right
-// matches are flagged instead (markLeft).
+// buildsLeft reports whether a semi or anti join builds its hash table
+// on the left side: where the right side has more than twice the left's
+// rows, building on the right (the hash table of every right row) costs
+// more than probing it. Without a residual the left rows the right
+// matches are flagged (markLeft); with one, the candidate pairs are made
+// from the right rows and filtered as any join's (NOT IN, whose NULL
+// rules need the right side's NULLs, only builds on the left without a
+// residual).
 func (h *hashJoin) buildsLeft() bool {
 	switch h.j.Kind {
-	case engine.JoinSemi, engine.JoinAnti, engine.JoinAntiNull:
+	case engine.JoinSemi, engine.JoinAnti:
+	case engine.JoinAntiNull:
+		if h.j.Residual != nil {
+			return false
+		}
 	default:
 		return false
 	}
-	return h.j.Residual == nil && h.l.N > 0 && h.r.N > 2*h.l.N
+	return h.l.N > 0 && h.r.N > 2*h.l.N
 }
 
 // markLeft runs a semi or anti join built on its left side: the left

@@ -76,6 +76,11 @@ var joinQueries = []string{
 	`SELECT a.id FROM ja a WHERE a.id < 40 AND a.k NOT IN (SELECT k FROM jb WHERE k IS NOT NULL)`,
 	`SELECT a.id FROM ja a WHERE a.id < 40 AND a.k NOT IN (SELECT k FROM jb)`,
 	`SELECT a.id FROM ja a WHERE a.id < 40 AND a.f NOT IN (SELECT f FROM jb WHERE f IS NOT NULL)`,
+	// ... and with a residual: the candidate pairs come from the right rows
+	`SELECT a.id FROM ja a WHERE a.id < 40 AND EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k AND b.id <> a.id)`,
+	`SELECT a.id FROM ja a WHERE a.id < 40 AND NOT EXISTS (SELECT 1 FROM jb b WHERE b.k = a.k AND b.n > a.n)`,
+	`SELECT a.id FROM ja a WHERE a.id < 40 AND EXISTS (SELECT 1 FROM jb b WHERE b.s = a.s AND b.d <> a.d)`,
+	`SELECT a.id, a.k FROM ja a WHERE a.id < 60 AND EXISTS (SELECT 1 FROM ja a2 WHERE a2.k = a.k AND a2.id <> a.id) AND NOT EXISTS (SELECT 1 FROM ja a3 WHERE a3.k = a.k AND a3.id <> a.id AND a3.n > a.n)`,
 }
 
 // writeJoinTable writes n rows of the join tables' columns: id, k (keys
