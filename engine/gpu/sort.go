@@ -162,7 +162,12 @@ func (r *run) topByFirstKey(fns map[string]*cuda.Function, p *engine.Plan, sel u
 	if err != nil || len(words) == 0 {
 		return nil, false, err // every first key alike: no candidates to pick
 	}
-	ident, err := r.s.alloc(4 * n)
+	// the candidates' search needs 16 bytes a row, given back when it ends
+	// (its last step waits for the device), so that a fallback to the
+	// whole sort does not hold them too
+	tmp := &scratch{dev: r.b.dev}
+	defer tmp.free()
+	ident, err := tmp.alloc(4 * n)
 	if err != nil {
 		return nil, false, err
 	}
@@ -170,11 +175,11 @@ func (r *run) topByFirstKey(fns map[string]*cuda.Function, p *engine.Plan, sel u
 	if err := r.b.dev.Launch(fns["s_iota"], grid, cuda.Dim3{X: sortTPB, Y: 1, Z: 1}, 0, nil, ident.Ptr(), n); err != nil {
 		return nil, false, err
 	}
-	cands, err := r.s.alloc(4 * n)
+	cands, err := tmp.alloc(4 * n)
 	if err != nil {
 		return nil, false, err
 	}
-	scratch, err := r.s.alloc(8 * n)
+	scratch, err := tmp.alloc(8 * n)
 	if err != nil {
 		return nil, false, err
 	}
