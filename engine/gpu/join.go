@@ -274,23 +274,9 @@ func (h *hashJoin) hashPairs() (bool, error) {
 		bN, bKeys, bHash, pN, pKeys, pHash = nl, lkd, lh, nr, rkd, rh
 		swapped = true
 	}
-	size := slotsFor(bN)
-	slotRow, err := s.zeros(4*size, 0xff) // -1: empty
+	slotRow, slotHash, size, nullFlag, err := h.build(bN, bHash)
 	if err != nil {
 		return false, err
-	}
-	slotHash, err := s.alloc(8 * size)
-	if err != nil {
-		return false, err
-	}
-	nullFlag, err := s.zeros(8, 0)
-	if err != nil {
-		return false, err
-	}
-	if bN > 0 {
-		if err := b.joinLaunch("j_build", bN, bHash.Ptr(), bN, slotRow.Ptr(), slotHash.Ptr(), uint64(size-1), nullFlag.Ptr()); err != nil {
-			return false, err
-		}
 	}
 	// a NULL right key: only NOT IN asks (and it never builds on the left
 	// with a residual), so only NOT IN waits for the build to read it
@@ -365,14 +351,29 @@ func (h *hashJoin) hashPairs() (bool, error) {
 	return nulls, nil
 }
 
-// slotsFor is the size of the hash table of n build rows: a power of two
-// at least twice n.
-func slotsFor(n int64) int64 {
-	size := int64(16)
+// build puts n rows with their hashes into a new hash table (j_build):
+// the slots' rows (-1 empty) and hashes, its size (a power of two at
+// least twice n), and a word the build sets to 1 where a row's key is
+// NULL.
+func (h *hashJoin) build(n int64, hashes *cuda.Buffer) (slotRow, slotHash *cuda.Buffer, size int64, nullFlag *cuda.Buffer, err error) {
+	s := h.s
+	size = 16
 	for size < 2*n {
 		size *= 2
 	}
-	return size
+	if slotRow, err = s.zeros(4*size, 0xff); err != nil {
+		return
+	}
+	if slotHash, err = s.alloc(8 * size); err != nil {
+		return
+	}
+	if nullFlag, err = s.zeros(8, 0); err != nil {
+		return
+	}
+	if n > 0 {
+		err = h.b.joinLaunch("j_build", n, hashes.Ptr(), n, slotRow.Ptr(), slotHash.Ptr(), uint64(size-1), nullFlag.Ptr())
+	}
+	return
 }
 
 // buildsLeft reports whether a semi or anti join builds its hash table
@@ -404,22 +405,12 @@ func (h *hashJoin) buildsLeft() bool {
 func (h *hashJoin) markLeft(lkd, rkd cuda.DevPtr, nk int32, lh, rh *cuda.Buffer) (bool, error) {
 	b, s, j := h.b, h.s, h.j
 	nl, nr := h.l.N, h.r.N
-	size := slotsFor(nl)
-	slotRow, err := s.zeros(4*size, 0xff) // -1: empty
+	slotRow, slotHash, size, _, err := h.build(nl, lh)
 	if err != nil {
 		return false, err
 	}
-	slotHash, err := s.alloc(8 * size)
+	rightNull, err := s.zeros(8, 0) // set by the probe
 	if err != nil {
-		return false, err
-	}
-	// one word for j_build's NULL flag (the left's, unused) and one for
-	// the probe's (the right's)
-	nullFlags, err := s.zeros(16, 0)
-	if err != nil {
-		return false, err
-	}
-	if err := b.joinLaunch("j_build", nl, lh.Ptr(), nl, slotRow.Ptr(), slotHash.Ptr(), uint64(size-1), nullFlags.Ptr()); err != nil {
 		return false, err
 	}
 	// a byte per left row: 1 matched, 0 not, 2 (NOT IN only) a NULL key,
@@ -433,15 +424,14 @@ func (h *hashJoin) markLeft(lkd, rkd cuda.DevPtr, nk int32, lh, rh *cuda.Buffer)
 			return false, err
 		}
 	}
-	rightNull := nullFlags.Ptr() + 8
 	if err := b.joinLaunch("j_probe", nr, int32(jmMark), rkd, rh.Ptr(), nr, lkd, nk, slotRow.Ptr(), slotHash.Ptr(),
-		uint64(size-1), rightNull, cuda.DevPtr(0), cuda.DevPtr(0), cuda.DevPtr(0), flags.Ptr()); err != nil {
+		uint64(size-1), rightNull.Ptr(), cuda.DevPtr(0), cuda.DevPtr(0), cuda.DevPtr(0), flags.Ptr()); err != nil {
 		return false, err
 	}
 	nulls := false
 	if j.Kind == engine.JoinAntiNull {
 		var nf [4]byte
-		if err := b.dev.CopyDtoH(nf[:], rightNull, nil); err != nil {
+		if err := b.dev.CopyDtoH(nf[:], rightNull.Ptr(), nil); err != nil {
 			return false, err
 		}
 		nulls = binary.LittleEndian.Uint32(nf[:]) != 0
