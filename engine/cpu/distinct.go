@@ -28,6 +28,10 @@ func newDistinctSet(argT engine.Type, grouped bool) *distinctSet {
 	if !grouped && engine.PhysOf(argT.Kind) == engine.PhysInt {
 		d.index.intSlots()
 	}
+	if grouped {
+		// group ids fit in 32 bits
+		d.index.pairSlotsFor(engine.Int32, argT)
+	}
 	return d
 }
 

@@ -79,3 +79,18 @@ func BenchmarkQ1Workers1(b *testing.B) { benchQuery(b, q1, 1) }
 func BenchmarkQ1Workers2(b *testing.B) { benchQuery(b, q1, 2) }
 func BenchmarkQ6Workers1(b *testing.B) { benchQuery(b, q6, 1) }
 func BenchmarkQ6Workers2(b *testing.B) { benchQuery(b, q6, 2) }
+
+// High-cardinality grouping and DISTINCT aggregates (issue 11).
+const (
+	gTwoCols  = `SELECT l_partkey, l_suppkey, count(*), sum(l_extendedprice) FROM lineitem GROUP BY l_partkey, l_suppkey ORDER BY 3 DESC, 1, 2 LIMIT 10`
+	gPartkey  = `SELECT l_partkey, count(*), avg(l_quantity) FROM lineitem GROUP BY l_partkey ORDER BY 2 DESC, 1 LIMIT 10`
+	dGlobal   = `SELECT count(DISTINCT l_orderkey), count(DISTINCT l_partkey) FROM lineitem`
+	dPerGroup = `SELECT l_suppkey, count(DISTINCT l_partkey) FROM lineitem GROUP BY l_suppkey ORDER BY 2 DESC, 1 LIMIT 10`
+	dString   = `SELECT l_returnflag, count(DISTINCT l_comment) FROM lineitem GROUP BY l_returnflag ORDER BY 1`
+)
+
+func BenchmarkGroupTwoColsWorkers2(b *testing.B)     { benchQuery(b, gTwoCols, 2) }
+func BenchmarkGroupPartkeyWorkers2(b *testing.B)     { benchQuery(b, gPartkey, 2) }
+func BenchmarkDistinctGlobalWorkers2(b *testing.B)   { benchQuery(b, dGlobal, 2) }
+func BenchmarkDistinctPerGroupWorkers2(b *testing.B) { benchQuery(b, dPerGroup, 2) }
+func BenchmarkDistinctStringWorkers2(b *testing.B)   { benchQuery(b, dString, 2) }
