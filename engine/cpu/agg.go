@@ -19,6 +19,10 @@ type aggregator struct {
 	ng     int
 	states []*aggState
 	ids    []int32
+	// arena keeps the string keys; sharedKeys: newGroup is given keys
+	// that already belong to the aggregation (a merge's), not copied
+	arena      byteArena
+	sharedKeys bool
 }
 
 type aggState struct {
@@ -145,9 +149,13 @@ func newAggregator(p *engine.Plan) *aggregator {
 func (a *aggregator) newGroup(keys []*engine.Vec, row int) int32 {
 	id := int32(a.ng)
 	a.ng++
+	ar := &a.arena
+	if a.sharedKeys {
+		ar = nil
+	}
 	for k, kv := range keys {
 		roomVec(a.keys[k])
-		a.keys[k].AppendRow(kv, row)
+		appendKey(a.keys[k], kv, row, ar)
 	}
 	return id
 }
@@ -521,7 +529,9 @@ func (a *aggregator) hasDistinct() bool {
 func (a *aggregator) merge(o *aggregator) error {
 	ids := make([]int32, o.ng)
 	if len(a.plan.GroupBy) > 0 {
+		a.sharedKeys = true // o's keys are its own copies
 		a.index.assign(a.keys, o.keys, 0, o.ng, ids, func(row int) int32 { return a.newGroup(o.keys, row) })
+		a.sharedKeys = false
 		a.growStates()
 	}
 	for g, id := range ids {
