@@ -630,3 +630,45 @@ func TestDeviceCUDA(t *testing.T) {
 		t.Errorf("device cuda gave backend %q", db.Backend())
 	}
 }
+
+// TestScanNullablePointers: *string, *int64 and *float64 destinations
+// (a pointer to a pointer) take values and NULLs, and refuse what their
+// element type refuses.
+func TestScanNullablePointers(t *testing.T) {
+	db := openDB(t, gpusql.Options{})
+	rows, err := db.Query(context.Background(), `SELECT 'x' || i, i * 10, i / 4.0 FROM (VALUES (1), (NULL), (3)) v(i) ORDER BY i NULLS FIRST`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	s, n, f := new(string), new(int64), new(float64) // set: NULL must clear them
+	var got []string
+	for rows.Next() {
+		if err := rows.Scan(&s, &n, &f); err != nil {
+			t.Fatal(err)
+		}
+		if s == nil || n == nil || f == nil {
+			got = append(got, fmt.Sprintf("%v %v %v", s == nil, n == nil, f == nil))
+			continue
+		}
+		got = append(got, fmt.Sprintf("%s %d %g", *s, *n, *f))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "true true true|x1 10 0.25|x3 30 0.75"; strings.Join(got, "|") != want {
+		t.Errorf("got %q, want %q", strings.Join(got, "|"), want)
+	}
+	r2, err := db.Query(context.Background(), `SELECT 'abc'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r2.Close()
+	if !r2.Next() {
+		t.Fatal(r2.Err())
+	}
+	var p *int64
+	if err := r2.Scan(&p); sqlstate(err) != engine.CodeDatatypeMismatch {
+		t.Errorf("text into **int64: %v, want 42804", err)
+	}
+}

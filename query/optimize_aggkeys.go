@@ -78,7 +78,21 @@ func (o *optimizer) filteredGroups(g engine.Rel, gKey engine.Expr, other engine.
 		return nil, false
 	}
 	if !scanLike(other) {
-		return nil, false // other is read twice: only a filtered scan is cheap enough
+		// other is read twice: only a filtered scan is cheap enough. Below
+		// inner joins, the filtered scan its key comes from will do: the
+		// joins only drop its rows, so its keys hold every key of other
+		// (TPC-H Q2: part, filtered, under the join with supplier, nation
+		// and region), where its rows are far fewer than the groups (the
+		// keys of all of orders, joined with customer above, would drop no
+		// group of lineitem by l_orderkey)
+		var ok bool
+		if other, otherKey, ok = keyLeaf(other, otherKey); !ok {
+			return nil, false
+		}
+		in := o.estimate(inputOf(p))
+		if key.Idx >= len(in.cols) || o.estimate(other).rows*aggKeysRatio > in.cols[key.Idx].Distinct {
+			return nil, false
+		}
 	}
 	inRows := o.estimate(inputOf(p)).rows
 	if o.estimate(other).rows*aggKeysRatio > inRows {
@@ -132,6 +146,30 @@ func (o *optimizer) semiOn(in engine.Rel, key engine.Expr, keys engine.Rel) engi
 		LeftKeys: []engine.Expr{key}, RightKeys: []engine.Expr{&engine.ColRef{Idx: 0, Name: "key", T: key.Type()}}}
 	j.Est = o.estimate(j).rows
 	return j
+}
+
+// keyLeaf finds, below the inner joins of r, the filtered scan (scanLike)
+// that column key of r comes from, and the key's column there.
+func keyLeaf(r engine.Rel, key engine.Expr) (engine.Rel, engine.Expr, bool) {
+	ref, ok := key.(*engine.ColRef)
+	if !ok {
+		return nil, nil, false
+	}
+	for {
+		if scanLike(r) {
+			return r, ref, true
+		}
+		j, ok := r.(*engine.Join)
+		if !ok || j.Kind != engine.JoinInner {
+			return nil, nil, false
+		}
+		if nl := len(j.Left.Columns()); ref.Idx < nl {
+			r = j.Left
+		} else {
+			r = j.Right
+			ref = &engine.ColRef{Idx: ref.Idx - nl, Name: ref.Name, T: ref.T}
+		}
+	}
 }
 
 // scanLike reports whether r only filters one table: a scan, a

@@ -296,12 +296,24 @@ func TestPlanner(t *testing.T) {
 		if !found {
 			t.Errorf("want lineitem semi-joined with the orders of those customers below the grouping:\n%s", p)
 		}
-		// ... but not when the other side is an inner join (it would run twice)
+		// ... but not when the other side is an inner join whose scan of
+		// the key is as large as the groups (all of orders: it would drop
+		// none)
 		p = explain(t, sess, `SELECT o_orderkey, s FROM orders, customer,
 			(SELECT l_orderkey AS k, sum(l_quantity) AS s FROM lineitem GROUP BY l_orderkey) g
 			WHERE k = o_orderkey AND o_custkey = c_custkey AND c_nationkey = 3`)
 		if n := len(p.find("Hash Semi Join on ")); n != 0 {
 			t.Errorf("%d semi joins, want none:\n%s", n, p)
+		}
+		// ... and when it is an inner join over a small filtered scan of
+		// the key, that scan's keys (Q2: part under supplier, nation and
+		// region)
+		p = explain(t, sess, `SELECT o_orderkey, s FROM orders, customer,
+			(SELECT l_orderkey AS k, sum(l_quantity) AS s FROM lineitem GROUP BY l_orderkey) g
+			WHERE k = o_orderkey AND o_custkey = c_custkey AND o_orderkey < 40`)
+		semi = p.find("Hash Semi Join on ")
+		if len(semi) != 1 || len(semi[0].kids[1].find("Scan orders")) != 1 || len(semi[0].kids[1].find("Scan customer")) != 0 {
+			t.Errorf("want lineitem semi-joined with the keys of the orders scan alone:\n%s", p)
 		}
 	})
 

@@ -292,13 +292,16 @@ func (h *hashJoin) hashPairs() (bool, error) {
 			return false, err
 		}
 	}
-	var nf [4]byte
-	if err := b.dev.CopyDtoH(nf[:], nullFlag.Ptr(), nil); err != nil {
-		return false, err
+	// a NULL right key: only NOT IN asks (and it never builds on the left
+	// with a residual), so only NOT IN waits for the build to read it
+	nulls := false
+	if j.Kind == engine.JoinAntiNull && !swapped {
+		var nf [4]byte
+		if err := b.dev.CopyDtoH(nf[:], nullFlag.Ptr(), nil); err != nil {
+			return false, err
+		}
+		nulls = binary.LittleEndian.Uint32(nf[:]) != 0
 	}
-	// a NULL right key (when the right side builds; NOT IN, the only
-	// join that asks, never builds on the left with a residual)
-	nulls := !swapped && binary.LittleEndian.Uint32(nf[:]) != 0
 	mode := int32(jmInner)
 	if j.Residual == nil {
 		switch j.Kind {
@@ -396,7 +399,8 @@ func (h *hashJoin) buildsLeft() bool {
 // markLeft runs a semi or anti join built on its left side: the left
 // rows go into the hash table, one probe pass of the right rows flags the
 // left rows they match (jmMark), and the join's rows are the left rows
-// whose flag it keeps. nulls reports a NULL right key, as hashPairs does.
+// whose flag it keeps. nulls reports a NULL right key of a NOT IN, as
+// hashPairs does.
 func (h *hashJoin) markLeft(lkd, rkd cuda.DevPtr, nk int32, lh, rh *cuda.Buffer) (bool, error) {
 	b, s, j := h.b, h.s, h.j
 	nl, nr := h.l.N, h.r.N
@@ -434,9 +438,13 @@ func (h *hashJoin) markLeft(lkd, rkd cuda.DevPtr, nk int32, lh, rh *cuda.Buffer)
 		uint64(size-1), rightNull, cuda.DevPtr(0), cuda.DevPtr(0), cuda.DevPtr(0), flags.Ptr()); err != nil {
 		return false, err
 	}
-	var nf [4]byte
-	if err := b.dev.CopyDtoH(nf[:], rightNull, nil); err != nil {
-		return false, err
+	nulls := false
+	if j.Kind == engine.JoinAntiNull {
+		var nf [4]byte
+		if err := b.dev.CopyDtoH(nf[:], rightNull, nil); err != nil {
+			return false, err
+		}
+		nulls = binary.LittleEndian.Uint32(nf[:]) != 0
 	}
 	want := int32(0)
 	if j.Kind == engine.JoinSemi {
@@ -447,7 +455,7 @@ func (h *hashJoin) markLeft(lkd, rkd cuda.DevPtr, nk int32, lh, rh *cuda.Buffer)
 		return false, err
 	}
 	h.li, h.ri, h.n = rows, 0, n
-	return binary.LittleEndian.Uint32(nf[:]) != 0, nil
+	return nulls, nil
 }
 
 // crossPairs writes every pair of rows (a join without keys).

@@ -106,6 +106,15 @@ var sortQueries = []string{
 	`SELECT id, 100 / g FROM s ORDER BY id LIMIT 5`,
 	`SELECT id, 100 / g FROM s WHERE g <> 0 ORDER BY 2, id DESC LIMIT 5`,
 	`SELECT id, f * 2 FROM s WHERE f > 0 ORDER BY 2 DESC LIMIT 12`,
+	// several plain-column keys and a small window: the candidates by
+	// the first key, then every key over them (topByFirstKey)
+	`SELECT id, g, d FROM s ORDER BY d DESC, g, id LIMIT 10`,
+	`SELECT id, k, g FROM s ORDER BY k, g DESC LIMIT 20 OFFSET 3`,
+	`SELECT id, m FROM s ORDER BY m DESC, id LIMIT 15`,
+	`SELECT id, b, g FROM s ORDER BY b DESC NULLS LAST, g LIMIT 5`,
+	`SELECT id, f, g FROM s ORDER BY f NULLS FIRST, g DESC LIMIT 30`,
+	`SELECT dt, ts, id FROM s ORDER BY dt DESC, ts, id LIMIT 25`,
+	`SELECT big, g FROM s ORDER BY big, g LIMIT 7`,
 }
 
 func sortSessions(t *testing.T, dir string, tables map[string]string) (engine.Session, engine.Session) {
