@@ -319,6 +319,14 @@ func DecDiv(a, b Dec) (Dec, bool) {
 
 // DecDivScale divides a by b, rounding to scale rs.
 func DecDivScale(a, b Dec, rs int32) (Dec, bool) {
+	if q, ok := decDivSmall(a, b, rs); ok {
+		return q, true
+	}
+	return decDivBig(a, b, rs)
+}
+
+// decDivBig is DecDivScale in big integers.
+func decDivBig(a, b Dec, rs int32) (Dec, bool) {
 	// a/b = (ma/10^sa) / (mb/10^sb); q*10^rs = ma*10^(rs+sb-sa) / mb
 	num := a.Big()
 	den := b.Big()
@@ -340,6 +348,51 @@ func DecDivScale(a, b Dec, rs int32) (Dec, bool) {
 		q.Neg(q)
 	}
 	return decFromBig(q, rs)
+}
+
+// decDivSmall is DecDivScale where both mantissas and the rounded
+// quotient fit in int64 and the power of ten in 64 bits: the division is
+// then one of 128 by 64 bits. ok is false where it does not apply.
+func decDivSmall(a, b Dec, rs int32) (q Dec, ok bool) {
+	ma, oka := a.Int64()
+	mb, okb := b.Int64()
+	e := int(rs) + int(b.Scale) - int(a.Scale)
+	if !oka || !okb || mb == 0 || e > 19 || e < -19 || ma == math.MinInt64 || mb == math.MinInt64 {
+		return Dec{}, false
+	}
+	neg := (ma < 0) != (mb < 0)
+	num, den := uint64(ma), uint64(mb)
+	if ma < 0 {
+		num = uint64(-ma)
+	}
+	if mb < 0 {
+		den = uint64(-mb)
+	}
+	var hi, lo uint64
+	if e >= 0 {
+		hi, lo = bits.Mul64(num, pow10u64[e])
+	} else {
+		dh, dl := bits.Mul64(den, pow10u64[-e])
+		if dh != 0 {
+			return Dec{}, false
+		}
+		den, lo = dl, num
+	}
+	if hi >= den { // the quotient needs more than 64 bits
+		return Dec{}, false
+	}
+	quo, rem := bits.Div64(hi, lo, den)
+	if rem >= den-rem { // round half away from zero
+		quo++
+	}
+	if quo > math.MaxInt64 {
+		return Dec{}, false
+	}
+	m := int64(quo)
+	if neg {
+		m = -m
+	}
+	return Dec{Hi: m >> 63, Lo: uint64(m), Scale: rs}, true
 }
 
 // DecMod is PostgreSQL's numeric modulo: a - trunc(a/b)*b, scale max.

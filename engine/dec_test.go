@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"math/rand"
 	"strings"
 	"testing"
 )
@@ -631,5 +632,60 @@ func TestDecAgainstPostgres(t *testing.T) {
 			}
 		}
 		check("round to 2 places:", rounded, true, f[6])
+	}
+}
+
+// TestDecDivSmallMatchesBig checks the 128-by-64-bit division against
+// the big-integer one on random mantissas, scales and result scales,
+// including signs, values near the int64 limits and quotients that
+// round at exactly one half.
+func TestDecDivSmallMatchesBig(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	mant := func() int64 {
+		switch r.Intn(6) {
+		case 0:
+			return int64(r.Intn(21)) - 10
+		case 1:
+			return math.MaxInt64 - int64(r.Intn(3))
+		case 2:
+			return math.MinInt64 + int64(r.Intn(3))
+		case 3:
+			return r.Int63n(1e6) - 5e5
+		}
+		v := r.Int63() >> uint(r.Intn(63))
+		if r.Intn(2) == 0 {
+			v = -v
+		}
+		return v
+	}
+	used := 0
+	for i := 0; i < 200000; i++ {
+		a := Dec{Lo: 0, Scale: int32(r.Intn(20))}
+		ma, mb := mant(), mant()
+		a.Hi, a.Lo = ma>>63, uint64(ma)
+		b := Dec{Hi: mb >> 63, Lo: uint64(mb), Scale: int32(r.Intn(20))}
+		if r.Intn(10) == 0 { // exact halves: a = b*k + b/2
+			k := int64(r.Intn(1000))
+			mb = 2 * int64(r.Intn(1e6)+1)
+			b = Dec{Hi: 0, Lo: uint64(mb), Scale: 0}
+			m := mb*k + mb/2
+			a = Dec{Hi: 0, Lo: uint64(m), Scale: 0}
+		}
+		rs := int32(r.Intn(24))
+		if mb == 0 {
+			continue
+		}
+		want, wok := decDivBig(a, b, rs)
+		got, ok := decDivSmall(a, b, rs)
+		if !ok {
+			continue
+		}
+		used++
+		if !wok || got != want {
+			t.Fatalf("%s / %s at scale %d: small %v %v, big %v %v", a.String(), b.String(), rs, got, ok, want, wok)
+		}
+	}
+	if used < 50000 {
+		t.Fatalf("only %d of the divisions took the small path", used)
 	}
 }

@@ -19,6 +19,10 @@ type aggregator struct {
 	ng     int
 	states []*aggState
 	ids    []int32
+	// arena keeps the string keys; sharedKeys: newGroup is given keys
+	// that already belong to the aggregation (a merge's), not copied
+	arena      byteArena
+	sharedKeys bool
 }
 
 type aggState struct {
@@ -104,6 +108,9 @@ func newAggregator(p *engine.Plan) *aggregator {
 	if len(p.GroupBy) == 1 && engine.PhysOf(p.GroupBy[0].Type().Kind) == engine.PhysInt {
 		a.index.intSlots()
 	}
+	if len(p.GroupBy) == 2 {
+		a.index.pairSlotsFor(p.GroupBy[0].Type(), p.GroupBy[1].Type())
+	}
 	for _, c := range p.Aggs {
 		s := &aggState{call: c, skind: sumKindOf(c)}
 		if s.skind == sumDec && !c.Distinct && c.Arg != nil && c.Arg.Type().Kind == engine.KindNumeric {
@@ -132,38 +139,99 @@ func newAggregator(p *engine.Plan) *aggregator {
 	}
 	if len(p.GroupBy) == 0 {
 		a.newGroup(nil, 0) // a global aggregate has one group even over no rows
+		a.growStates()
 	}
 	return a
 }
 
+// newGroup makes a group of row row of keys and returns its id. The
+// aggregates' slots for it are made by the next growStates.
 func (a *aggregator) newGroup(keys []*engine.Vec, row int) int32 {
 	id := int32(a.ng)
 	a.ng++
+	ar := &a.arena
+	if a.sharedKeys {
+		ar = nil
+	}
 	for k, kv := range keys {
 		roomVec(a.keys[k])
-		a.keys[k].AppendRow(kv, row)
-	}
-	for _, s := range a.states {
-		s.count = append(room(s.count), 0)
-		s.has = append(room(s.has), false)
-		switch {
-		case s.call.Func.IsStat():
-			s.stat = append(s.stat, eval.StatAcc{})
-		case s.ord != nil:
-			s.ord.rows = append(s.ord.rows, nil)
-		case s.str != nil:
-			s.str.rows = append(s.str.rows, nil)
-		case s.best != nil:
-			s.best.AppendRow(zeroOf(s.best.T), 0)
-		case s.skind == sumInt:
-			s.sumI = append(room(s.sumI), 0)
-		case s.skind == sumDec:
-			s.sumD = append(room(s.sumD), engine.Dec{})
-		case s.skind == sumAcc:
-			s.sums = append(room(s.sums), eval.SumAcc{})
-		}
+		appendKey(a.keys[k], kv, row, ar)
 	}
 	return id
+}
+
+// growStates gives every aggregate a zero slot for each group made since
+// the last call, all at once.
+func (a *aggregator) growStates() {
+	for _, s := range a.states {
+		n := len(s.count)
+		if n == a.ng {
+			continue
+		}
+		s.count, s.has = extend(s.count, a.ng), extend(s.has, a.ng)
+		switch {
+		case s.call.Func.IsStat():
+			s.stat = extend(s.stat, a.ng)
+		case s.ord != nil:
+			s.ord.rows = extend(s.ord.rows, a.ng)
+		case s.str != nil:
+			s.str.rows = extend(s.str.rows, a.ng)
+		case s.best != nil:
+			z := zeroOf(s.best.T)
+			for range a.ng - n {
+				roomVec(s.best)
+				s.best.AppendRow(z, 0)
+			}
+		case s.skind == sumInt:
+			s.sumI = extend(s.sumI, a.ng)
+		case s.skind == sumDec:
+			s.sumD = extend(s.sumD, a.ng)
+		case s.skind == sumAcc:
+			s.sums = extend(s.sums, a.ng)
+		}
+	}
+}
+
+// reserve makes room for n groups in all, so that making them grows
+// nothing.
+func (a *aggregator) reserve(n int) {
+	a.index.reserve(n)
+	for _, v := range a.keys {
+		switch {
+		case v.I != nil:
+			v.I = slices.Grow(v.I, n-len(v.I))
+		case v.D != nil:
+			v.D = slices.Grow(v.D, n-len(v.D))
+		case v.S != nil:
+			v.S = slices.Grow(v.S, n-len(v.S))
+		case v.F != nil:
+			v.F = slices.Grow(v.F, n-len(v.F))
+		}
+	}
+	for _, s := range a.states {
+		s.count, s.has = slices.Grow(s.count, n-len(s.count)), slices.Grow(s.has, n-len(s.has))
+		switch {
+		case s.call.Func.IsStat() || s.ord != nil || s.str != nil || s.best != nil:
+		case s.skind == sumInt:
+			s.sumI = slices.Grow(s.sumI, n-len(s.sumI))
+		case s.skind == sumDec:
+			s.sumD = slices.Grow(s.sumD, n-len(s.sumD))
+		case s.skind == sumAcc:
+			s.sums = slices.Grow(s.sums, n-len(s.sums))
+		}
+	}
+}
+
+// extend lengthens s to n with zero values, at least doubling its
+// capacity when it grows.
+func extend[T any](s []T, n int) []T {
+	if n > cap(s) {
+		s = slices.Grow(s, max(n-len(s), len(s), 64))
+	}
+	old := len(s)
+	s = s[:n]
+	clear(s[old:])
+	return s
 }
 
 // room doubles s's capacity when it is full: the group tables grow by
@@ -215,6 +283,7 @@ func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n
 		}
 	} else {
 		a.index.assign(a.keys, keys, 0, n, ids, func(row int) int32 { return a.newGroup(keys, row) })
+		a.growStates()
 	}
 	for _, s := range a.states {
 		if s.call.Func.IsStat() || s.ord != nil {
@@ -460,7 +529,10 @@ func (a *aggregator) hasDistinct() bool {
 func (a *aggregator) merge(o *aggregator) error {
 	ids := make([]int32, o.ng)
 	if len(a.plan.GroupBy) > 0 {
+		a.sharedKeys = true // o's keys are its own copies
 		a.index.assign(a.keys, o.keys, 0, o.ng, ids, func(row int) int32 { return a.newGroup(o.keys, row) })
+		a.sharedKeys = false
+		a.growStates()
 	}
 	for g, id := range ids {
 		for k, s := range a.states {

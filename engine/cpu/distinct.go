@@ -16,6 +16,7 @@ type distinctSet struct {
 	gids    *engine.Vec // a batch's group ids
 	slots   []int32
 	fresh   []bool
+	arena   byteArena
 }
 
 func newDistinctSet(argT engine.Type, grouped bool) *distinctSet {
@@ -27,6 +28,10 @@ func newDistinctSet(argT engine.Type, grouped bool) *distinctSet {
 	d.keys = append(d.keys, engine.NewVec(argT, 0))
 	if !grouped && engine.PhysOf(argT.Kind) == engine.PhysInt {
 		d.index.intSlots()
+	}
+	if grouped {
+		// group ids fit in 32 bits
+		d.index.pairSlotsFor(engine.Int32, argT)
 	}
 	return d
 }
@@ -55,7 +60,7 @@ func (d *distinctSet) insert(ids []int32, arg *engine.Vec, n int) []bool {
 	d.index.assign(d.keys, batch, 0, n, d.slots[:n], func(row int) int32 {
 		for k, v := range batch {
 			roomVec(d.keys[k])
-			d.keys[k].AppendRow(v, row)
+			appendKey(d.keys[k], v, row, &d.arena)
 		}
 		fresh[row] = true
 		d.n++

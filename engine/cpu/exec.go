@@ -271,11 +271,7 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 	var collected *engine.Batch
 	switch {
 	case p.Aggregate:
-		agg, err := r.aggregate(ctx, workers)
-		if err != nil {
-			return err
-		}
-		res, err := agg.result()
+		res, err := r.aggregate(ctx, workers)
 		if err != nil {
 			return err
 		}
@@ -338,9 +334,11 @@ func (b *Backend) Execute(ctx context.Context, p *engine.Plan, sink engine.Batch
 	return nil
 }
 
-// aggregate feeds every morsel to an aggregator; with several workers each
-// aggregates its own range and the partial results merge in worker order.
-func (r *execRun) aggregate(ctx context.Context, workers int) (*aggregator, error) {
+// aggregate feeds every morsel to an aggregator and returns its result;
+// with several workers each aggregates its own range and the partial
+// results merge in worker order, by partitions of the groups in parallel
+// where there are many (aggmerge.go).
+func (r *execRun) aggregate(ctx context.Context, workers int) (*engine.Batch, error) {
 	aggs := make([]*aggregator, max(workers, 1))
 	for w := range aggs {
 		aggs[w] = newAggregator(r.p)
@@ -390,12 +388,15 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*aggregator, erro
 	if err != nil {
 		return nil, err
 	}
+	if canMergeByPartition(aggs) {
+		return mergeByPartition(aggs, workers)
+	}
 	for _, o := range aggs[1:] {
 		if err := aggs[0].merge(o); err != nil {
 			return nil, err
 		}
 	}
-	return aggs[0], nil
+	return aggs[0].result()
 }
 
 // groupKeyRange returns the range of values of the plan's GROUP BY key

@@ -28,6 +28,11 @@ type groupIndex struct {
 	// place of the hash (intSlots); nullID is the NULL key's group + 1.
 	intKey bool
 	nullID int32
+	// pair: the index has two keys of 32 bits (pairSlots), kept in the
+	// slots as one integer; rows with a NULL key go to nulls, an index of
+	// the same groups by hash
+	pair  bool
+	nulls *groupIndex
 }
 
 // groupSlot is one slot of the table: a group's hash beside its id, so
@@ -63,6 +68,18 @@ func (x *groupIndex) resize(size int) {
 	}
 }
 
+// reserve grows the table for n groups in all, so that adding them does
+// not resize it.
+func (x *groupIndex) reserve(n int) {
+	size := len(x.slots)
+	for 2*n > size {
+		size *= 2
+	}
+	if size > len(x.slots) {
+		x.resize(size)
+	}
+}
+
 // assign sets ids[i] to the group of key row lo+i of keys, for n rows,
 // calling add(row) to make a group for each key not seen before, which
 // must append the row to groups. A row with the same keys as the row
@@ -84,11 +101,31 @@ func (x *groupIndex) assign(groups, keys []*engine.Vec, lo, n int, ids []int32, 
 // one integer key.
 func (x *groupIndex) intSlots() { x.intKey = true }
 
+// pairSlots makes x keep two keys of 32 bits in its slots, as one
+// integer: a probe then compares that, not the group's rows in the key
+// vectors. It must be called before any assign, and every assign must
+// then have two such keys (fits32).
+func (x *groupIndex) pairSlots() { x.intKey, x.pair = true, true }
+
+// fits32 reports whether values of kind k fit in 32 bits.
+func fits32(k engine.Kind) bool { return k == engine.KindInt16 || k == engine.KindInt32 }
+
+// pairSlotsFor calls pairSlots where keys of types ts fit them.
+func (x *groupIndex) pairSlotsFor(ts ...engine.Type) {
+	if len(ts) == 2 && fits32(ts[0].Kind) && fits32(ts[1].Kind) {
+		x.pairSlots()
+	}
+}
+
 // intKeyHash is eval.HashKeys's hash of one non-NULL integer key.
 func intKeyHash(k int64) uint64 { return eval.Mix64(0x2545f4914f6cdd1d ^ uint64(k)) }
 
 // assignHash is assign through the hash table, row by row.
 func (x *groupIndex) assignHash(groups, keys []*engine.Vec, lo, n int, ids []int32, add func(row int) int32) {
+	if x.pair {
+		x.assignPair(groups, keys, lo, n, ids, add)
+		return
+	}
 	if x.intKey {
 		x.assignInt(keys[0], lo, n, ids, add)
 		return
@@ -377,6 +414,45 @@ func (x *groupIndex) assignSmall(groups, keys []*engine.Vec, n int, ids []int32,
 	return true
 }
 
+// intID returns the group of integer key k, kept in the slots, making it
+// with add(row) if it is new.
+func (x *groupIndex) intID(k int64, row int, add func(row int) int32) int32 {
+	s := intKeyHash(k) & x.mask
+	for {
+		sl := x.slots[s]
+		if sl.id == 0 {
+			id := add(row)
+			x.slots[s] = groupSlot{hash: uint64(k), id: id + 1}
+			x.used++
+			if 2*x.used > len(x.slots) {
+				x.resize(2 * len(x.slots))
+			}
+			return id
+		}
+		if int64(sl.hash) == k {
+			return sl.id - 1
+		}
+		s = (s + 1) & x.mask
+	}
+}
+
+// assignPair is assignHash for an index with pairSlots.
+func (x *groupIndex) assignPair(groups, keys []*engine.Vec, lo, n int, ids []int32, add func(row int) int32) {
+	a, b := keys[0], keys[1]
+	for i := 0; i < n; i++ {
+		row := lo + i
+		if a.IsNull(row) || b.IsNull(row) {
+			if x.nulls == nil {
+				x.nulls = newGroupIndex()
+			}
+			x.nulls.assignHash(groups, keys, row, 1, ids[i:i+1], add)
+			continue
+		}
+		k := int64(uint64(a.I[row])<<32 | uint64(uint32(b.I[row])))
+		ids[i] = x.intID(k, row, add)
+	}
+}
+
 // assignInt is assignHash for an index with intSlots.
 func (x *groupIndex) assignInt(v *engine.Vec, lo, n int, ids []int32, add func(row int) int32) {
 	for i := 0; i < n; i++ {
@@ -393,24 +469,6 @@ func (x *groupIndex) assignInt(v *engine.Vec, lo, n int, ids []int32, add func(r
 			ids[i] = ids[i-1] // a run of one key
 			continue
 		}
-		s := intKeyHash(k) & x.mask
-		for {
-			sl := x.slots[s]
-			if sl.id == 0 {
-				id := add(row)
-				x.slots[s] = groupSlot{hash: uint64(k), id: id + 1}
-				x.used++
-				if 2*x.used > len(x.slots) {
-					x.resize(2 * len(x.slots))
-				}
-				ids[i] = id
-				break
-			}
-			if int64(sl.hash) == k {
-				ids[i] = sl.id - 1
-				break
-			}
-			s = (s + 1) & x.mask
-		}
+		ids[i] = x.intID(k, row, add)
 	}
 }

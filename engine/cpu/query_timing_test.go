@@ -6,8 +6,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/cpu"
@@ -64,18 +67,55 @@ func benchSession(b *testing.B, rows, workers int) engine.Session {
 }
 
 func benchQuery(b *testing.B, sql string, workers int) {
-	const rows = 1_000_000
+	rows := benchRows()
 	s := benchSession(b, rows, workers)
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for i := 0; i < b.N; i++ {
 		if err := s.Query(context.Background(), sql, &discard{}); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.ReportMetric(float64(rows)*float64(b.N)/b.Elapsed().Seconds()/1e6, "Mrows/s")
+	// the process's CPU time, less sensitive than the elapsed time to
+	// other loads of a shared machine
+	b.ReportMetric((cpuTime()-cpu0).Seconds()*1e3/float64(b.N), "cpu-ms/op")
+}
+
+// cpuTime is the user and system CPU time of the process so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func BenchmarkQ1Workers1(b *testing.B) { benchQuery(b, q1, 1) }
 func BenchmarkQ1Workers2(b *testing.B) { benchQuery(b, q1, 2) }
 func BenchmarkQ6Workers1(b *testing.B) { benchQuery(b, q6, 1) }
 func BenchmarkQ6Workers2(b *testing.B) { benchQuery(b, q6, 2) }
+
+// benchRows is the number of rows of the benchmarks' lineitem:
+// $GPUSQL_BENCH_ROWS, or a million.
+func benchRows() int {
+	if n, err := strconv.Atoi(os.Getenv("GPUSQL_BENCH_ROWS")); err == nil && n > 0 {
+		return n
+	}
+	return 1_000_000
+}
+
+// High-cardinality grouping and DISTINCT aggregates (issue 11).
+const (
+	gTwoCols  = `SELECT l_partkey, l_suppkey, count(*), sum(l_extendedprice) FROM lineitem GROUP BY l_partkey, l_suppkey ORDER BY 3 DESC, 1, 2 LIMIT 10`
+	gPartkey  = `SELECT l_partkey, count(*), avg(l_quantity) FROM lineitem GROUP BY l_partkey ORDER BY 2 DESC, 1 LIMIT 10`
+	dGlobal   = `SELECT count(DISTINCT l_orderkey), count(DISTINCT l_partkey) FROM lineitem`
+	dPerGroup = `SELECT l_suppkey, count(DISTINCT l_partkey) FROM lineitem GROUP BY l_suppkey ORDER BY 2 DESC, 1 LIMIT 10`
+	gOrderkey = `SELECT l_orderkey, sum(l_quantity) FROM lineitem GROUP BY l_orderkey ORDER BY 2 DESC, 1 LIMIT 10`
+	dString   = `SELECT l_returnflag, count(DISTINCT l_comment) FROM lineitem GROUP BY l_returnflag ORDER BY 1`
+)
+
+func BenchmarkGroupOrderkeyWorkers2(b *testing.B)    { benchQuery(b, gOrderkey, 2) }
+func BenchmarkGroupTwoColsWorkers2(b *testing.B)     { benchQuery(b, gTwoCols, 2) }
+func BenchmarkGroupPartkeyWorkers2(b *testing.B)     { benchQuery(b, gPartkey, 2) }
+func BenchmarkDistinctGlobalWorkers2(b *testing.B)   { benchQuery(b, dGlobal, 2) }
+func BenchmarkDistinctPerGroupWorkers2(b *testing.B) { benchQuery(b, dPerGroup, 2) }
+func BenchmarkDistinctStringWorkers2(b *testing.B)   { benchQuery(b, dString, 2) }
