@@ -322,13 +322,7 @@ func (b *binder) not(x engine.Expr) (engine.Expr, error) {
 // negating the literal after typing it would make them bigint and
 // numeric, one size too wide.
 func negatedMinLiteral(n ast.ExprNode) (engine.Expr, bool) {
-	for {
-		p, ok := n.(*ast.ParenthesesExpr)
-		if !ok {
-			break
-		}
-		n = p.Expr
-	}
+	n = unparen(n)
 	v, ok := n.(ast.ValueExpr)
 	if !ok {
 		return nil, false
@@ -1460,17 +1454,22 @@ func (b *binder) arraySubquery(n ast.ExprNode) (engine.Expr, error) {
 	return render(rows, nil)
 }
 
+// unparen is n without the parentheses around it.
+func unparen(n ast.ExprNode) ast.ExprNode {
+	for {
+		p, ok := n.(*ast.ParenthesesExpr)
+		if !ok {
+			return n
+		}
+		n = p.Expr
+	}
+}
+
 // isArrayNode reports whether n is known to be an array: ARRAY(SELECT
 // ...). gpusql's arrays are text, so || over text is concatenation of
 // strings unless one side is known to be an array.
 func isArrayNode(n ast.ExprNode) bool {
-	for {
-		p, ok := n.(*ast.ParenthesesExpr)
-		if !ok {
-			break
-		}
-		n = p.Expr
-	}
+	n = unparen(n)
 	f, ok := n.(*ast.FuncCallExpr)
 	return ok && f.FnName.L == "__gpusql_array_sub"
 }

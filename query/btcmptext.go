@@ -157,13 +157,7 @@ func (b *binder) bindStrCmp(name string, f strCmpFunc, nodes []ast.ExprNode, arg
 // ('x'::name), which PostgreSQL folds to a constant of the name type's
 // own collation. A cast of anything else keeps its input's collation.
 func isNameLiteral(n ast.ExprNode) bool {
-	for {
-		p, ok := n.(*ast.ParenthesesExpr)
-		if !ok {
-			break
-		}
-		n = p.Expr
-	}
+	n = unparen(n)
 	f, ok := n.(*ast.FuncCallExpr)
 	if !ok || f.FnName.L != "__gpusql_cast" || len(f.Args) != 2 {
 		return false

@@ -358,13 +358,7 @@ func (s *Session) rescale(ctx context.Context, d engine.TableData, st engine.Sto
 // parameter $n of no given type (typed(n) false), whose type PostgreSQL
 // takes from the column it is assigned to.
 func isUnknownLiteral(n ast.ExprNode, typed func(int) bool) bool {
-	for {
-		p, ok := n.(*ast.ParenthesesExpr)
-		if !ok {
-			break
-		}
-		n = p.Expr
-	}
+	n = unparen(n)
 	if f, ok := n.(*ast.FuncCallExpr); ok && f.FnName.L == "__gpusql_param" {
 		k, err := paramNumber(f)
 		return err == nil && !typed(k)
