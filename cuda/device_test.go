@@ -493,13 +493,19 @@ func TestRegisterHostMmap(t *testing.T) {
 func TestConcurrent(t *testing.T) {
 	d := device(t)
 	f := smokeFunc(t, d, "add_i64")
+	inParallel(t, d, func(g int) error { return concurrentWork(d, f, g) })
+}
+
+// inParallel runs work(0) ... work(31) at once, then requires no error
+// and no bytes left held by their owners.
+func inParallel(t *testing.T, d *Device, work func(g int) error) {
 	var wg sync.WaitGroup
 	errs := make(chan error, 32)
 	for g := 0; g < 32; g++ {
 		wg.Add(1)
 		go func(g int) {
 			defer wg.Done()
-			errs <- concurrentWork(d, f, g)
+			errs <- work(g)
 		}(g)
 	}
 	wg.Wait()

@@ -2,7 +2,6 @@ package cuda
 
 import (
 	"errors"
-	"sync"
 	"testing"
 )
 
@@ -46,34 +45,15 @@ func TestRunCallsOnCaller(t *testing.T) {
 func TestConcurrentRun(t *testing.T) {
 	d := device(t)
 	f := smokeFunc(t, d, "add_i64")
-	var wg sync.WaitGroup
-	errs := make(chan error, 32)
-	for g := 0; g < 32; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			if g%2 == 0 {
-				errs <- concurrentWork(d, f, g)
-				return
-			}
-			errs <- d.Run(func() error {
-				// a nested Run is the same as none
-				return d.Run(func() error { return concurrentWork(d, f, g) })
-			})
-		}(g)
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Error(err)
+	inParallel(t, d, func(g int) error {
+		if g%2 == 0 {
+			return concurrentWork(d, f, g)
 		}
-	}
-	for o, n := range d.Usage() {
-		if len(o) > 5 && o[:5] == "conc_" {
-			t.Errorf("owner %s still holds %d bytes", o, n)
-		}
-	}
+		return d.Run(func() error {
+			// a nested Run is the same as none
+			return d.Run(func() error { return concurrentWork(d, f, g) })
+		})
+	})
 	d.runnersMu.Lock()
 	defer d.runnersMu.Unlock()
 	if len(d.runners) != 0 {
