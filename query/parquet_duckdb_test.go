@@ -95,17 +95,8 @@ func duckDBParquet(t *testing.T, file string) (cols []string, rows [][]*string) 
 // COMPRESSION; an empty result is a file of no rows with the columns.
 func TestParquetWriteDuckDB(t *testing.T) {
 	sess, root, run := pqSession(t)
-	must := func(sql string) *recorder {
-		t.Helper()
-		r, err := run(sql)
-		if err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		return r
-	}
-	must(pqwTable)
-	must(`INSERT INTO src VALUES ` + strings.Join(pqwEdges, ", "))
-	must(pqwRows)
+	must := mustRun(t, run)
+	pqwSource(must)
 	wantCols := []string{"id\tBIGINT", "i16\tSMALLINT", "i32\tINTEGER", "i64\tBIGINT", "n4\tDECIMAL(4,2)",
 		"n9\tDECIMAL(9,9)", "n10\tDECIMAL(10,0)", "n18\tDECIMAL(18,6)", "d\tDATE", "ts\tTIMESTAMP", "ts3\tTIMESTAMP",
 		"tz\tTIMESTAMP WITH TIME ZONE", "tm\tTIME", "t\tVARCHAR", "vc\tVARCHAR", "ch\tVARCHAR", "b\tBOOLEAN",

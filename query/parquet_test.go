@@ -308,6 +308,18 @@ func writePQCompare(t testing.TB, root, name string, n int, o pqgen.Options) str
 	return strings.Join(defs, ", ")
 }
 
+// mustRun is run failing the test on an error.
+func mustRun(t *testing.T, run func(string) (*recorder, error)) func(string) *recorder {
+	return func(sql string) *recorder {
+		t.Helper()
+		r, err := run(sql)
+		if err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		return r
+	}
+}
+
 func pqSession(t *testing.T) (engine.Session, string, func(string) (*recorder, error)) {
 	srv, root := newTestServer(t)
 	sess, err := srv.NewSession(engine.SessionParams{User: "tester", Database: "gpusql"})
@@ -335,14 +347,7 @@ func sqlstate(err error) string {
 // as the equivalent CSV file, with the types docs/parquet.md lists.
 func TestParquetMatchesCSV(t *testing.T) {
 	_, root, run := pqSession(t)
-	must := func(sql string) *recorder {
-		t.Helper()
-		r, err := run(sql)
-		if err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		return r
-	}
+	must := mustRun(t, run)
 	defs := writePQCompare(t, root, "all", 1000, pqgen.Options{RowsPerGroup: 97, PageBytes: 512})
 	must(`CREATE TABLE c (` + defs + `) FROM CSV 'all.csv'`)
 	var wantTypes []string

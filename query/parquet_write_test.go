@@ -41,23 +41,22 @@ const pqwRows = `INSERT INTO src SELECT g, g % 30000 - 15000, g * 7, g::bigint *
 	g / 8.0, CASE WHEN g % 11 <> 0 THEN g / 7.0 END
 	FROM generate_series(6, 3005) g`
 
+// pqwSource makes table src and fills it with the edge values and the
+// generated rows.
+func pqwSource(must func(string) *recorder) {
+	must(pqwTable)
+	must(`INSERT INTO src VALUES ` + strings.Join(pqwEdges, ", "))
+	must(pqwRows)
+}
+
 // TestParquetWriteRoundTrip: COPY TO in Parquet, read back with CREATE
 // TABLE ... FROM PARQUET, gives the same types (strings as text) and the
 // same values, for a table and for a query, with no file left beside the
 // target.
 func TestParquetWriteRoundTrip(t *testing.T) {
 	_, root, run := pqSession(t)
-	must := func(sql string) *recorder {
-		t.Helper()
-		r, err := run(sql)
-		if err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		return r
-	}
-	must(pqwTable)
-	must(`INSERT INTO src VALUES ` + strings.Join(pqwEdges, ", "))
-	must(pqwRows)
+	must := mustRun(t, run)
+	pqwSource(must)
 	os.Mkdir(filepath.Join(root, "out"), 0o755)
 	if r := must(`COPY src TO 'out/src.parquet' WITH (FORMAT parquet)`); r.tags[0] != "COPY 3005" {
 		t.Fatalf("tag %q", r.tags)
@@ -208,14 +207,7 @@ func TestParquetWriteErrors(t *testing.T) {
 // formats too, and COPY FROM reads each file back as the same rows.
 func TestCopyToFileFormats(t *testing.T) {
 	_, root, run := pqSession(t)
-	must := func(sql string) *recorder {
-		t.Helper()
-		r, err := run(sql)
-		if err != nil {
-			t.Fatalf("%s: %v", sql, err)
-		}
-		return r
-	}
+	must := mustRun(t, run)
 	must(`CREATE TABLE s (id int, t text, n numeric(6,2), ts timestamp)`)
 	must(`INSERT INTO s VALUES (1, E'a\tb\nc "q" \\', 1.5, '2020-01-02 03:04:05.678'), (2, NULL, NULL, NULL), (3, '', -0.01, '0001-01-01 00:00:00')`)
 	for _, f := range []string{"text", "csv, HEADER", "binary"} {

@@ -177,30 +177,25 @@ func mergeByPartition(aggs []*aggregator, workers int) (*engine.Batch, error) {
 // several goroutines.
 func scatterVec(dst, src *engine.Vec, pos []int32) {
 	if src.Null != nil {
-		for i, p := range pos {
-			dst.Null[p] = src.Null[i]
-		}
+		scatter(dst.Null, src.Null, pos)
 	}
 	switch {
 	case src.I != nil:
-		for i, p := range pos {
-			dst.I[p] = src.I[i]
-		}
+		scatter(dst.I, src.I, pos)
 	case src.F != nil:
-		for i, p := range pos {
-			dst.F[p] = src.F[i]
-		}
+		scatter(dst.F, src.F, pos)
 	case src.D != nil:
-		for i, p := range pos {
-			dst.D[p] = src.D[i]
-		}
+		scatter(dst.D, src.D, pos)
 	case src.S != nil:
-		for i, p := range pos {
-			dst.S[p] = src.S[i]
-		}
+		scatter(dst.S, src.S, pos)
 	case src.V != nil:
-		for i, p := range pos {
-			dst.V[p] = src.V[i]
-		}
+		scatter(dst.V, src.V, pos)
+	}
+}
+
+// scatter copies src[i] to dst[pos[i]].
+func scatter[T any](dst, src []T, pos []int32) {
+	for i, p := range pos {
+		dst[p] = src[i]
 	}
 }
