@@ -107,6 +107,21 @@ var diffTables = []*diffTable{
 		Columns: `id integer, ts timestamp, tz timestamptz, d date, t time, ts3 timestamp(3), grp text`,
 		File:    "tz.csv",
 	},
+	// Numerics past 18 digits (wide_numeric.sql): numeric(38,s) as Spark
+	// and BigQuery export it, with the largest magnitudes of each scale,
+	// negative values and NULLs; wn2 arrives through COPY and shares some
+	// of wn's values as join keys.
+	{
+		Name:    "wn",
+		Columns: `id integer, a numeric(38,2), b numeric(38,0), c numeric(38,10), d numeric(20,5), g text`,
+		File:    "wn.csv",
+	},
+	{
+		Name:    "wn2",
+		Columns: `id integer, a numeric(38,2), k numeric(25,3)`,
+		File:    "wn2.csv",
+		ViaCopy: true,
+	},
 	// ClickBench's table (clickbench.sql), made by tools/hitsgen.
 	{
 		Name:    "hits",
@@ -227,6 +242,27 @@ var diffJoinRows = map[string][]string{
 		"12|5|-3|120",
 		"13|-1|7|30",
 		"14|2|2|140",
+	},
+	"wn": {
+		"id|a|b|c|d|g",
+		"1|12345678901234567890123456789012.34|99999999999999999999999999999999999999|1234567890123456789012345678.0123456789|123456789012345.12345|x",
+		"2|-99999999999999999999999999999999999.99|-99999999999999999999999999999999999999|-0.0000000001|-999999999999999.99999|y",
+		"3|~|~|~|~|x",
+		"4|0.01|1|5|0|y",
+		"5|99999999999999999999999999999999999.99|12345678901234567890123456789012345678|9999999999999999999999999999.9999999999|0.00001|x",
+		"6|-0.01|-1|-1234567890123456789012345678.0123456789|-0.00001|z",
+		"7|123.45|-7|0|42|~",
+		"8|12345678901234567890123456789012.34|5|3.5|1.5|z",
+		"9|0|0|0.0000000001|-1.5|x",
+		"10|-123.45|1000000000000000000000000000000|-3.5|99999.99999|~",
+	},
+	"wn2": {
+		"id|a|k",
+		"1|12345678901234567890123456789012.34|1.5",
+		"2|0.01|42",
+		"3|~|~",
+		"4|-123.45|1.500",
+		"5|99999999999999999999999999999999999.99|-1.5",
 	},
 	"emp": {
 		"id|mgr|name|dept|salary",
