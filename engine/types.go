@@ -131,12 +131,10 @@ func (t Type) IsFloat() bool { return t.Kind == KindFloat32 || t.Kind == KindFlo
 func (t Type) IsNumber() bool { return t.IsInteger() || t.IsFloat() || t.Kind == KindNumeric }
 
 // StorageWidth is the byte width of one stored value, for fixed-width
-// kinds. Strings return 0: their width is chosen at load time. A wide
-// numeric's value is 16 bytes (its mantissa; the scale is the column's).
+// kinds. Strings return 0: their width is chosen at load time. Numeric
+// is 8 bytes, its scaled int64; a wide numeric column (WideNumeric) holds
+// Dec values instead (Column.D), as do computed numerics on the host.
 func (t Type) StorageWidth() int {
-	if t.WideNumeric() {
-		return 16
-	}
 	switch t.Kind {
 	case KindBool:
 		return 1
