@@ -64,6 +64,17 @@ var joinQueries = []string{
 	`SELECT a.id, b.id FROM ja a JOIN jb b ON a.s = b.s WHERE a.id < 100`,
 	`SELECT k, s FROM ja EXCEPT SELECT k, s FROM jb`,
 	`SELECT n FROM ja UNION ALL SELECT n0 FROM jb`,
+	// counts of duplicates: NULLs, -0 and NaN, strings, an empty side
+	`SELECT k, s FROM ja INTERSECT ALL SELECT k, s FROM jb`,
+	`SELECT k, s FROM ja EXCEPT ALL SELECT k, s FROM jb`,
+	// (f + 0 turns -0 into 0: a group of -0 and 0 shows either, on both
+	// backends as in PostgreSQL, which shows the one its hash table met first)
+	`SELECT k % 5, c, f + 0 FROM jb INTERSECT ALL SELECT k % 5, c, f + 0 FROM ja`,
+	`SELECT k % 5, c, f::text FROM jb EXCEPT ALL SELECT k % 5, c, f::text FROM ja`,
+	`SELECT n, d FROM ja EXCEPT ALL SELECT n0, d FROM jb`,
+	`SELECT k FROM ja INTERSECT ALL SELECT k FROM je`,
+	`SELECT k FROM ja EXCEPT ALL SELECT k FROM je`,
+	`SELECT k FROM je EXCEPT ALL SELECT k FROM ja`,
 	`SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k ORDER BY a.id, b.id LIMIT 25`,
 	`SELECT a.id, b.s FROM ja a JOIN jb b ON a.k = b.k WHERE b.s LIKE 'w1%' OR a.n < 5`,
 	// semi and anti joins of a few left rows: built on the left (markLeft)
