@@ -44,6 +44,7 @@ func optimize(p *engine.Plan, stats func(engine.TableData, int) engine.ColumnSta
 		return nil, err
 	}
 	q = o.pushJoinKeys(q).(*engine.Plan) // optimize_aggkeys.go
+	q = o.eagerAggs(q).(*engine.Plan)    // optimize_eager.go
 	q.Optimized = true
 	return q, nil
 }

@@ -388,3 +388,34 @@ func TestSumPlusConst(t *testing.T) {
 		t.Errorf("sum(int + c) should stay: %s", a)
 	}
 }
+
+// TestEagerAggregation checks where the GROUP BY over a join moves below
+// it (optimize_eager.go): TPC-H Q13's count of each customer's orders
+// groups orders by o_custkey before the LEFT JOIN; an aggregate of a left
+// column, a GROUP BY of a right column, or a right side with few rows a
+// key keep the aggregation above the join.
+func TestEagerAggregation(t *testing.T) {
+	sess := newPlannerSession(t)
+	p := explain(t, sess, `SELECT c_custkey, count(o_orderkey), count(*), max(o_pri) FROM customer LEFT JOIN orders ON c_custkey = o_custkey GROUP BY c_custkey`)
+	j := p.find("Hash Left Join")
+	if len(j) != 1 || len(j[0].kids) != 2 {
+		t.Fatalf("want one left join:\n%s", p)
+	}
+	if a := j[0].kids[1].step("Aggregate"); !strings.Contains(a, "group=[#1(o_custkey)]") || !strings.Contains(a, "count(#0(o_orderkey))") {
+		t.Errorf("orders should be grouped by o_custkey under the join: %q\n%s", a, p)
+	}
+	if a := p.find("Pipeline")[1].step("Aggregate"); !strings.Contains(a, "sum(coalesce(") {
+		t.Errorf("the counts above the join should be sums of the partial counts: %q\n%s", a, p)
+	}
+	for _, sql := range []string{
+		`SELECT c_custkey, count(o_orderkey), sum(c_nationkey) FROM customer LEFT JOIN orders ON c_custkey = o_custkey GROUP BY c_custkey`,
+		`SELECT o_pri, count(*) FROM customer LEFT JOIN orders ON c_custkey = o_custkey GROUP BY o_pri`,
+		`SELECT c_custkey, count(DISTINCT o_pri) FROM customer LEFT JOIN orders ON c_custkey = o_custkey GROUP BY c_custkey`,
+		`SELECT o_orderkey, count(c_nationkey) FROM orders LEFT JOIN customer ON c_custkey = o_custkey GROUP BY o_orderkey`,
+	} {
+		p := explain(t, sess, sql)
+		if len(p.find("Hash Left Join")) != 1 || strings.Contains(p.String(), "sum(coalesce(") {
+			t.Errorf("%s: the aggregation should stay above the join:\n%s", sql, p)
+		}
+	}
+}

@@ -971,3 +971,35 @@ SELECT DISTINCT a.k FROM jneg a JOIN jneg b ON a.k = b.k ORDER BY 1;
 
 -- name: jr_derived_groups_joined
 SELECT x.k, x.n, y.m FROM (SELECT k, count(*) AS n FROM jneg GROUP BY k) x JOIN (SELECT kb, max(v) AS m FROM jneg GROUP BY kb) y ON x.k = y.kb ORDER BY 1;
+
+-- Aggregation before the join (query/optimize_eager.go): a GROUP BY of
+-- the left side's columns whose aggregates read only the right side, over
+-- a right side with many rows per key, groups the right side by its join
+-- key first. Left keys repeat (2) and are NULL, some meet no right row.
+
+-- name: jn272_eager_left_count_per_key
+SELECT g.n, count(l.l_orderkey), count(*), count(l.l_comment) FROM (VALUES (1), (2), (3), (7), (8), (NULL::integer), (2)) g(n)
+LEFT JOIN lineitem l ON l.l_linenumber = g.n GROUP BY g.n;
+
+-- name: jn273_eager_left_min_max
+SELECT g.n, min(l.l_shipdate), max(l.l_shipdate), min(l.l_quantity), max(l.l_comment), min(l.l_shipmode)
+FROM (VALUES (1), (4), (9), (NULL::integer), (4)) g(n) LEFT JOIN lineitem l ON l.l_linenumber = g.n GROUP BY g.n;
+
+-- name: jn274_eager_group_by_other_left_column
+SELECT g.label, count(l.l_partkey), count(*), max(l.l_extendedprice)
+FROM (VALUES (1, 'low'), (2, 'low'), (5, 'high'), (6, 'high'), (9, 'none'), (NULL::integer, 'none'), (2, 'twice')) g(n, label)
+LEFT JOIN lineitem l ON l.l_linenumber = g.n GROUP BY g.label;
+
+-- name: jn275_eager_inner_count_having_order
+-- ordered
+SELECT g.n, count(*) AS c, count(l.l_comment), min(l.l_receiptdate) FROM (VALUES (1), (2), (3), (6), (8), (2)) g(n)
+JOIN lineitem l ON l.l_linenumber = g.n GROUP BY g.n HAVING count(*) > 100 ORDER BY c DESC, g.n LIMIT 3;
+
+-- name: jn276_eager_count_distribution
+-- ordered
+SELECT c, count(*) FROM (SELECT g.n, count(l.l_orderkey) AS c FROM (VALUES (1), (2), (3), (7), (8), (9), (NULL::integer)) g(n)
+LEFT JOIN lineitem l ON l.l_linenumber = g.n AND l.l_quantity > 25 GROUP BY g.n) q GROUP BY c ORDER BY 2 DESC, 1 DESC;
+
+-- name: jn277_eager_not_applied_left_aggregate
+SELECT g.n, count(*), sum(g.n), count(l.l_orderkey) FROM (VALUES (1), (2), (2), (NULL::integer)) g(n)
+LEFT JOIN lineitem l ON l.l_linenumber = g.n GROUP BY g.n;
