@@ -16,6 +16,10 @@ type aggregator struct {
 	plan   *engine.Plan
 	index  *groupIndex
 	keys   []*engine.Vec // one growing vector per GROUP BY expression: group g's keys are row g
+	// keyBufs[k], for a GROUP BY key that is extract(field from date),
+	// is the vector its values are computed into, batch after batch
+	// (nothing keeps a batch's key vectors after consume)
+	keyBufs []*engine.Vec
 	ng     int
 	states []*aggState
 	ids    []int32
@@ -267,6 +271,19 @@ func zeroOf(t engine.Type) *engine.Vec { return engine.NewVec(t, 1) }
 func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n int) error {
 	keys := make([]*engine.Vec, len(a.plan.GroupBy))
 	for k, g := range a.plan.GroupBy {
+		if c, ok := g.(*engine.Call); ok && eval.IsExtractDate(c) {
+			src, err := ctxEval(c.Args[1])
+			if err != nil {
+				return err
+			}
+			if a.keyBufs == nil {
+				a.keyBufs = make([]*engine.Vec, len(a.plan.GroupBy))
+			}
+			if v, ok := eval.ExtractDateInto(a.keyBufs[k], c, src, n); ok {
+				keys[k], a.keyBufs[k] = v, v
+				continue
+			}
+		}
 		v, err := ctxEval(g)
 		if err != nil {
 			return err

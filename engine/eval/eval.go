@@ -129,6 +129,11 @@ func evalCall(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.Ve
 			return out, err
 		}
 	}
+	if e.Op == engine.OpLike || e.Op == engine.OpILike {
+		if out, ok, err := evalLikeConst(ctx, e, in); ok {
+			return out, err
+		}
+	}
 	if e.Op == engine.OpExtract {
 		if out, ok, err := evalExtractDate(ctx, e, in); ok {
 			return out, err
@@ -324,7 +329,7 @@ func evalLogic(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.V
 	// fail: then evaluating it everywhere is cheaper than gathering.
 	sub, full := in, !CanFail(e.Args[1])
 	if !full {
-		sub = gatherBatch(in, rest)
+		sub = gatherFor(in, rest, e.Args[1])
 	}
 	b, err := Eval(ctx, e.Args[1], sub)
 	if err != nil {
@@ -376,8 +381,19 @@ func evalCase(ctx context.Context, e *engine.Case, in *engine.Batch) (*engine.Ve
 		if len(rows) == 0 {
 			return nil
 		}
-		sub := gatherBatch(in, rows)
-		v, err := Eval(ctx, r, sub)
+		// A constant or a column is copied straight to the rows; anything
+		// else is evaluated on those rows of the columns it reads.
+		switch r := r.(type) {
+		case *engine.Const:
+			putRows(out, rows, Broadcast(r, 1), false)
+			return nil
+		case *engine.ColRef:
+			if r.Idx >= 0 && r.Idx < len(in.Cols) && in.Cols[r.Idx] != nil {
+				putRows(out, rows, in.Cols[r.Idx], true)
+				return nil
+			}
+		}
+		v, err := Eval(ctx, r, gatherFor(in, rows, r))
 		if err != nil {
 			return err
 		}
@@ -394,12 +410,11 @@ func evalCase(ctx context.Context, e *engine.Case, in *engine.Batch) (*engine.Ve
 		if len(pending) == 0 {
 			break
 		}
-		sub := gatherBatch(in, pending)
-		cv, err := Eval(ctx, c, sub)
+		cv, err := Eval(ctx, c, gatherFor(in, pending, c))
 		if err != nil {
 			return nil, err
 		}
-		var take, rest []int32
+		take, rest := make([]int32, 0, len(pending)), make([]int32, 0, len(pending))
 		for k, i := range pending {
 			if !cv.IsNull(k) && cv.I[k] != 0 {
 				take = append(take, i)
@@ -440,6 +455,81 @@ func gatherBatch(in *engine.Batch, rows []int32) *engine.Batch {
 		}
 	}
 	return out
+}
+
+// gatherFor is gatherBatch of only the columns e reads: the others are
+// nil in the result.
+func gatherFor(in *engine.Batch, rows []int32, e engine.Expr) *engine.Batch {
+	if isPrefixIota(rows, in.N) {
+		return in
+	}
+	return gatherUsed(in, rows, []engine.Expr{e})
+}
+
+// isPrefixIota says whether rows is 0, 1, …, n-1.
+func isPrefixIota(rows []int32, n int) bool {
+	if len(rows) != n {
+		return false
+	}
+	for k, i := range rows {
+		if int(i) != k {
+			return false
+		}
+	}
+	return true
+}
+
+// putRows writes src's values to dst's rows: src's row i to row i when
+// aligned, else src's row 0 to every row (a one-row constant). A NULL sets
+// dst.Null (which must not be nil) and leaves the slot as it was.
+func putRows(dst *engine.Vec, rows []int32, src *engine.Vec, aligned bool) {
+	if src.Null != nil {
+		for _, i := range rows {
+			k := i
+			if !aligned {
+				k = 0
+			}
+			if src.Null[k] {
+				dst.Null[i] = true
+			} else {
+				copySlot(dst, int(i), src, int(k))
+			}
+		}
+		return
+	}
+	if aligned {
+		switch engine.PhysOf(dst.T.Kind) {
+		case engine.PhysInt:
+			for _, i := range rows {
+				dst.I[i] = src.I[i]
+			}
+		case engine.PhysDec:
+			for _, i := range rows {
+				dst.D[i] = src.D[i]
+			}
+		default:
+			for _, i := range rows {
+				copySlot(dst, int(i), src, int(i))
+			}
+		}
+		return
+	}
+	switch engine.PhysOf(dst.T.Kind) {
+	case engine.PhysInt:
+		x := src.I[0]
+		for _, i := range rows {
+			dst.I[i] = x
+		}
+	case engine.PhysDec:
+		x := src.D[0]
+		for _, i := range rows {
+			dst.D[i] = x
+		}
+	default:
+		for _, i := range rows {
+			copySlot(dst, int(i), src, 0)
+		}
+	}
 }
 
 // GatherBatch is gatherBatch for other packages.
