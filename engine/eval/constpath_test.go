@@ -136,7 +136,9 @@ func TestCaseMatchesRowByRow(t *testing.T) {
 	eq := func(x, y engine.Expr) engine.Expr { return call(engine.OpEq, engine.Bool, x, y) }
 	cases := []*engine.Case{
 		{T: engine.Numeric, Conds: []engine.Expr{gt(D, cnum("0.05"))}, Results: []engine.Expr{cast(D, engine.Numeric)}, Else: cnum("0")},
+		{T: engine.Numeric, Conds: []engine.Expr{gt(D, cnum("-0.05"))}, Results: []engine.Expr{cnum("7.25")}, Else: cnum("-1.50")},
 		{T: i4, Conds: []engine.Expr{eq(S, ctext("R"))}, Results: []engine.Expr{ci4(1)}, Else: ci4(0)},
+		{T: i4, Conds: []engine.Expr{eq(S, ctext("A"))}, Results: []engine.Expr{ci4(-3)}, Else: ci4(5)},
 		{T: i4, Conds: []engine.Expr{gt(A, ci4(3)), gt(A, ci4(-3))}, Results: []engine.Expr{A, Z}, Else: cnull(i4)},
 		{T: i4, Conds: []engine.Expr{ne(Z, ci4(0))}, Results: []engine.Expr{call(engine.OpDiv, i4, A, Z)}, Else: ci4(-1)},
 		{T: tx, Conds: []engine.Expr{gt(A, ci4(0))}, Results: []engine.Expr{S}, Else: ctext("none")},
