@@ -13,16 +13,16 @@ import (
 // ids by a groupIndex; each aggregate keeps one state slot per group
 // in typed arrays.
 type aggregator struct {
-	plan   *engine.Plan
-	index  *groupIndex
-	keys   []*engine.Vec // one growing vector per GROUP BY expression: group g's keys are row g
+	plan  *engine.Plan
+	index *groupIndex
+	keys  []*engine.Vec // one growing vector per GROUP BY expression: group g's keys are row g
 	// keyBufs[k], for a GROUP BY key that is extract(field from date),
 	// is the vector its values are computed into, batch after batch
 	// (nothing keeps a batch's key vectors after consume)
 	keyBufs []*engine.Vec
-	ng     int
-	states []*aggState
-	ids    []int32
+	ng      int
+	states  []*aggState
+	ids     []int32
 	// arena keeps the string keys; sharedKeys: newGroup is given keys
 	// that already belong to the aggregation (a merge's), not copied
 	arena      byteArena
