@@ -303,6 +303,10 @@ func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n
 		a.growStates()
 	}
 	for _, s := range a.states {
+		if len(keys) == 0 && s.call.Arg == nil && !s.call.Func.IsStat() && s.ord == nil && s.str == nil {
+			s.count[0] += int64(n) // a global count(*): every row is group 0's
+			continue
+		}
 		if s.call.Func.IsStat() || s.ord != nil {
 			if err := s.addStats(ctxEval, ids, n); err != nil {
 				return err

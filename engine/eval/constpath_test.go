@@ -142,6 +142,8 @@ func TestCaseMatchesRowByRow(t *testing.T) {
 		{T: i4, Conds: []engine.Expr{gt(A, ci4(3)), gt(A, ci4(-3))}, Results: []engine.Expr{A, Z}, Else: cnull(i4)},
 		{T: i4, Conds: []engine.Expr{ne(Z, ci4(0))}, Results: []engine.Expr{call(engine.OpDiv, i4, A, Z)}, Else: ci4(-1)},
 		{T: tx, Conds: []engine.Expr{gt(A, ci4(0))}, Results: []engine.Expr{S}, Else: ctext("none")},
+		{T: tx, Conds: []engine.Expr{gt(A, ci4(-8)), ne(S, ctext("R"))}, Results: []engine.Expr{call(engine.OpUpper, tx, S), call(engine.OpLower, tx, S)}, Else: call(engine.OpUpper, tx, ctext("x"))},
+		{T: i4, Conds: []engine.Expr{gt(Z, ci4(-1)), gt(call(engine.OpDiv, i4, A, Z), ci4(2))}, Results: []engine.Expr{call(engine.OpAdd, i4, A, ci4(100)), A}, Else: call(engine.OpNeg, i4, A)},
 		{T: tx, Conds: []engine.Expr{gt(A, ci4(100))}, Results: []engine.Expr{ctext("never")}, Else: S},
 		{T: engine.Numeric, Conds: []engine.Expr{gt(A, ci4(0)), eq(S, ctext("A"))}, Results: []engine.Expr{cnull(engine.Numeric), D}, Else: call(engine.OpMul, engine.Numeric, D, cnum("-2"))},
 	}
@@ -213,6 +215,12 @@ func TestCastToUnconstrainedNumeric(t *testing.T) {
 	}
 	if got := evalRows(cast(col(0, engine.NumericType(15, 2)), engine.NumericType(3, 1)), batch(v)); !strings.HasPrefix(got, "ERROR 22003") {
 		t.Fatalf("numeric(3,1): %s", got)
+	}
+	if CanFail(cast(col(0, engine.NumericType(15, 2)), engine.Numeric)) {
+		t.Fatal("the cast to unconstrained numeric can fail")
+	}
+	if !CanFail(cast(col(0, engine.NumericType(15, 2)), engine.NumericType(3, 1))) || !CanFail(cast(col(0, engine.Float64), engine.Numeric)) {
+		t.Fatal("a cast that can fail cannot")
 	}
 }
 

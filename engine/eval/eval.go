@@ -393,6 +393,16 @@ func evalCase(ctx context.Context, e *engine.Case, in *engine.Batch) (*engine.Ve
 				return nil
 			}
 		}
+		if 2*len(rows) >= n && !CanFail(r) {
+			// most rows take it and it cannot fail: computing it on the
+			// whole batch costs less than gathering its columns
+			v, err := Eval(ctx, r, in)
+			if err != nil {
+				return err
+			}
+			putRows(out, rows, v, true)
+			return nil
+		}
 		v, err := Eval(ctx, r, gatherFor(in, rows, r))
 		if err != nil {
 			return err
@@ -410,12 +420,22 @@ func evalCase(ctx context.Context, e *engine.Case, in *engine.Batch) (*engine.Ve
 		if len(pending) == 0 {
 			break
 		}
-		cv, err := Eval(ctx, c, gatherFor(in, pending, c))
+		// (on the whole batch, as a branch, where that is safe and most
+		// rows are still pending: then cv's row i is row i)
+		whole := 2*len(pending) >= n && !CanFail(c)
+		sub := in
+		if !whole {
+			sub = gatherFor(in, pending, c)
+		}
+		cv, err := Eval(ctx, c, sub)
 		if err != nil {
 			return nil, err
 		}
 		take, rest := make([]int32, 0, len(pending)), make([]int32, 0, len(pending))
 		for k, i := range pending {
+			if whole {
+				k = int(i)
+			}
 			if !cv.IsNull(k) && cv.I[k] != 0 {
 				take = append(take, i)
 			} else {
