@@ -355,6 +355,14 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*engine.Batch, er
 			}
 		}
 	}
+	if col, ok := memoColumn(r.p.GroupBy); ok {
+		if lo, hi, ok := r.intColRange(col); ok && uint64(hi)-uint64(lo) < keyMemoSpan &&
+			uint64(hi)-uint64(lo) <= 2*uint64(r.rows)+1024 {
+			for _, a := range aggs {
+				a.memo = &keyMemo{col: col, base: lo, ids: make([]int32, hi-lo+1)}
+			}
+		}
+	}
 	// a global DISTINCT aggregate of a stored integer column whose zone
 	// maps bound it to a small range keeps its values by value, as such
 	// a GROUP BY key does
