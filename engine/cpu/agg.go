@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"context"
 	"encoding/binary"
 	"math/bits"
 	"slices"
@@ -48,6 +49,8 @@ type aggState struct {
 	str   *stringAgg     // string_agg
 	stat  []eval.StatAcc // statistics (stats.go)
 	ord   *ordVals       // percentile_cont, percentile_disc, mode (stats.go)
+	// caseBuf keeps the storage of an argument that is a CASE
+	caseBuf *eval.CaseBuf
 }
 
 // stringAgg keeps string_agg's input: every non-NULL value with its
@@ -374,7 +377,9 @@ func (m *keyMemo) learn(src *engine.Vec, ids []int32, n int) {
 }
 
 // consume adds a batch of filtered input rows.
-func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n int) error {
+func (a *aggregator) consume(ctx context.Context, in *engine.Batch) error {
+	n := in.N
+	ctxEval := func(e engine.Expr) (*engine.Vec, error) { return eval.Eval(ctx, e, in) }
 	if cap(a.ids) < n {
 		a.ids = make([]int32, n)
 	}
@@ -438,7 +443,18 @@ func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n
 			}
 		}
 		var arg *engine.Vec
-		if s.call.Arg != nil {
+		if c, ok := s.call.Arg.(*engine.Case); ok {
+			// the CASE's result is added before the next batch: its
+			// storage serves them all
+			if s.caseBuf == nil {
+				s.caseBuf = &eval.CaseBuf{}
+			}
+			v, err := eval.EvalCaseInto(ctx, c, in, s.caseBuf)
+			if err != nil {
+				return err
+			}
+			arg = v
+		} else if s.call.Arg != nil {
 			v, err := ctxEval(s.call.Arg)
 			if err != nil {
 				return err

@@ -399,7 +399,7 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*engine.Batch, er
 			if in == nil {
 				continue
 			}
-			if err := aggs[w].consume(func(e engine.Expr) (*engine.Vec, error) { return eval.Eval(ctx, e, in) }, in.N); err != nil {
+			if err := aggs[w].consume(ctx, in); err != nil {
 				return err
 			}
 			if meters[w].on {

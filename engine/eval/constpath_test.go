@@ -107,7 +107,8 @@ func TestLikeConstMatchesGeneral(t *testing.T) {
 // whose condition holds, computed on that row alone: integer, numeric and
 // text results, NULL results and conditions, negative numbers, a guarded
 // division by zero that must not fail, no row taking a branch, and the
-// empty batch.
+// empty batch; and EvalCaseInto, batch after batch into the same storage,
+// gives the same.
 func TestCaseMatchesRowByRow(t *testing.T) {
 	rng := rand.New(rand.NewSource(12))
 	i4, num, tx := engine.Int32, engine.NumericType(15, 2), engine.Text
@@ -148,12 +149,36 @@ func TestCaseMatchesRowByRow(t *testing.T) {
 		{T: engine.Numeric, Conds: []engine.Expr{gt(A, ci4(0)), eq(S, ctext("A"))}, Results: []engine.Expr{cnull(engine.Numeric), D}, Else: call(engine.OpMul, engine.Numeric, D, cnum("-2"))},
 	}
 	ctx := context.Background()
-	for _, n := range []int{0, 1, 300} {
+	bufs := make([]CaseBuf, len(cases))
+	for _, n := range []int{0, 1, 300, 17, 300} {
 		in := mk(n)
 		for ci, e := range cases {
 			got, err := Eval(ctx, e, in)
 			if err != nil {
 				t.Fatalf("case %d: %v", ci, err)
+			}
+			// the same into storage reused from the batch before, which
+			// is poisoned after each use
+			reused, err := EvalCaseInto(ctx, e, in, &bufs[ci])
+			if err != nil {
+				t.Fatalf("case %d: %v", ci, err)
+			}
+			for i := 0; i < n; i++ {
+				if cell(reused, i) != cell(got, i) || reused.N != n || len(reused.Null) != len(got.Null) {
+					t.Fatalf("case %d row %d: reused %s, fresh %s", ci, i, cell(reused, i), cell(got, i))
+				}
+			}
+			for i := range reused.Null {
+				reused.Null[i] = i%2 == 0
+			}
+			for i := range reused.I {
+				reused.I[i] = 999
+			}
+			for i := range reused.D {
+				reused.D[i] = engine.DecFromInt(999)
+			}
+			for i := range bufs[ci].rest {
+				bufs[ci].rest[i] = -5
 			}
 			for i := 0; i < n; i++ {
 				row := gatherBatch(in, []int32{int32(i)})

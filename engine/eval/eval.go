@@ -370,10 +370,65 @@ func evalLogic(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.V
 // evalCase evaluates each branch only on the rows that reach it, so that a
 // guarded division by zero in an untaken branch raises no error.
 func evalCase(ctx context.Context, e *engine.Case, in *engine.Batch) (*engine.Vec, error) {
+	return EvalCaseInto(ctx, e, in, nil)
+}
+
+// CaseBuf is storage that EvalCaseInto reuses from one batch to the next:
+// the result vector and the row lists.
+type CaseBuf struct {
+	out                 *engine.Vec
+	pending, take, rest []int32
+}
+
+// rowsOf returns *s emptied, with room for n rows.
+func rowsOf(s *[]int32, n int) []int32 {
+	if cap(*s) < n {
+		*s = make([]int32, 0, n)
+	}
+	return (*s)[:0]
+}
+
+// EvalCaseInto is CASE e over in, with its result and scratch kept in buf
+// (nil: fresh storage), for a caller that is done with the result before
+// its next call with the same buf.
+func EvalCaseInto(ctx context.Context, e *engine.Case, in *engine.Batch, buf *CaseBuf) (*engine.Vec, error) {
 	n := in.N
-	out := engine.NewVec(e.T, n)
-	out.Null = make([]bool, n)
-	pending := make([]int32, n)
+	var out *engine.Vec
+	if buf == nil {
+		buf = &CaseBuf{}
+		out = engine.NewVec(e.T, n)
+		out.Null = make([]bool, n)
+	} else {
+		nulls := buf.out != nil && cap(buf.out.Null) >= n
+		var null []bool
+		if nulls {
+			null = buf.out.Null[:n]
+		}
+		out = reuseVec(buf.out, e.T, n)
+		if out == buf.out {
+			// a NULL's slot stays zero, as in a new vector
+			switch {
+			case out.I != nil:
+				clear(out.I)
+			case out.F != nil:
+				clear(out.F)
+			case out.D != nil:
+				clear(out.D)
+			case out.S != nil:
+				clear(out.S)
+			case out.V != nil:
+				clear(out.V)
+			}
+		}
+		if nulls {
+			clear(null)
+			out.Null = null
+		} else {
+			out.Null = make([]bool, n)
+		}
+		buf.out = out
+	}
+	pending := rowsOf(&buf.pending, n)[:n]
 	for i := range pending {
 		pending[i] = int32(i)
 	}
@@ -431,7 +486,7 @@ func evalCase(ctx context.Context, e *engine.Case, in *engine.Batch) (*engine.Ve
 		if err != nil {
 			return nil, err
 		}
-		take, rest := make([]int32, 0, len(pending)), make([]int32, 0, len(pending))
+		take, rest := rowsOf(&buf.take, len(pending)), rowsOf(&buf.rest, len(pending))
 		for k, i := range pending {
 			if whole {
 				k = int(i)
@@ -445,7 +500,9 @@ func evalCase(ctx context.Context, e *engine.Case, in *engine.Batch) (*engine.Ve
 		if err := branch(e.Results[w], take); err != nil {
 			return nil, err
 		}
+		// rest is the new pending; the next rest takes the old one's storage
 		pending = rest
+		buf.pending, buf.rest = buf.rest, buf.pending
 	}
 	if err := branch(e.Else, pending); err != nil {
 		return nil, err
