@@ -251,15 +251,59 @@ extern "C" __global__ void __launch_bounds__(J_TPB) j_cross(i64 first, i64 n, i6
 }
 
 // j_gather copies rows idx[k] (-1: zeros) of src into rows k of dst, w
-// bytes a row.
+// bytes a row. Rows of 1, 2, 4 and 8 bytes (the numbers and dates), and
+// of up to 64 (most strings), take a thread a row; wider rows a thread a
+// 4-byte word or a byte of a row, so that a long string spreads over
+// threads. (Buffers are 256-byte aligned, so a row of w bytes, w a
+// multiple of 4 or 8, is aligned to it.)
 extern "C" __global__ void __launch_bounds__(J_TPB) j_gather(u64 dstPtr, u64 srcPtr, int w, u64 idxPtr, i64 n) {
     const int *idx = (const int *)idxPtr;
+    const i64 t0 = (i64)blockIdx.x * J_TPB + threadIdx.x, stride = (i64)gridDim.x * J_TPB;
+    if (w == 8) {
+        u64 *dst = (u64 *)dstPtr;
+        const u64 *src = (const u64 *)srcPtr;
+        for (i64 k = t0; k < n; k += stride) {
+            int r = idx[k];
+            dst[k] = r < 0 ? 0 : src[r];
+        }
+        return;
+    }
+    if (w == 4) {
+        u32 *dst = (u32 *)dstPtr;
+        const u32 *src = (const u32 *)srcPtr;
+        for (i64 k = t0; k < n; k += stride) {
+            int r = idx[k];
+            dst[k] = r < 0 ? 0 : src[r];
+        }
+        return;
+    }
+    if (w <= 64) {
+        // a thread a row: in 8-, 4- or 1-byte units, as w allows
+        int unit = w % 8 == 0 ? 8 : w % 4 == 0 ? 4 : 1, m = w / unit;
+        for (i64 k = t0; k < n; k += stride) {
+            int r = idx[k];
+            if (unit == 8) {
+                u64 *d = (u64 *)dstPtr + k * m;
+                const u64 *sr = (const u64 *)srcPtr + (i64)r * m;
+                for (int j = 0; j < m; j++) d[j] = r < 0 ? 0 : sr[j];
+            } else if (unit == 4) {
+                u32 *d = (u32 *)dstPtr + k * m;
+                const u32 *sr = (const u32 *)srcPtr + (i64)r * m;
+                for (int j = 0; j < m; j++) d[j] = r < 0 ? 0 : sr[j];
+            } else {
+                u8 *d = (u8 *)dstPtr + k * m;
+                const u8 *sr = (const u8 *)srcPtr + (i64)r * m;
+                for (int j = 0; j < m; j++) d[j] = r < 0 ? 0 : sr[j];
+            }
+        }
+        return;
+    }
     if (w % 4 == 0) {
         int words = w / 4;
         u32 *dst = (u32 *)dstPtr;
         const u32 *src = (const u32 *)srcPtr;
         i64 total = n * words;
-        for (i64 t = (i64)blockIdx.x * J_TPB + threadIdx.x; t < total; t += (i64)gridDim.x * J_TPB) {
+        for (i64 t = t0; t < total; t += stride) {
             i64 k = t / words;
             int j = (int)(t - k * words);
             int r = idx[k];
@@ -270,7 +314,7 @@ extern "C" __global__ void __launch_bounds__(J_TPB) j_gather(u64 dstPtr, u64 src
     u8 *dst = (u8 *)dstPtr;
     const u8 *src = (const u8 *)srcPtr;
     i64 total = n * w;
-    for (i64 t = (i64)blockIdx.x * J_TPB + threadIdx.x; t < total; t += (i64)gridDim.x * J_TPB) {
+    for (i64 t = t0; t < total; t += stride) {
         i64 k = t / w;
         int j = (int)(t - k * w);
         int r = idx[k];

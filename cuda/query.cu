@@ -278,6 +278,10 @@ __device__ __forceinline__ i64 tzLoad(const unsigned char *p, int o) {
     return (i64)v;
 }
 
+// TZ_PERIOD is 400 Gregorian years in seconds (engine.TzPeriod): a zone's
+// offsets past its table repeat with it.
+#define TZ_PERIOD (146097LL * 86400LL)
+
 // tzFind is the last transition of a zone table (n, limit, then n pairs
 // of start and offset seconds, the first start the smallest int64) that
 // starts at or before the Unix second t.
@@ -3420,12 +3424,10 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             rh[d] = 0;
             if (rn[a]) { rl[d] = 0; break; }
             const unsigned char *tab = (const unsigned char *)rl[b];
-            i64 x = rl[a], t = floorDiv(x, 1000000);
-            if (t - 86400 > tzLoad(tab, 8) || t + 86400 > tzLoad(tab, 8)) {
-                if (on) raise(e, ERR_MATH, 2, row);
-                rl[d] = 0;
-                break;
-            }
+            i64 x = rl[a], t = floorDiv(x, 1000000), lim = tzLoad(tab, 8);
+            // past the table's end the offsets repeat every TZ_PERIOD
+            // (engine.Zone.Transitions): move t into the table's last period
+            if (t + 86400 > lim) t -= ((t + 86400 - lim) / TZ_PERIOD + 1) * TZ_PERIOD;
             i64 off;
             if (in.op == OP_TZLOCAL) {
                 off = tzLoad(tab, 16 + 16 * tzFind(tab, t) + 8);

@@ -44,8 +44,9 @@ struct SWord {
 
 #define SIGN 0x8000000000000000ULL
 #define STPB 256              // threads of the radix kernels (8 warps)
-#define ROUNDS 64             // rows per thread per tile
-#define TILE (STPB * ROUNDS)  // 16384 rows per block: 64 KB of keys
+// s_hist and s_scatter take a tile of STPB * rounds rows per block: at
+// most 64 rounds (16384 rows, 64 KB of keys), fewer for a sort of fewer
+// rows so that every SM has blocks (engine/gpu sortRounds)
 
 __device__ __forceinline__ u64 rawWord(const SKey &k, i64 p, int w) {
     switch (k.cls) {
@@ -137,18 +138,18 @@ extern "C" __global__ void s_iota(u64 outPtr, i64 n) {
         out[i] = (u32)i;
 }
 
-// s_hist counts the digits (key >> shift) & 255 of each TILE-row tile:
-// counts[d * nblocks + block], digit-major, so that one exclusive scan
-// gives every tile its first output slot per digit.
-extern "C" __global__ void __launch_bounds__(STPB) s_hist(u64 keysPtr, i64 n, int shift, u64 countsPtr, int nblocks) {
+// s_hist counts the digits (key >> shift) & 255 of each tile of
+// STPB * rounds rows: counts[d * nblocks + block], digit-major, so that
+// one exclusive scan gives every tile its first output slot per digit.
+extern "C" __global__ void __launch_bounds__(STPB) s_hist(u64 keysPtr, i64 n, int shift, u64 countsPtr, int nblocks, int rounds) {
     const u64 *keys = (const u64 *)keysPtr;
     u32 *counts = (u32 *)countsPtr;
     __shared__ u32 h[256];
     h[threadIdx.x] = 0;
     __syncthreads();
-    i64 base = (i64)blockIdx.x * TILE;
+    i64 base = (i64)blockIdx.x * STPB * rounds;
 #pragma unroll 4
-    for (int r = 0; r < ROUNDS; r++) {
+    for (int r = 0; r < rounds; r++) {
         i64 i = base + r * STPB + threadIdx.x;
         if (i < n) atomicAdd(&h[(keys[i] >> shift) & 255], 1u);
     }
@@ -191,7 +192,7 @@ extern "C" __global__ void s_scan(u64 countsPtr, i64 m) {
 // across warps, by the per-warp digit counts of the round in shared
 // memory; across rounds, by a running per-digit slot.
 extern "C" __global__ void __launch_bounds__(STPB) s_scatter(u64 kinPtr, u64 pinPtr, i64 n, int shift, u64 offsPtr,
-                                                            int nblocks, u64 koutPtr, u64 poutPtr) {
+                                                            int nblocks, int rounds, u64 koutPtr, u64 poutPtr) {
     const u64 *kin = (const u64 *)kinPtr;
     const u32 *pin = (const u32 *)pinPtr;
     const u32 *offs = (const u32 *)offsPtr;
@@ -204,8 +205,8 @@ extern "C" __global__ void __launch_bounds__(STPB) s_scatter(u64 kinPtr, u64 pin
     for (int j = 0; j < STPB / 32; j++) wc[j][tid] = 0;
     __syncthreads();
     u32 lt = (1u << lane) - 1;
-    i64 base = (i64)blockIdx.x * TILE;
-    for (int r = 0; r < ROUNDS; r++) {
+    i64 base = (i64)blockIdx.x * STPB * rounds;
+    for (int r = 0; r < rounds; r++) {
         i64 r0 = base + (i64)r * STPB;
         if (r0 >= n) break;  // uniform over the block
         i64 i = r0 + tid;

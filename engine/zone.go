@@ -58,18 +58,26 @@ func (z *Zone) Location() *time.Location { return z.loc }
 // never changes (UTC, +05:30), false for zones with transitions.
 func (z *Zone) Fixed() (int32, bool) { return z.off, z.loc == nil }
 
+// TzPeriod is 400 Gregorian years in seconds (146,097 days, a whole number
+// of weeks): past its last listed transition a zone follows one yearly
+// rule, so its offsets repeat with this period.
+const TzPeriod = 146_097 * 86_400
+
 // Transitions lists the zone's offsets as a table a kernel can search:
 // starts[i] (Unix seconds) is when offs[i] takes effect, starts[0] is
 // math.MinInt64 (the offset before the first transition), and the table
-// is exact up to the instant limit (seconds; offsets after it are not
-// listed). ok is false for a fixed zone and for a dynamic abbreviation
-// (MSK), whose offsets the table does not describe.
+// is exact up to the instant limit (seconds). Later instants repeat the
+// offsets of the TzPeriod before limit: the table reaches a full period
+// past the zone's last listed transition (and the first years of its
+// rule), so an instant t > limit has the offset of t - k·TzPeriod, the
+// k that brings it into the last period. ok is false for a fixed zone
+// and for a dynamic abbreviation (MSK), whose offsets the table does not
+// describe.
 func (z *Zone) Transitions() (starts []int64, offs []int32, limit int64, ok bool) {
 	if z.loc == nil || z.dyn != "" {
 		return nil, nil, 0, false
 	}
-	const from, to = -5_364_662_400, 4_102_444_800 // 1800-01-01, 2100-01-01
-	limit = to
+	const from = -5_364_662_400 // 1800-01-01
 	t := time.Unix(from, 0).In(z.loc)
 	_, off := t.Zone()
 	starts, offs = append(starts, math.MinInt64), append(offs, int32(off))
@@ -88,13 +96,16 @@ func (z *Zone) Transitions() (starts []int64, offs []int32, limit int64, ok bool
 		_, off = t.Zone()
 		add(t.Unix(), off)
 	}
-	// past them Go derives periods from the zone's rule, and its periods
-	// can end where they start: probe every six hours (transitions are
-	// months apart) and find each change to the second
+	// The rule holds from a year after the last listed transition at the
+	// latest; the table goes on for one period past that. There Go
+	// derives periods from the rule, and its periods can end where they
+	// start: probe every day (a rule's transitions are months apart) and
+	// find each change to the second.
+	limit = time.Date(max(2040, t.Year()+2), 1, 1, 0, 0, 0, 0, time.UTC).Unix() + TzPeriod
 	at := t.Unix()
 	_, cur := t.Zone()
-	for at < to {
-		next := min(at+6*3600, to)
+	for at < limit {
+		next := min(at+86400, limit)
 		if _, o := time.Unix(next, 0).In(z.loc).Zone(); o != cur {
 			lo, hi := at, next // offset cur at lo, o at hi
 			for hi-lo > 1 {

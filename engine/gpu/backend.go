@@ -253,8 +253,6 @@ func (r *run) check(p *program) error {
 		return r.malformedArray(p, key)
 	case errMath: // mathexpr.go
 		switch arg {
-		case 2:
-			return unsupported("time zones past the year 2199 on the GPU")
 		case 3:
 			return engine.Errorf(engine.CodeInvalidArgumentForLog, "cannot take logarithm of zero")
 		case 4:

@@ -92,6 +92,35 @@ func (r *run) deviceGroups(p *engine.Plan) (*Table, error) {
 	return r.groupsTable(p, g)
 }
 
+// keyStats gives the group table out the statistics of its key columns
+// that are stored columns' (through views, filters and joins): a key's
+// values are some of that column's, so its distinct values are at most
+// the column's, sampled once per table version, and at most the groups.
+// A query above the groups (a GROUP BY sized by keyDistinct, a join's
+// planner) then need not sample the fresh table. Keys of other origins
+// are left to be sampled when asked for.
+func (r *run) keyStats(p *engine.Plan, out *Table) {
+	for k, e := range p.GroupBy {
+		c, ok := e.(*engine.ColRef)
+		if !ok || c.Idx >= len(r.t.Cols) || k >= len(out.Cols) {
+			continue
+		}
+		o := r.t.Cols[c.Idx].origin
+		if o == nil || o.t == r.t {
+			continue
+		}
+		s := r.b.ColumnStats(o.t, o.col)
+		if s.Distinct <= 0 {
+			continue
+		}
+		s.Distinct = min(s.Distinct, float64(out.N))
+		if out.colStats == nil {
+			out.colStats = map[int]engine.ColumnStats{}
+		}
+		out.colStats[k] = s
+	}
+}
+
 // groupsTable stores the groups g found as a table (see the top).
 func (r *run) groupsTable(p *engine.Plan, g *groups) (*Table, error) {
 	gids, ng, keyVals, keyBufs := g.gids, g.ng, g.keyVals, g.keyBufs
@@ -148,6 +177,7 @@ func (r *run) groupsTable(p *engine.Plan, g *groups) (*Table, error) {
 		}
 		out.Cols = append(out.Cols, c)
 	}
+	r.keyStats(p, out)
 	errw, err := r.s.zeros(8, 0)
 	if err != nil {
 		return fail(err)

@@ -64,6 +64,21 @@ var joinQueries = []string{
 	`SELECT a.id, b.id FROM ja a JOIN jb b ON a.s = b.s WHERE a.id < 100`,
 	`SELECT k, s FROM ja EXCEPT SELECT k, s FROM jb`,
 	`SELECT n FROM ja UNION ALL SELECT n0 FROM jb`,
+	// gathers of every row width (jw), and of no row (LEFT JOIN's -1)
+	`SELECT a.id, w.* FROM ja a JOIN jw w ON a.k = w.k`,
+	`SELECT a.id, w.id, w.h, w.b, w.s3, w.s25, w.s65, w.s101 FROM ja a LEFT JOIN jw w ON a.k = w.k AND w.id % 3 = 0`,
+	`SELECT w.s12, w.s24, w.s64, w.s100, b.s FROM jw w JOIN jb b ON w.k = b.k AND w.g > 0`,
+	// counts of duplicates: NULLs, -0 and NaN, strings, an empty side
+	`SELECT k, s FROM ja INTERSECT ALL SELECT k, s FROM jb`,
+	`SELECT k, s FROM ja EXCEPT ALL SELECT k, s FROM jb`,
+	// (f + 0 turns -0 into 0: a group of -0 and 0 shows either, on both
+	// backends as in PostgreSQL, which shows the one its hash table met first)
+	`SELECT k % 5, c, f + 0 FROM jb INTERSECT ALL SELECT k % 5, c, f + 0 FROM ja`,
+	`SELECT k % 5, c, f::text FROM jb EXCEPT ALL SELECT k % 5, c, f::text FROM ja`,
+	`SELECT n, d FROM ja EXCEPT ALL SELECT n0, d FROM jb`,
+	`SELECT k FROM ja INTERSECT ALL SELECT k FROM je`,
+	`SELECT k FROM ja EXCEPT ALL SELECT k FROM je`,
+	`SELECT k FROM je EXCEPT ALL SELECT k FROM ja`,
 	`SELECT a.id, b.id FROM ja a JOIN jb b ON a.k = b.k ORDER BY a.id, b.id LIMIT 25`,
 	`SELECT a.id, b.s FROM ja a JOIN jb b ON a.k = b.k WHERE b.s LIKE 'w1%' OR a.n < 5`,
 	// semi and anti joins of a few left rows: built on the left (markLeft)
@@ -114,6 +129,44 @@ func writeJoinTable(t *testing.T, path string, n, keys int, rng *rand.Rand) {
 	}
 }
 
+// wideCols are table jw's: strings as wide as their widest value (3, 12,
+// 24, 25, 64, 65, 100 and 101 bytes), besides 1-, 2-, 4- and 8-byte
+// values, so that the join's gather meets every width class (join.cu).
+const wideCols = `(id integer, k integer, h smallint, b boolean, g bigint, s3 text, s12 text, s24 text, s25 text, s64 text, s65 text, s100 text, s101 text)`
+
+// writeWideTable writes n rows of jw: keys as writeJoinTable's, each
+// string column holding values of every length up to its width (the
+// first row at the full width), a tenth of the values NULL.
+func writeWideTable(t *testing.T, path string, n, keys int, rng *rand.Rand) {
+	var b strings.Builder
+	widths := []int{3, 12, 24, 25, 64, 65, 100, 101}
+	for i := 0; i < n; i++ {
+		null := func(s string) string {
+			if i > 0 && rng.Intn(10) == 0 {
+				return ""
+			}
+			return s
+		}
+		fmt.Fprintf(&b, "%d,%s,%s,%s,%s", i, null(fmt.Sprint(rng.Intn(keys))), null(fmt.Sprint(rng.Intn(60000)-30000)),
+			null([]string{"t", "f"}[rng.Intn(2)]), null(fmt.Sprint(rng.Int63()-rng.Int63())))
+		for _, w := range widths {
+			l := w
+			if i > 0 {
+				l = rng.Intn(w + 1)
+			}
+			v := make([]byte, l)
+			for j := range v {
+				v[j] = byte('a' + rng.Intn(26))
+			}
+			fmt.Fprintf(&b, ",%s", null(`"`+string(v)+`"`))
+		}
+		b.WriteByte('\n')
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestJoinsMatchCPU runs joinQueries on both backends at several sizes,
 // the device's pool poisoned before each query. Every query must run on
 // the device (no 0A000) and give the CPU backend's rows (compared as
@@ -134,10 +187,12 @@ func TestJoinsMatchCPU(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "je.csv"), nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
+			writeWideTable(t, filepath.Join(dir, "jw.csv"), size.b, size.keys, rng)
 			ddl := []string{
 				"CREATE TABLE ja " + cols + " FROM CSV 'ja.csv'",
 				"CREATE TABLE jb " + cols + " FROM CSV 'jb.csv'",
 				"CREATE TABLE je " + cols + " FROM CSV 'je.csv'",
+				"CREATE TABLE jw " + wideCols + " FROM CSV 'jw.csv'",
 			}
 			cs := newSession(t, dir, cpu.New(host, 0), ddl...)
 			type result struct {

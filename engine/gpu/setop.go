@@ -3,6 +3,7 @@ package gpu
 import (
 	"context"
 
+	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
 )
 
@@ -11,11 +12,9 @@ import (
 // are a GROUP BY of every column over both sides' rows, each tagged with
 // its side: a group is a row of the result when both sides (INTERSECT),
 // only the left (EXCEPT), or either (UNION) have it. INTERSECT ALL and
-// EXCEPT ALL, which keep counts of duplicates, are refused.
+// EXCEPT ALL count each side's copies of a group and repeat the group's
+// row as often as the result keeps it (setOpAll).
 func (b *Backend) setOp(ctx context.Context, s *engine.SetOp) (*Table, error) {
-	if s.All && s.Op != engine.SetUnion {
-		return nil, unsupported("%s on the GPU", s.Head())
-	}
 	if s.Op == engine.SetUnion && s.All {
 		l, err := b.materialize(ctx, s.Left)
 		if err != nil {
@@ -72,6 +71,14 @@ func (b *Backend) setOp(ctx context.Context, s *engine.SetOp) (*Table, error) {
 		{Func: engine.AggSum, Arg: sideRef, T: engine.Int64}, // the right side's rows
 		{Func: engine.AggCountStar, T: engine.Int64},
 	}
+	if s.All {
+		for _, name := range []string{"sum", "count"} {
+			g.Project = append(g.Project, &engine.ColRef{Idx: len(g.Project), Name: name, T: engine.Int64})
+			g.Names = append(g.Names, name)
+		}
+		g.Visible = n + 2
+		return b.setOpAll(ctx, s, g)
+	}
 	right := &engine.ColRef{Idx: n, Name: "sum", T: engine.Int64}
 	total := &engine.ColRef{Idx: n + 1, Name: "count", T: engine.Int64}
 	zero := &engine.Const{T: engine.Int64, I: 0}
@@ -85,6 +92,64 @@ func (b *Backend) setOp(ctx context.Context, s *engine.SetOp) (*Table, error) {
 		g.Having = &engine.Call{Op: engine.OpEq, T: engine.Bool, Args: []engine.Expr{right, zero}}
 	}
 	return b.materialize(ctx, g)
+}
+
+// setOpAll finishes INTERSECT ALL and EXCEPT ALL over g, the groups of
+// both sides' rows with, after the columns, the right side's copies and
+// all copies of each. A group with l copies on the left and r on the
+// right is min(l, r) rows of INTERSECT ALL and max(l-r, 0) of EXCEPT
+// ALL, as in PostgreSQL. The two counts come to the host (8 bytes a
+// distinct row each), which lists the rows to repeat, and the device
+// gathers them.
+func (b *Backend) setOpAll(ctx context.Context, s *engine.SetOp, g *engine.Plan) (*Table, error) {
+	gt, err := b.materialize(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	defer gt.Release()
+	n := len(s.Cols)
+	rc, err := gt.DownloadColumn(n)
+	if err != nil {
+		return nil, err
+	}
+	tc, err := gt.DownloadColumn(n + 1)
+	if err != nil {
+		return nil, err
+	}
+	var idx []int32
+	for i := range gt.N {
+		r := rc.I64[i]
+		l := tc.I64[i] - r
+		m := min(l, r)
+		if s.Op == engine.SetExcept {
+			m = max(l-r, 0)
+		}
+		for range m {
+			idx = append(idx, int32(i))
+		}
+	}
+	out := &Table{N: int64(len(idx)), Dev: b.dev, Cols: make([]*Column, n)}
+	var dIdx *cuda.Buffer
+	if len(idx) > 0 {
+		if dIdx, err = b.dev.Alloc("", 4*int64(len(idx))); err != nil {
+			return nil, err
+		}
+		defer dIdx.Free()
+		if err := b.dev.CopyHtoD(dIdx.Ptr(), sliceBytes(idx), nil); err != nil {
+			return nil, err
+		}
+	}
+	for k := range n {
+		var p uint64
+		if dIdx != nil {
+			p = uint64(dIdx.Ptr())
+		}
+		if out.Cols[k], err = b.gatherRows(gt.Cols[k], p, out.N, false); err != nil {
+			out.Release()
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // unionAllCast is UNION ALL with each side cast to the output types.

@@ -30,10 +30,16 @@ type sWord struct {
 	Min, Max   uint64
 }
 
-const (
-	sortTPB  = 256          // STPB
-	sortTile = sortTPB * 64 // TILE: rows per block of s_hist and s_scatter
-)
+const sortTPB = 256 // STPB
+
+// sortRounds is the rows per thread of a tile of s_hist and s_scatter
+// (a block's STPB * rounds rows) for a sort of n rows: 64 (16,384 rows a
+// tile) once n fills two tiles per SM; fewer below, so that a small sort
+// still spreads over every SM instead of looping through a few tiles.
+func (r *run) sortRounds(n int64) int64 {
+	want := 2 * int64(r.b.dev.Props().SMs) * sortTPB
+	return min(max((n+want-1)/want, 1), 64)
+}
 
 // sortKernels is the loaded sort module, once per backend.
 type sortKernels struct {
@@ -488,7 +494,9 @@ func (r *run) radixSort(fns map[string]*cuda.Function, keys []sKey, n, m int64) 
 			pa, pb = pb, pa
 		}
 	}
-	nblocks := (n + sortTile - 1) / sortTile
+	rounds := r.sortRounds(n)
+	tile := sortTPB * rounds
+	nblocks := (n + tile - 1) / tile
 	counts, err := r.s.alloc(256 * nblocks * 4)
 	if err != nil {
 		return 0, 0, err
@@ -503,14 +511,14 @@ func (r *run) radixSort(fns map[string]*cuda.Function, keys []sKey, n, m int64) 
 		}
 		for b := 0; b < nbytes[i]; b++ {
 			shift := int32(8 * b)
-			if err := r.b.dev.Launch(fns["s_hist"], tiles, block, 0, nil, ka.Ptr(), n, shift, counts.Ptr(), int32(nblocks)); err != nil {
+			if err := r.b.dev.Launch(fns["s_hist"], tiles, block, 0, nil, ka.Ptr(), n, shift, counts.Ptr(), int32(nblocks), int32(rounds)); err != nil {
 				return 0, 0, err
 			}
 			if err := r.b.dev.Launch(fns["s_scan"], one, cuda.Dim3{X: 1024, Y: 1, Z: 1}, 0, nil, counts.Ptr(), 256*nblocks); err != nil {
 				return 0, 0, err
 			}
 			if err := r.b.dev.Launch(fns["s_scatter"], tiles, block, 0, nil,
-				ka.Ptr(), pa.Ptr(), n, shift, counts.Ptr(), int32(nblocks), kb.Ptr(), pb.Ptr()); err != nil {
+				ka.Ptr(), pa.Ptr(), n, shift, counts.Ptr(), int32(nblocks), int32(rounds), kb.Ptr(), pb.Ptr()); err != nil {
 				return 0, 0, err
 			}
 			ka, kb = kb, ka

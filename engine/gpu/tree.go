@@ -297,7 +297,32 @@ func (b *Backend) devicePipeline(ctx context.Context, s *scratch, in *Table, p *
 		out.Cols[k] = src.take() // the input is released after
 		out.Cols[k].origin = src.origin
 	}
+	out.passStats(in, q.Project[:p.Visible])
 	return out, nil
+}
+
+// passStats gives t, made of rows of in, the statistics in already holds
+// for the columns t takes from it unchanged (proj's column references;
+// those set by keyStats among them): t's rows are some of in's, so in's
+// distinct values bound t's.
+func (t *Table) passStats(in *Table, proj []engine.Expr) {
+	in.statsMu.Lock()
+	defer in.statsMu.Unlock()
+	for k, e := range proj {
+		c, ok := e.(*engine.ColRef)
+		if !ok || c.Idx >= len(in.Cols) {
+			continue
+		}
+		s, ok := in.colStats[c.Idx]
+		if !ok {
+			continue
+		}
+		s.Distinct = min(s.Distinct, float64(t.N))
+		if t.colStats == nil {
+			t.colStats = map[int]engine.ColumnStats{}
+		}
+		t.colStats[k] = s
+	}
 }
 
 // gatherColumn copies rows idx (a device int32 list of n row numbers; -1
@@ -353,7 +378,11 @@ func (b *Backend) gatherRows(src *Column, idx uint64, n int64, nullable bool) (*
 		if src.Data == nil {
 			err = b.dev.Memset8(buf.Ptr(), 0, n*w, nil)
 		} else {
-			err = b.joinLaunch("j_gather", n*max(w/4, 1), buf.Ptr(), src.Data.Ptr(), int32(w), cuda.DevPtr(idx), n)
+			threads := n // a thread a row, up to 64 bytes (join.cu)
+			if w > 64 {
+				threads = n * max(w/4, 1)
+			}
+			err = b.joinLaunch("j_gather", threads, buf.Ptr(), src.Data.Ptr(), int32(w), cuda.DevPtr(idx), n)
 		}
 		if err != nil {
 			c.free()
