@@ -373,10 +373,29 @@ func evalCase(ctx context.Context, e *engine.Case, in *engine.Batch) (*engine.Ve
 	return EvalCaseInto(ctx, e, in, nil)
 }
 
+// evalCond is Eval of a CASE condition, a comparison of an expression
+// with a constant written into buf's storage.
+func evalCond(ctx context.Context, c engine.Expr, in *engine.Batch, buf *CaseBuf) (*engine.Vec, error) {
+	if e, ok := c.(*engine.Call); ok && len(e.Args) == 2 {
+		switch e.Op {
+		case engine.OpEq, engine.OpNe, engine.OpLt, engine.OpLe, engine.OpGt, engine.OpGe:
+			if k, ok := e.Args[1].(*engine.Const); ok {
+				a, err := Eval(ctx, e.Args[0], in)
+				if err != nil {
+					return nil, err
+				}
+				buf.cond = compareConstInto(buf.cond, e.Op, a, k, in.N)
+				return buf.cond, nil
+			}
+		}
+	}
+	return Eval(ctx, c, in)
+}
+
 // CaseBuf is storage that EvalCaseInto reuses from one batch to the next:
 // the result vector and the row lists.
 type CaseBuf struct {
-	out                 *engine.Vec
+	out, cond           *engine.Vec
 	pending, take, rest []int32
 }
 
@@ -482,7 +501,7 @@ func EvalCaseInto(ctx context.Context, e *engine.Case, in *engine.Batch, buf *Ca
 		if !whole {
 			sub = gatherFor(in, pending, c)
 		}
-		cv, err := Eval(ctx, c, sub)
+		cv, err := evalCond(ctx, c, sub, buf)
 		if err != nil {
 			return nil, err
 		}
