@@ -157,3 +157,60 @@ func TestPersistConcurrentWriters(t *testing.T) {
 		t.Errorf("after reopening:\n%s\nwant:\n%s", got, before)
 	}
 }
+
+// TestPersistWideNumeric: numeric(38,s) columns keep their type and
+// exact values across Close and Open, loaded from CSV and appended by
+// INSERT (GPUSQL_TEST_DEVICE=cuda: values of 18 digits at their scale,
+// which the GPU holds).
+func TestPersistWideNumeric(t *testing.T) {
+	dir := t.TempDir()
+	device := cmp.Or(os.Getenv("GPUSQL_TEST_DEVICE"), "cpu")
+	big, neg := "99999999999999999999999999999999999.99", "-1234567890123456789012345678.0123456789"
+	if device != "cpu" {
+		big, neg = "9999999999999999.99", "-12345678.0123456789"
+	}
+	write(t, dir+"/w.csv", "1,"+big+","+neg+"\n2,,0.5\n")
+	opts := gpusql.Options{DataDir: dir, Persist: true, Device: device}
+	ctx := context.Background()
+	db, err := gpusql.Open(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{`CREATE TABLE w (id integer, a numeric(38,2), c numeric(38,10)) FROM CSV 'w.csv'`,
+		`INSERT INTO w VALUES (3, -0.01, ` + neg + `)`} {
+		if _, err := db.Exec(ctx, q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	const q = `SELECT string_agg(id || ':' || coalesce(a::text, 'NULL') || ':' || c, ' ' ORDER BY id),
+		(SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = 'w'::regclass AND attname = 'c') FROM w`
+	answer := func(db *gpusql.DB) string {
+		rows, err := db.Query(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		if !rows.Next() {
+			t.Fatal(rows.Err())
+		}
+		var s, ty string
+		if err := rows.Scan(&s, &ty); err != nil {
+			t.Fatal(err)
+		}
+		return s + " / " + ty
+	}
+	before := answer(db)
+	if !strings.Contains(before, big) || !strings.Contains(before, neg) || !strings.HasSuffix(before, "numeric(38,10)") {
+		t.Fatalf("before closing: %s", before)
+	}
+	if err := db.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if db, err = gpusql.Open(opts); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := answer(db); got != before {
+		t.Errorf("after reopening: %s, want %s", got, before)
+	}
+}

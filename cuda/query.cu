@@ -4072,9 +4072,10 @@ extern "C" __global__ void __launch_bounds__(256) q_minmax(u64 data, u64 valid, 
 //
 // A string column's distinct values are found by inserting every row into
 // an open-addressing table of row numbers (q_dict_insert: the first row of
-// each value claims a slot by compare-and-swap); the host reads the table,
-// sorts the values and numbers them, and q_dict_codes writes each row's
-// number. A value is its bytes up to the first zero, as the interpreter
+// each value claims a slot by compare-and-swap); q_dict_used lists the
+// claimed slots, the host sorts their values and numbers them,
+// q_dict_slotcodes stores the numbers by slot, and q_dict_codes writes
+// each row's number. A value is its bytes up to the first zero, as the interpreter
 // reads it (OP_COL); char(n)'s trailing blanks are merged by the host.
 
 // dictLen is the length of the value at s: its bytes up to the first zero.
@@ -4143,6 +4144,34 @@ extern "C" __global__ void __launch_bounds__(256) q_dict_gather(u64 dataP, int w
         i64 e = i / width;
         out[i] = data[rows[e] * width + (i - e * width)];
     }
+}
+
+// q_dict_used lists the claimed slots of a q_dict_insert table of nslots
+// entries: (slot, row) pairs in out, in no particular order, their count
+// in *count (at most cap are written), so that the host reads the
+// values' few slots instead of the whole table.
+extern "C" __global__ void __launch_bounds__(256) q_dict_used(u64 slotsP, unsigned nslots, u64 outP, unsigned cap,
+                                                              u64 countP) {
+    const i64 *slots = (const i64 *)slotsP;
+    i64 *out = (i64 *)outP;
+    for (i64 s = (i64)blockIdx.x * blockDim.x + threadIdx.x; s < nslots; s += (i64)gridDim.x * blockDim.x) {
+        i64 row = slots[s];
+        if (row < 0) continue;
+        unsigned i = atomicAdd((unsigned *)countP, 1u);
+        if (i < cap) {
+            out[2 * i] = s;
+            out[2 * i + 1] = row;
+        }
+    }
+}
+
+// q_dict_slotcodes writes code[i] to slotCode[slot[i]] for the n used
+// slots; q_dict_codes reads no other entry.
+extern "C" __global__ void __launch_bounds__(256) q_dict_slotcodes(u64 slotCodeP, u64 slotP, u64 codeP, int n) {
+    unsigned short *slotCode = (unsigned short *)slotCodeP;
+    const unsigned *slot = (const unsigned *)slotP;
+    const unsigned short *code = (const unsigned short *)codeP;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) slotCode[slot[i]] = code[i];
 }
 
 // q_dict_codes writes each row's code (codeBytes 1 or 2): slotCode of its

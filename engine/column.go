@@ -15,9 +15,11 @@ import "math/bits"
 //	KindFloat64                   F64
 //	KindChar, KindVarchar,
 //	KindText                      Str, Width bytes per row, zero-padded UTF-8
-//	KindNumeric, wide             D   (each value with its own scale: an
-//	                                   intermediate result's unconstrained
-//	                                   numeric beyond 18 digits; host only)
+//	KindNumeric, wide             D   (numeric(p,s) with p > 18: every
+//	                                   value at scale s; or each value with
+//	                                   its own scale: an intermediate
+//	                                   result's unconstrained numeric
+//	                                   beyond 18 digits; host only)
 //
 // A string value's length is the index of its first zero byte (or Width).
 // PostgreSQL text cannot hold NUL, so the padding is unambiguous. Width is a
@@ -46,20 +48,25 @@ type Column struct {
 // Valid is allocated with every row marked valid.
 func NewColumn(t Type, n, width int, nullable bool) *Column {
 	c := &Column{Type: t, Len: n}
-	switch t.Kind {
-	case KindBool:
+	switch {
+	case t.WideNumeric():
+		c.D = make([]Dec, n)
+		for i := range c.D {
+			c.D[i].Scale = int32(t.Scale)
+		}
+	case t.Kind == KindBool:
 		c.B = make([]uint8, n)
-	case KindInt16:
+	case t.Kind == KindInt16:
 		c.I16 = make([]int16, n)
-	case KindInt32, KindDate:
+	case t.Kind == KindInt32, t.Kind == KindDate:
 		c.I32 = make([]int32, n)
-	case KindInt64, KindNumeric, KindTimestamp, KindTimestampTZ, KindTime:
+	case t.Kind == KindInt64, t.Kind == KindNumeric, t.IsTimestamp(), t.Kind == KindTime:
 		c.I64 = make([]int64, n)
-	case KindFloat32:
+	case t.Kind == KindFloat32:
 		c.F32 = make([]float32, n)
-	case KindFloat64:
+	case t.Kind == KindFloat64:
 		c.F64 = make([]float64, n)
-	case KindChar, KindVarchar, KindText:
+	case t.Kind == KindChar, t.Kind == KindVarchar, t.Kind == KindText:
 		c.Width = RoundWidth(width)
 		c.Str = make([]byte, n*c.Width)
 	}

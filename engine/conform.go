@@ -15,6 +15,9 @@ func conformNumeric(a, b *Column) (*Column, *Column) {
 	if a.D == nil && b.D == nil && a.Type.Scale == b.Type.Scale {
 		return a, b
 	}
+	if a.Type.WideNumeric() && a.Type == b.Type {
+		return a, b // numeric(p,s), p > 18: both Dec values at scale s
+	}
 	scale := int32(max(a.Type.Scale, b.Type.Scale))
 	for _, c := range []*Column{a, b} {
 		for i := range c.D {

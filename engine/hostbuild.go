@@ -107,8 +107,9 @@ func StoredType(t Type, scale int32) Type {
 // HostFromBatches stores the rows of batches (columns of types ts) as a
 // host table. An unconstrained numeric column is stored at the largest
 // scale among its values; a string column as wide as its longest value.
-// Numerics past 18 digits and interval columns cannot be stored: the
-// error is 0A000.
+// Unconstrained numerics past 18 digits and interval columns cannot be
+// stored: the error is 0A000. numeric(p,s) with p > 18 is stored as Dec
+// values at scale s.
 func HostFromBatches(ts []Type, batches []*Batch) (*HostTable, error) {
 	return hostFromBatches(ts, batches, false)
 }
@@ -234,6 +235,21 @@ func storeVec(c *Column, at int, v *Vec, n int, scale int32) error {
 	case KindFloat64:
 		copy(c.F64[at:at+n], v.F[:n])
 	case KindNumeric:
+		if c.D != nil { // numeric(p,s), p > 18: Dec values at scale s
+			for i := 0; i < n; i++ {
+				if v.IsNull(i) {
+					continue
+				}
+				d, ok := v.D[i], true
+				if d.Scale > scale {
+					d = d.Round(scale)
+				} else if d, ok = d.Rescale(scale); !ok {
+					return Errorf(CodeNumericValueOutOfRange, "numeric field overflow")
+				}
+				c.D[at+i] = d
+			}
+			return nil
+		}
 		for i := 0; i < n; i++ {
 			if v.IsNull(i) {
 				continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"unsafe"
 )
 
 // OnError is the policy for rows that fail to load.
@@ -214,6 +215,9 @@ func (h *HostTable) ColumnStorage(k int) ColumnStorage {
 	w := c.Width
 	if !c.Type.IsString() {
 		w = c.Type.StorageWidth()
+	}
+	if c.D != nil {
+		w = int(unsafe.Sizeof(Dec{})) // mantissa and scale
 	}
 	return ColumnStorage{Bytes: c.Bytes(), RowBytes: w, Encoding: "plain"}
 }

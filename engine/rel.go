@@ -69,18 +69,38 @@ type Join struct {
 }
 
 // Columns are Left's then Right's; a semi or anti join's are Left's.
+// NumColumns is len(r.Columns()) without building the list (a join
+// tree's Columns walks the whole tree).
+func NumColumns(r Rel) int {
+	switch r := r.(type) {
+	case *Plan:
+		return r.Visible
+	case *Join:
+		n := NumColumns(r.Left)
+		switch r.Kind {
+		case JoinSemi, JoinAnti, JoinAntiNull:
+			return n
+		}
+		return n + NumColumns(r.Right)
+	case *SetOp:
+		return len(r.Cols)
+	}
+	return len(r.Columns())
+}
+
 func (j *Join) Columns() []ColumnDef {
 	l := j.Left.Columns()
 	switch j.Kind {
 	case JoinSemi, JoinAnti, JoinAntiNull:
 		return l
 	}
-	out := make([]ColumnDef, 0, len(l)+len(j.Right.Columns()))
+	r := j.Right.Columns()
+	out := make([]ColumnDef, 0, len(l)+len(r))
 	for _, c := range l {
 		c.NotNull = c.NotNull && (j.Kind == JoinInner || j.Kind == JoinLeft)
 		out = append(out, c)
 	}
-	for _, c := range j.Right.Columns() {
+	for _, c := range r {
 		c.NotNull = c.NotNull && (j.Kind == JoinInner || j.Kind == JoinRight)
 		out = append(out, c)
 	}

@@ -10,6 +10,7 @@ package engine
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 	"unsafe"
 )
@@ -264,75 +265,18 @@ func tpPow10u(n int) uint64 {
 // a typmod in PostgreSQL.
 func ParseNumeric(b []byte, prec, scale int) (int64, ParseStatus) {
 	s := tpTrimSpace(b)
-	if len(s) == 0 {
-		return 0, ParseInvalid
+	lit, st := scanNumeric(s)
+	if st != ParseOK {
+		return 0, st
 	}
 	bound := uint64(math.MaxInt64) // largest allowed magnitude
 	if prec > 0 && prec <= 18 {
 		bound = tpPow10u(prec) - 1
 	}
-	i, n := 0, len(s)
-	neg := false
-	if s[0] == '-' || s[0] == '+' {
-		neg = s[0] == '-'
-		i++
-	}
-	// First pass: find the mantissa's extent and the exponent.
-	mStart := i
-	digits, fracDigits := 0, 0
-	seenPoint := false
-	for ; i < n; i++ {
-		c := s[i]
-		if tpIsDigit(c) {
-			digits++
-			if seenPoint {
-				fracDigits++
-			}
-			continue
-		}
-		if c == '.' && !seenPoint {
-			seenPoint = true
-			continue
-		}
-		break
-	}
-	mEnd := i
-	if digits == 0 {
-		if _, ok := tpFloatSpecial(s); ok {
-			if tpEqualFold(s, "nan") {
-				return 0, ParseInvalid
-			}
-			return 0, ParseOutOfRange
-		}
-		return 0, ParseInvalid
-	}
-	exp := 0
-	if i < n && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		eneg := false
-		if i < n && (s[i] == '-' || s[i] == '+') {
-			eneg = s[i] == '-'
-			i++
-		}
-		if i == n || !tpIsDigit(s[i]) {
-			return 0, ParseInvalid
-		}
-		for i < n && tpIsDigit(s[i]) {
-			if exp < 100000 {
-				exp = exp*10 + int(s[i]-'0')
-			}
-			i++
-		}
-		if eneg {
-			exp = -exp
-		}
-	}
-	if i != n {
-		return 0, ParseInvalid
-	}
+	neg, mStart, mEnd, digits := lit.neg, lit.mStart, lit.mEnd, lit.digits
 	// value = int(all digits) * 10^(exp - fracDigits); we want it times
 	// 10^scale, so keep the first digits+shift digits and round on the next.
-	shift := exp - fracDigits + scale
+	shift := lit.exp - lit.fracDigits + scale
 	keep := digits + shift // digits kept before the rounding digit
 	var v uint64
 	k := 0 // digit index
@@ -372,6 +316,164 @@ func ParseNumeric(b []byte, prec, scale int) (int64, ParseStatus) {
 		return -int64(v), ParseOK
 	}
 	return int64(v), ParseOK
+}
+
+// numLit is a numeric literal's shape, as scanNumeric finds it in s: a
+// sign, the mantissa's extent s[mStart:mEnd] (digits and at most one
+// point), its digit counts, and the exponent.
+type numLit struct {
+	neg                bool
+	mStart, mEnd       int
+	digits, fracDigits int
+	exp                int
+}
+
+// scanNumeric checks numeric_in's syntax (s already trimmed). NaN is
+// ParseInvalid and the infinities ParseOutOfRange.
+func scanNumeric(s []byte) (numLit, ParseStatus) {
+	var l numLit
+	if len(s) == 0 {
+		return l, ParseInvalid
+	}
+	i, n := 0, len(s)
+	if s[0] == '-' || s[0] == '+' {
+		l.neg = s[0] == '-'
+		i++
+	}
+	l.mStart = i
+	seenPoint := false
+	for ; i < n; i++ {
+		c := s[i]
+		if tpIsDigit(c) {
+			l.digits++
+			if seenPoint {
+				l.fracDigits++
+			}
+			continue
+		}
+		if c == '.' && !seenPoint {
+			seenPoint = true
+			continue
+		}
+		break
+	}
+	l.mEnd = i
+	if l.digits == 0 {
+		if _, ok := tpFloatSpecial(s); ok {
+			if tpEqualFold(s, "nan") {
+				return l, ParseInvalid
+			}
+			return l, ParseOutOfRange
+		}
+		return l, ParseInvalid
+	}
+	if i < n && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		eneg := false
+		if i < n && (s[i] == '-' || s[i] == '+') {
+			eneg = s[i] == '-'
+			i++
+		}
+		if i == n || !tpIsDigit(s[i]) {
+			return l, ParseInvalid
+		}
+		for i < n && tpIsDigit(s[i]) {
+			if l.exp < 100000 {
+				l.exp = l.exp*10 + int(s[i]-'0')
+			}
+			i++
+		}
+		if eneg {
+			l.exp = -l.exp
+		}
+	}
+	if i != n {
+		return l, ParseInvalid
+	}
+	return l, ParseOK
+}
+
+// ParseNumericWide is ParseNumeric for a precision past 18 (at most
+// MaxNumericPrec): the value as a 128-bit mantissa at scale.
+func ParseNumericWide(b []byte, prec, scale int) (Dec, ParseStatus) {
+	s := tpTrimSpace(b)
+	lit, st := scanNumeric(s)
+	if st != ParseOK {
+		return Dec{}, st
+	}
+	// v*10+d stays within 10^prec-1 exactly when v < 10^(prec-1)
+	lim := u128pow10(prec - 1)
+	shift := lit.exp - lit.fracDigits + scale
+	keep := lit.digits + shift
+	var v u128
+	k := 0
+	roundUp := false
+	for j := lit.mStart; j < lit.mEnd; j++ {
+		c := s[j]
+		if c == '.' {
+			continue
+		}
+		if k < keep {
+			if !v.less(lim) {
+				return Dec{}, ParseOutOfRange
+			}
+			v = v.mul10add(uint64(c - '0'))
+		} else if k == keep {
+			roundUp = c >= '5'
+			break
+		}
+		k++
+	}
+	if shift > 0 && !v.zero() {
+		for ; shift > 0; shift-- {
+			if !v.less(lim) {
+				return Dec{}, ParseOutOfRange
+			}
+			v = v.mul10add(0)
+		}
+	}
+	if roundUp {
+		if !v.less(u128pow10(prec).sub1()) {
+			return Dec{}, ParseOutOfRange
+		}
+		v = v.add1()
+	}
+	d := Dec{Hi: int64(v.hi), Lo: v.lo, Scale: int32(scale)}
+	if lit.neg {
+		d = d.neg()
+	}
+	return d, ParseOK
+}
+
+// u128 is an unsigned 128-bit integer, for ParseNumericWide.
+type u128 struct{ hi, lo uint64 }
+
+func u128pow10(n int) u128 {
+	v := u128{lo: 1}
+	for ; n > 0; n-- {
+		v = v.mul10add(0)
+	}
+	return v
+}
+
+func (a u128) less(b u128) bool { return a.hi < b.hi || a.hi == b.hi && a.lo < b.lo }
+func (a u128) zero() bool       { return a.hi == 0 && a.lo == 0 }
+
+// mul10add is a*10+d; the caller keeps it below 2^128.
+func (a u128) mul10add(d uint64) u128 {
+	h, l := bits.Mul64(a.lo, 10)
+	l, c := bits.Add64(l, d, 0)
+	return u128{hi: a.hi*10 + h + c, lo: l}
+}
+
+func (a u128) add1() u128 {
+	l, c := bits.Add64(a.lo, 1, 0)
+	return u128{hi: a.hi + c, lo: l}
+}
+
+func (a u128) sub1() u128 {
+	l, b := bits.Sub64(a.lo, 1, 0)
+	return u128{hi: a.hi - b, lo: l}
 }
 
 // ParseBool parses a boolean as boolin does: surrounding whitespace, then
@@ -817,7 +919,7 @@ func InputError(t Type, st ParseStatus, raw []byte) *Error {
 			}
 			return Errorf(CodeFeatureNotSupported, "cannot store infinity in type %s", t)
 		}
-		if t.Prec > 0 && t.Prec <= 18 {
+		if t.Prec > 0 && t.Prec <= MaxNumericPrec {
 			e := Errorf(CodeNumericValueOutOfRange, "numeric field overflow")
 			if digits := t.Prec - t.Scale; digits > 0 {
 				return e.WithDetail("A field with precision %d, scale %d must round to an absolute value less than 10^%d.", t.Prec, t.Scale, digits)

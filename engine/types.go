@@ -16,7 +16,7 @@ const (
 	KindInt64          // bigint
 	KindFloat32        // real
 	KindFloat64        // double precision
-	KindNumeric        // numeric(p,s): scaled int64 in storage; exact
+	KindNumeric        // numeric(p,s): scaled int64 in storage (p ≤ 18), else 128-bit; exact
 	KindDate           // int32 days since 1970-01-01
 	KindTimestamp      // int64 microseconds since 1970-01-01 00:00:00
 	KindInterval       // months, days, microseconds (computed values only)
@@ -98,6 +98,19 @@ var (
 	Time = Type{Kind: KindTime}
 )
 
+// NarrowNumericPrec is the largest numeric precision stored as a scaled
+// int64. MaxNumericPrec is the largest precision a column may declare:
+// numeric(p,s) with p past NarrowNumericPrec is stored as 128-bit Dec
+// values, all at the column's scale (Column.D).
+const (
+	NarrowNumericPrec = 18
+	MaxNumericPrec    = 38
+)
+
+// WideNumeric reports whether t is numeric(p,s) with p > 18: a column of
+// it is stored as Dec values at scale s, not as scaled int64s.
+func (t Type) WideNumeric() bool { return t.Kind == KindNumeric && t.Prec > NarrowNumericPrec }
+
 // NumericType returns numeric(p,s).
 func NumericType(p, s int) Type { return Type{Kind: KindNumeric, Prec: p, Scale: s} }
 
@@ -118,7 +131,9 @@ func (t Type) IsFloat() bool { return t.Kind == KindFloat32 || t.Kind == KindFlo
 func (t Type) IsNumber() bool { return t.IsInteger() || t.IsFloat() || t.Kind == KindNumeric }
 
 // StorageWidth is the byte width of one stored value, for fixed-width
-// kinds. Strings return 0: their width is chosen at load time.
+// kinds. Strings return 0: their width is chosen at load time. Numeric
+// is 8 bytes, its scaled int64; a wide numeric column (WideNumeric) holds
+// Dec values instead (Column.D), as do computed numerics on the host.
 func (t Type) StorageWidth() int {
 	switch t.Kind {
 	case KindBool:

@@ -71,7 +71,11 @@ func store(col *engine.Column, cp *colPlan, row int, val []byte) bool {
 	case engine.KindFloat64:
 		col.F64[row], st = engine.ParseFloat(val, engine.KindFloat64)
 	case engine.KindNumeric:
-		col.I64[row], st = engine.ParseNumeric(val, cp.def.Type.Prec, cp.def.Type.Scale)
+		if col.D != nil {
+			col.D[row], st = engine.ParseNumericWide(val, cp.def.Type.Prec, cp.def.Type.Scale)
+		} else {
+			col.I64[row], st = engine.ParseNumeric(val, cp.def.Type.Prec, cp.def.Type.Scale)
+		}
 	case engine.KindDate:
 		col.I32[row], st = engine.ParseDate(val)
 	case engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:

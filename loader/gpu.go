@@ -142,7 +142,11 @@ func (g *GPU) Load(ctx context.Context, req *engine.LoadRequest) (*engine.LoadRe
 		if err != nil {
 			return nil, err
 		}
-		t, err := gpu.Upload(g.dev, res.Data.(*engine.HostTable), req.Table)
+		names := make([]string, len(req.Columns))
+		for i, c := range req.Columns {
+			names[i] = c.Name
+		}
+		t, err := gpu.UploadNamed(g.dev, res.Data.(*engine.HostTable), req.Table, names)
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +154,7 @@ func (g *GPU) Load(ctx context.Context, req *engine.LoadRequest) (*engine.LoadRe
 		if req.Options.Format == engine.FormatText {
 			res.Notes = append(res.Notes, "FORMAT text is parsed on the CPU and the table copied to the GPU; FORMAT csv is parsed on the GPU")
 		} else {
-			res.Notes = append(res.Notes, "a table with timestamptz, time or timestamp(p) columns is parsed on the CPU and copied to the GPU")
+			res.Notes = append(res.Notes, "a table with timestamptz, time, timestamp(p) or numeric(p,s) columns of more than 18 digits is parsed on the CPU and copied to the GPU")
 		}
 		return res, nil
 	}
@@ -899,13 +903,20 @@ func (gl *gpuLoad) patch(s *cuda.Stream, checks []*recheck, bad []uint32, first 
 }
 
 // hostParsed reports whether a table has columns that only the CPU
-// loader parses: timestamp with time zone, time, and timestamps with a
-// precision (csv.cu's parser knows plain timestamps).
+// loader parses: timestamp with time zone, time, timestamps with a
+// precision (csv.cu's parser knows plain timestamps) and numerics past
+// 18 digits (csv.cu's parser writes int64s).
 func hostParsed(cols []engine.ColumnDef) bool {
 	for _, c := range cols {
 		switch c.Type.Kind {
 		case engine.KindTimestampTZ, engine.KindTime:
 			return true
+		case engine.KindNumeric:
+			// numeric(p,s), p > 18: the CPU loader reads it as Dec
+			// values, stored on the device as int64s where they fit
+			if c.Type.WideNumeric() {
+				return true
+			}
 		case engine.KindTimestamp:
 			if _, ok := c.Type.TimePrec(); ok {
 				return true

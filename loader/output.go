@@ -30,6 +30,10 @@ func grow[T any](s []T, n int) []T {
 // reserve makes room for n rows without adding any, when the input's size
 // gives a good estimate, so that columns are not copied as they grow.
 func reserve(c *engine.Column, n int) {
+	if c.Type.WideNumeric() {
+		c.D = slices.Grow(c.D, n-len(c.D))
+		return
+	}
 	switch c.Type.Kind {
 	case engine.KindBool:
 		c.B = slices.Grow(c.B, n-len(c.B))
@@ -52,13 +56,19 @@ func reserve(c *engine.Column, n int) {
 // bytes, and a validity bitmap if nulls is set.
 func growColumn(c *engine.Column, n, width int, nulls bool) {
 	switch c.Type.Kind {
+	case engine.KindNumeric:
+		if c.Type.WideNumeric() {
+			c.D = grow(c.D, n)
+		} else {
+			c.I64 = grow(c.I64, n)
+		}
 	case engine.KindBool:
 		c.B = grow(c.B, n)
 	case engine.KindInt16:
 		c.I16 = grow(c.I16, n)
 	case engine.KindInt32, engine.KindDate:
 		c.I32 = grow(c.I32, n)
-	case engine.KindInt64, engine.KindNumeric, engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:
+	case engine.KindInt64, engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:
 		c.I64 = grow(c.I64, n)
 	case engine.KindFloat32:
 		c.F32 = grow(c.F32, n)
@@ -119,13 +129,19 @@ func removeRows(cols []*engine.Column, rows []int, n int) int {
 	for _, c := range cols {
 		c := c
 		switch c.Type.Kind {
+		case engine.KindNumeric:
+			if c.D != nil {
+				keep(func(d, s int) { c.D[d] = c.D[s] }, func(m int) { clear(c.D[m:]); c.D = c.D[:m] })
+			} else {
+				keep(func(d, s int) { c.I64[d] = c.I64[s] }, func(m int) { clear(c.I64[m:]); c.I64 = c.I64[:m] })
+			}
 		case engine.KindBool:
 			keep(func(d, s int) { c.B[d] = c.B[s] }, func(m int) { clear(c.B[m:]); c.B = c.B[:m] })
 		case engine.KindInt16:
 			keep(func(d, s int) { c.I16[d] = c.I16[s] }, func(m int) { clear(c.I16[m:]); c.I16 = c.I16[:m] })
 		case engine.KindInt32, engine.KindDate:
 			keep(func(d, s int) { c.I32[d] = c.I32[s] }, func(m int) { clear(c.I32[m:]); c.I32 = c.I32[:m] })
-		case engine.KindInt64, engine.KindNumeric, engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:
+		case engine.KindInt64, engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:
 			keep(func(d, s int) { c.I64[d] = c.I64[s] }, func(m int) { clear(c.I64[m:]); c.I64 = c.I64[:m] })
 		case engine.KindFloat32:
 			keep(func(d, s int) { c.F32[d] = c.F32[s] }, func(m int) { clear(c.F32[m:]); c.F32 = c.F32[:m] })

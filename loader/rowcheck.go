@@ -212,7 +212,11 @@ func checkValue(val []byte, cp *colPlan) *engine.Error {
 	case engine.KindFloat32, engine.KindFloat64:
 		_, st = engine.ParseFloat(val, t.Kind)
 	case engine.KindNumeric:
-		_, st = engine.ParseNumeric(val, t.Prec, t.Scale)
+		if t.WideNumeric() {
+			_, st = engine.ParseNumericWide(val, t.Prec, t.Scale)
+		} else {
+			_, st = engine.ParseNumeric(val, t.Prec, t.Scale)
+		}
 	case engine.KindDate:
 		_, st = engine.ParseDate(val)
 	case engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:

@@ -121,6 +121,22 @@ func hostTable(ts []engine.Type, b *engine.Batch) (*engine.HostTable, []engine.T
 				}
 			}
 		case engine.PhysDec:
+			if t.WideNumeric() { // Dec values at t's scale
+				c = engine.NewColumn(t, b.N, 0, nullable)
+				for i := 0; i < b.N; i++ {
+					if v.IsNull(i) {
+						continue
+					}
+					d, ok := v.D[i], true
+					if d.Scale > int32(t.Scale) {
+						d = d.Round(int32(t.Scale))
+					} else if d, ok = d.Rescale(int32(t.Scale)); !ok {
+						return nil, nil, engine.Errorf(engine.CodeNumericValueOutOfRange, "numeric field overflow")
+					}
+					c.D[i] = d
+				}
+				break
+			}
 			scale := int32(t.Scale)
 			if t.Prec == 0 {
 				for i := 0; i < b.N; i++ {

@@ -66,7 +66,7 @@ func (o *optimizer) plan(p *engine.Plan) (*engine.Plan, error) {
 	if p.Input == nil {
 		return aggRewrites(&q), nil
 	}
-	ncols := len(p.Input.Columns())
+	ncols := engine.NumColumns(p.Input)
 	need := make([]bool, ncols)
 	for _, e := range inputExprs(p) {
 		set := map[int]bool{}
@@ -169,15 +169,15 @@ func (o *optimizer) rel(r engine.Rel, preds []engine.Expr, need []bool) (engine.
 		}
 		ps := *r
 		ps.Input = in
-		return &ps, identity(len(r.Columns())), preds, nil
+		return &ps, identity(engine.NumColumns(r)), preds, nil
 	}
-	return r, identity(len(r.Columns())), preds, nil
+	return r, identity(engine.NumColumns(r)), preds, nil
 }
 
 // keepAll plans a node whose every column is needed, with no conditions
 // from above.
 func (o *optimizer) keepAll(r engine.Rel) (engine.Rel, error) {
-	need := make([]bool, len(r.Columns()))
+	need := make([]bool, engine.NumColumns(r))
 	for i := range need {
 		need[i] = true
 	}

@@ -11,12 +11,12 @@ import (
 
 // join plans a Join node with conditions preds over its output.
 func (o *optimizer) join(j *engine.Join, preds []engine.Expr, need []bool) (engine.Rel, []int, []engine.Expr, error) {
-	nl := len(j.Left.Columns())
+	nl := engine.NumColumns(j.Left)
 	switch j.Kind {
 	case engine.JoinRight:
 		// A RIGHT JOIN is a LEFT JOIN with the sides swapped: its
 		// columns are then the right ones first.
-		nr := len(j.Right.Columns())
+		nr := engine.NumColumns(j.Right)
 		swap := make([]int, nl+nr) // old column → swapped column
 		for c := range swap {
 			if c < nl {
@@ -96,7 +96,7 @@ func (o *optimizer) join(j *engine.Join, preds []engine.Expr, need []bool) (engi
 // a LEFT, semi or anti join, whose right rows only count when they
 // match), equalities across become keys, the rest stays the residual.
 func (o *optimizer) twoSided(j *engine.Join, preds []engine.Expr, need []bool) (engine.Rel, []int, []engine.Expr, error) {
-	nl, nr := len(j.Left.Columns()), len(j.Right.Columns())
+	nl, nr := engine.NumColumns(j.Left), engine.NumColumns(j.Right)
 	pushable := j.Kind != engine.JoinFull
 	var pushL, pushR, residual, rest []engine.Expr
 	for _, e := range preds {
@@ -165,7 +165,7 @@ func (o *optimizer) twoSided(j *engine.Join, preds []engine.Expr, need []bool) (
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	nl2 := len(left.Columns())
+	nl2 := engine.NumColumns(left)
 	m := make([]int, nl+nr)
 	for c := range m {
 		switch {
@@ -294,7 +294,7 @@ type groupItem struct {
 // flatten collects the members and conditions of a tree of inner joins.
 func flatten(r engine.Rel, off int, items *[]groupItem, conds *[]engine.Expr) {
 	if j, ok := r.(*engine.Join); ok && j.Kind == engine.JoinInner {
-		nl := len(j.Left.Columns())
+		nl := engine.NumColumns(j.Left)
 		flatten(j.Left, off, items, conds)
 		flatten(j.Right, off+nl, items, conds)
 		for i := range j.LeftKeys {
@@ -308,12 +308,13 @@ func flatten(r engine.Rel, off int, items *[]groupItem, conds *[]engine.Expr) {
 		}
 		return
 	}
-	*items = append(*items, groupItem{rel: r, off: off, n: len(r.Columns())})
+	*items = append(*items, groupItem{rel: r, off: off, n: engine.NumColumns(r)})
 }
 
 // part is a joined subset of a group's members.
 type part struct {
 	rel   engine.Rel
+	ncols int // engine.NumColumns(rel), kept: a join tree's Columns() walks the tree
 	items map[int]bool
 	at    []int // group column → position in rel's output (-1: absent)
 	est   estimate
@@ -414,7 +415,7 @@ func (o *optimizer) innerGroup(j *engine.Join, preds []engine.Expr, need []bool)
 		for c := 0; c < it.n; c++ {
 			at[it.off+c] = m[c]
 		}
-		parts[i] = &part{rel: out, items: map[int]bool{i: true}, at: at, est: o.estimate(out)}
+		parts[i] = &part{rel: out, ncols: engine.NumColumns(out), items: map[int]bool{i: true}, at: at, est: o.estimate(out)}
 	}
 	// joinParts joins two parts, the smaller as the build (right) side;
 	// used marks the conditions between several members placed so far.
@@ -422,7 +423,7 @@ func (o *optimizer) innerGroup(j *engine.Join, preds []engine.Expr, need []bool)
 		if a.est.rows < b.est.rows {
 			a, b = b, a
 		}
-		na := len(a.rel.Columns())
+		na := a.ncols
 		jn := &engine.Join{Kind: engine.JoinInner, Left: a.rel, Right: b.rel}
 		for _, e := range edges {
 			switch {
@@ -432,7 +433,7 @@ func (o *optimizer) innerGroup(j *engine.Join, preds []engine.Expr, need []bool)
 				jn.LeftKeys, jn.RightKeys = append(jn.LeftKeys, renumber(e.b, a.at)), append(jn.RightKeys, renumber(e.a, b.at))
 			}
 		}
-		out := &part{rel: jn, items: map[int]bool{}, at: make([]int, ncols)}
+		out := &part{rel: jn, ncols: a.ncols + b.ncols, items: map[int]bool{}, at: make([]int, ncols)}
 		for k := range a.items {
 			out.items[k] = true
 		}
@@ -738,7 +739,7 @@ func (o *optimizer) pushSemi(j *engine.Join) (engine.Rel, bool) {
 	var items []groupItem
 	var conds []engine.Expr
 	flatten(inner, 0, &items, &conds)
-	nl := len(j.Left.Columns())
+	nl := engine.NumColumns(j.Left)
 	read := map[int]bool{}
 	for _, k := range j.LeftKeys {
 		colsOf(k, read)
@@ -797,7 +798,7 @@ func replaceMember(r engine.Rel, off, at int, with engine.Rel) engine.Rel {
 		}
 		return r
 	}
-	nl := len(j.Left.Columns())
+	nl := engine.NumColumns(j.Left)
 	out := *j
 	if at < off+nl {
 		out.Left = replaceMember(j.Left, off, at, with)

@@ -472,7 +472,7 @@ func TestParquetErrors(t *testing.T) {
 	gen("uuid.parquet", []pqgen.Col{{Name: "id", Node: parquet.UUID()}})
 	gen("json.parquet", []pqgen.Col{{Name: "doc", Node: parquet.JSON()}})
 	gen("binary.parquet", []pqgen.Col{{Name: "blob", Node: parquet.Leaf(parquet.ByteArrayType)}})
-	gen("bigdec.parquet", []pqgen.Col{{Name: "d", Node: parquet.Decimal(2, 30, parquet.FixedLenByteArrayType(16))}})
+	gen("bigdec.parquet", []pqgen.Col{{Name: "d", Node: parquet.Decimal(2, 40, parquet.FixedLenByteArrayType(17))}})
 	gen("u64.parquet", []pqgen.Col{{Name: "u", Node: parquet.Uint(64)}})
 	gen("list.parquet", []pqgen.Col{{Name: "xs", Node: parquet.Repeated(parquet.Int(32))}})
 	gen("nested.parquet", []pqgen.Col{{Name: "a", Node: parquet.Int(32)}, {Name: "s", Node: parquet.Group{"x": parquet.Int(32)}}})
@@ -496,7 +496,7 @@ func TestParquetErrors(t *testing.T) {
 		{`CREATE TABLE x FROM PARQUET 'uuid.parquet'`, engine.CodeFeatureNotSupported, `column "id"`},
 		{`CREATE TABLE x FROM PARQUET 'json.parquet'`, engine.CodeFeatureNotSupported, `column "doc"`},
 		{`CREATE TABLE x FROM PARQUET 'binary.parquet'`, engine.CodeFeatureNotSupported, `column "blob"`},
-		{`CREATE TABLE x FROM PARQUET 'bigdec.parquet'`, engine.CodeFeatureNotSupported, `DECIMAL(30,2)`},
+		{`CREATE TABLE x FROM PARQUET 'bigdec.parquet'`, engine.CodeFeatureNotSupported, `DECIMAL(40,2)`},
 		{`CREATE TABLE x FROM PARQUET 'u64.parquet'`, engine.CodeFeatureNotSupported, `column "u"`},
 		{`CREATE TABLE x FROM PARQUET 'list.parquet'`, engine.CodeFeatureNotSupported, `column "xs"`},
 		{`CREATE TABLE x FROM PARQUET 'nested.parquet'`, engine.CodeFeatureNotSupported, `column "s"`},
@@ -511,7 +511,7 @@ func TestParquetErrors(t *testing.T) {
 		{`CREATE TABLE y (a integer) FROM PARQUET 'onecol.parquet'`, engine.CodeDatatypeMismatch, `column "a" is of type integer`},
 		{`CREATE TABLE y (a bigint, b text) FROM PARQUET 'onecol.parquet'`, engine.CodeBadCopyFileFormat, "has 1 columns, but 2"},
 		{`CREATE TABLE y (a bigint NOT NULL) FROM PARQUET 'nulls.parquet'`, engine.CodeNotNullViolation, `column "a"`},
-		{`CREATE TABLE y (a numeric(30,2)) FROM PARQUET 'onecol.parquet'`, engine.CodeFeatureNotSupported, ""},
+		{`CREATE TABLE y (a numeric(40,2)) FROM PARQUET 'onecol.parquet'`, engine.CodeFeatureNotSupported, ""},
 		{`COPY x FROM 'onecol.parquet' WITH (FORMAT parquet)`, engine.CodeBadCopyFileFormat, "columns"},
 		{`COPY x FROM STDIN WITH (FORMAT parquet)`, engine.CodeFeatureNotSupported, "STDIN"},
 		{`COPY x (a_id) FROM 'onecol.parquet' WITH (FORMAT parquet)`, "", ""},

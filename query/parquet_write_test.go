@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/parquet-go/parquet-go"
 )
 
 // The table that TestParquetWriteRoundTrip writes: every type COPY TO
@@ -226,5 +228,63 @@ func TestCopyToFileFormats(t *testing.T) {
 			t.Errorf("%s:\n got %q\nwant %q", f, b, a)
 		}
 		must(`DROP TABLE b`)
+	}
+}
+
+// TestParquetWideDecimals: numeric(p,s) past 18 digits is written as
+// DECIMAL(p,s) in a 16-byte FIXED_LEN_BYTE_ARRAY, as Spark writes it, and
+// reads back with its type and exact values: the largest of each scale,
+// negatives, NULLs, across row groups; narrower decimals load into wider
+// columns, and a wider one does not load into a narrower column.
+func TestParquetWideDecimals(t *testing.T) {
+	_, root, run := pqSession(t)
+	must := mustRun(t, run)
+	os.Mkdir(filepath.Join(root, "out"), 0o755)
+	must(`CREATE TABLE w (id integer, a numeric(38,2), b numeric(38,0), c numeric(20,10), n numeric(9,2))`)
+	must(`INSERT INTO w VALUES
+		(1, 999999999999999999999999999999999999.99, 99999999999999999999999999999999999999, 9999999999.9999999999, 9999999.99),
+		(2, -999999999999999999999999999999999999.99, -99999999999999999999999999999999999999, -0.0000000001, -0.01),
+		(3, NULL, NULL, NULL, NULL),
+		(4, 0.01, 18446744073709551616, -9223372036.8547758080, 0)`)
+	must(`INSERT INTO w SELECT g, g * 123456789012345678901.23, -g * 1000000000000000000007, g / 7.0, g FROM generate_series(5, 2000) g`)
+	must(`COPY w TO 'out/w.parquet' WITH (FORMAT parquet, ROW_GROUP_SIZE 300)`)
+	f, err := os.Open(filepath.Join(root, "out", "w.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, _ := f.Stat()
+	pf, err := parquet.OpenFile(f, st.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a", "b", "c"} {
+		col, ok := pf.Schema().Lookup(name)
+		if !ok || col.Node.Type().Kind() != parquet.FixedLenByteArray || col.Node.Type().Length() != 16 {
+			t.Errorf("column %s: %v, want a 16-byte FIXED_LEN_BYTE_ARRAY", name, col.Node.Type())
+		}
+	}
+	must(`CREATE TABLE back FROM PARQUET 'out/w.parquet'`)
+	types := must(`SELECT string_agg(column_name || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum)
+		FROM information_schema.columns c JOIN pg_attribute a ON a.attname = c.column_name AND a.attrelid = 'back'::regclass
+		WHERE table_name = 'back'`).rows[0]
+	if types != "id integer, a numeric(38,2), b numeric(38,0), c numeric(20,10), n numeric(9,2)" {
+		t.Errorf("types read back: %s", types)
+	}
+	want := must(`SELECT * FROM w ORDER BY id`).rows
+	if got := must(`SELECT * FROM back ORDER BY id`).rows; !slices.Equal(got, want) {
+		t.Errorf("values read back differ: %d rows, first %q, want %q", len(got), got[:min(3, len(got))], want[:3])
+	}
+	// narrower into wider: DECIMAL(9,2) and DECIMAL(20,10) into 38 digits
+	must(`CREATE TABLE wide (id integer, n numeric(38,20), c numeric(38,12)) `)
+	must(`COPY (SELECT id, n, c FROM w) TO 'out/n.parquet' (FORMAT parquet)`)
+	must(`COPY wide FROM 'out/n.parquet' (FORMAT parquet)`)
+	if got := must(`SELECT count(*) FROM wide JOIN w USING (id) WHERE wide.n IS NOT DISTINCT FROM w.n AND wide.c IS NOT DISTINCT FROM w.c
+		AND wide.n::text IS NOT DISTINCT FROM w.n::numeric(38,20)::text`).rows[0]; got != "2000" {
+		t.Errorf("narrow into wide: %s rows equal, want 2000", got)
+	}
+	// DECIMAL(38,0) does not load into numeric(20,0)
+	if _, err := run(`CREATE TABLE tooNarrow (id integer, a numeric(38,2), b numeric(20,0)) FROM PARQUET 'out/w.parquet'`); err == nil {
+		t.Error("DECIMAL(38,0) into numeric(20,0): no error")
 	}
 }

@@ -43,6 +43,10 @@ type diffClient struct {
 	name    string
 	connect func(context.Context) (*pgconn.PgConn, error)
 	conn    *pgconn.PgConn
+	// refused holds the tables (GPURefuses) that the server refused to
+	// load with 0A000 (loadTables); compareCorpus leaves out the entries
+	// that read them.
+	refused map[string]bool
 }
 
 func (c *diffClient) run(sql string) *diffOutcome {

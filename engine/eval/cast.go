@@ -154,6 +154,16 @@ func parseInto(out *engine.Vec, i int, b []byte, zone *engine.Zone) error {
 		}
 		out.F[i] = x
 	case engine.KindNumeric:
+		if t.Prec > 0 {
+			// rounded to the scale as it is read, so that digits past
+			// it do not count against the 38
+			d, st := engine.ParseNumericWide(b, t.Prec, t.Scale)
+			if st != engine.ParseOK {
+				return engine.InputError(t, st, b)
+			}
+			out.D[i] = d
+			break
+		}
 		d, ok := engine.ParseDecLiteral(string(b))
 		if !ok {
 			return engine.InputError(t, engine.ParseInvalid, b)

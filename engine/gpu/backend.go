@@ -64,7 +64,7 @@ func (b *Backend) kernels() error {
 		}
 		b.mod = m
 		b.fns = map[string]*cuda.Function{}
-		for _, n := range []string{"q_filter", "q_cmpfilter", "q_colkeys", "q_scan", "q_compact", "q_project", "q_group", "q_agg", "q_minmax", "q_dict_insert", "q_dict_gather", "q_dict_codes", "q_like_bits", "q_like_sub"} {
+		for _, n := range []string{"q_filter", "q_cmpfilter", "q_colkeys", "q_scan", "q_compact", "q_project", "q_group", "q_agg", "q_minmax", "q_dict_insert", "q_dict_used", "q_dict_gather", "q_dict_slotcodes", "q_dict_codes", "q_like_bits", "q_like_sub"} {
 			f, err := m.Function(n)
 			if err != nil {
 				b.modErr = err

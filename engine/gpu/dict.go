@@ -102,7 +102,8 @@ func (r *run) dict(k int) (*colDict, error) {
 }
 
 // buildDict builds column c's dictionary, its codes in a buffer from
-// alloc; nil when it has too many values.
+// alloc; nil when it has too many values. Only the values' slots cross to
+// the host (q_dict_used), not the table of dictSlots entries.
 func (r *run) buildDict(c *Column, alloc func(int64) (*cuda.Buffer, error)) (*colDict, error) {
 	n, width := r.t.N, int32(c.Width)
 	var valid cuda.DevPtr
@@ -113,48 +114,61 @@ func (r *run) buildDict(c *Column, alloc func(int64) (*cuda.Buffer, error)) (*co
 	if err != nil {
 		return nil, err
 	}
-	state, err := r.s.alloc(8)
+	state, err := r.s.alloc(16)
 	if err != nil {
 		return nil, err
 	}
 	dev := r.b.dev
 	grid := cuda.Dim3{X: uint32(min((n+255)/256, int64(dev.Props().SMs)*8)), Y: 1, Z: 1}
 	block := cuda.Dim3{X: 256, Y: 1, Z: 1}
-	st := make([]uint32, 2)
-	host := make([]int64, dictSlots)
+	st := make([]uint32, 4)
+	var pairs []int64
 	err = dev.Do(func() error {
 		if err := dev.Memset8(slots.Ptr(), 0xff, slots.Size(), nil); err != nil {
 			return err
 		}
-		if err := dev.Memset8(state.Ptr(), 0, 8, nil); err != nil {
+		if err := dev.Memset8(state.Ptr(), 0, 16, nil); err != nil {
 			return err
 		}
 		if err := dev.Launch(r.b.fns["q_dict_insert"], grid, block, 0, nil,
 			c.Data.Ptr(), width, valid, n, slots.Ptr(), uint32(dictSlots-1), uint32(dictMaxValues), state.Ptr()); err != nil {
 			return err
 		}
-		if err := dev.CopyDtoH(sliceBytes(st), state.Ptr(), nil); err != nil {
+		if err := dev.CopyDtoH(sliceBytes(st[:2]), state.Ptr(), nil); err != nil {
 			return err
 		}
-		if st[1] != 0 {
+		if st[1] != 0 || st[0] == 0 {
 			return nil
 		}
-		return dev.CopyDtoH(sliceBytes(host), slots.Ptr(), nil)
+		list, err := r.s.alloc(int64(st[0]) * 16)
+		if err != nil {
+			return err
+		}
+		g := cuda.Dim3{X: uint32(min(dictSlots/256, dev.Props().SMs*8)), Y: 1, Z: 1}
+		if err := dev.Launch(r.b.fns["q_dict_used"], g, block, 0, nil,
+			slots.Ptr(), uint32(dictSlots), list.Ptr(), st[0], state.Ptr()+8); err != nil {
+			return err
+		}
+		if err := dev.CopyDtoH(sliceBytes(st[2:3]), state.Ptr()+8, nil); err != nil {
+			return err
+		}
+		if st[2] != st[0] {
+			return engine.Errorf(engine.CodeInternalError, "gpu: a dictionary's table holds %d values, not %d", st[2], st[0])
+		}
+		pairs = make([]int64, 2*st[0])
+		return dev.CopyDtoH(sliceBytes(pairs), list.Ptr(), nil)
 	})
 	if err != nil || st[1] != 0 {
 		return nil, err
 	}
-	// the stored forms, by slot
-	var used []int
-	var rows []int64
-	for s, row := range host {
-		if row >= 0 {
-			used = append(used, s)
-			rows = append(rows, row)
-		}
+	if len(pairs) == 0 { // every row NULL
+		return r.finishDict(c, nil, nil, slots, alloc)
 	}
-	if len(rows) == 0 { // every row NULL
-		return r.finishDict(c, nil, nil, host, alloc)
+	// the values' slots, and their stored forms by slot
+	used := make([]int, len(pairs)/2)
+	rows := make([]int64, len(pairs)/2)
+	for i := range used {
+		used[i], rows[i] = int(pairs[2*i]), pairs[2*i+1]
 	}
 	forms := make([]byte, len(rows)*c.Width)
 	rowsDev, err := r.s.upload(sliceBytes(rows))
@@ -180,7 +194,7 @@ func (r *run) buildDict(c *Column, alloc func(int64) (*cuda.Buffer, error)) (*co
 	for i := range rows {
 		vals[i] = storedValue(forms[i*c.Width:(i+1)*c.Width], c.Type.Kind == engine.KindChar)
 	}
-	return r.finishDict(c, used, vals, host, alloc)
+	return r.finishDict(c, used, vals, slots, alloc)
 }
 
 // storedValue is a stored string's value as the CPU backend reads it.
@@ -194,22 +208,24 @@ func storedValue(s []byte, char bool) []byte {
 	return s
 }
 
-// finishDict numbers the values (vals[i] is the value in slot used[i]),
-// writes every row's code and returns the dictionary.
-func (r *run) finishDict(c *Column, used []int, vals [][]byte, host []int64, alloc func(int64) (*cuda.Buffer, error)) (*colDict, error) {
+// finishDict numbers the values (vals[i] is the value in slot used[i] of
+// the device table slots), writes every row's code and returns the
+// dictionary.
+func (r *run) finishDict(c *Column, used []int, vals [][]byte, slots *cuda.Buffer, alloc func(int64) (*cuda.Buffer, error)) (*colDict, error) {
 	order := make([]int, len(vals))
 	for i := range order {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return bytes.Compare(vals[a], vals[b]) })
 	distinct := engine.NewVec(c.Type, 0)
-	slotCode := make([]uint16, dictSlots)
+	usedSlot := make([]uint32, len(used))
+	usedCode := make([]uint16, len(used))
 	for j, i := range order {
 		if j == 0 || !bytes.Equal(vals[i], vals[order[j-1]]) {
 			distinct.S = append(distinct.S, vals[i])
 			distinct.N++
 		}
-		slotCode[used[i]] = uint16(distinct.N - 1)
+		usedSlot[j], usedCode[j] = uint32(used[i]), uint16(distinct.N-1)
 	}
 	d := &colDict{vals: distinct, cw: 1}
 	if distinct.N > 255 {
@@ -232,15 +248,29 @@ func (r *run) finishDict(c *Column, used []int, vals [][]byte, host []int64, all
 			_ = codes.Free()
 		}
 	}
-	slotsDev, err := r.s.upload(sliceBytes(host))
+	// the codes by slot: only the used slots' entries are ever read
+	codeDev, err := r.s.alloc(dictSlots * 2)
 	if err != nil {
 		free()
 		return nil, err
 	}
-	codeDev, err := r.s.upload(sliceBytes(slotCode))
-	if err != nil {
-		free()
-		return nil, err
+	if len(used) > 0 {
+		slotList, err := r.s.upload(sliceBytes(usedSlot))
+		if err != nil {
+			free()
+			return nil, err
+		}
+		codeList, err := r.s.upload(sliceBytes(usedCode))
+		if err != nil {
+			free()
+			return nil, err
+		}
+		g := uint32(min((len(used)+255)/256, dev.Props().SMs*8))
+		if err := dev.Launch(r.b.fns["q_dict_slotcodes"], cuda.Dim3{X: g, Y: 1, Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, 0, nil,
+			codeDev.Ptr(), cuda.DevPtr(slotList), cuda.DevPtr(codeList), int32(len(used))); err != nil {
+			free()
+			return nil, err
+		}
 	}
 	state, err := r.s.zeros(8, 0)
 	if err != nil {
@@ -255,7 +285,7 @@ func (r *run) finishDict(c *Column, used []int, vals [][]byte, host []int64, all
 	err = dev.Do(func() error {
 		g := uint32(min((n+255)/256, int64(dev.Props().SMs)*8))
 		if err := dev.Launch(r.b.fns["q_dict_codes"], cuda.Dim3{X: g, Y: 1, Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, 0, nil,
-			c.Data.Ptr(), int32(c.Width), valid, n, cuda.DevPtr(slotsDev), uint32(dictSlots-1), cuda.DevPtr(codeDev),
+			c.Data.Ptr(), int32(c.Width), valid, n, slots.Ptr(), uint32(dictSlots-1), codeDev.Ptr(),
 			uint32(d.nullCode()), codes.Ptr(), int32(d.cw), state.Ptr()); err != nil {
 			return err
 		}

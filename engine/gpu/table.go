@@ -6,6 +6,7 @@ package gpu
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"sync"
 	"sync/atomic"
@@ -160,14 +161,31 @@ func u64Bytes(w []uint64) []byte {
 // Upload copies a host table to the device, charging the memory to owner.
 // On failure (53200 when the device is full) nothing stays allocated.
 func Upload(dev *cuda.Device, h *engine.HostTable, owner string) (*Table, error) {
+	return UploadNamed(dev, h, owner, nil)
+}
+
+// UploadNamed is Upload of the table owner whose columns are called
+// names (nil: unknown), for its errors.
+func UploadNamed(dev *cuda.Device, h *engine.HostTable, owner string, names []string) (*Table, error) {
 	t := &Table{N: h.N, Dev: dev, Cols: make([]*Column, len(h.Cols))}
 	for k, hc := range h.Cols {
 		if hc.D != nil {
-			// an intermediate result's wide numerics: scaled int64s on
-			// the device, when they fit at one scale
+			// numeric(p,s) with p > 18, or an intermediate result's wide
+			// numerics: scaled int64s on the device, when they fit at
+			// one scale
 			var err error
 			if hc, err = narrowDecimals(hc); err != nil {
 				t.Release()
+				if hc := h.Cols[k]; hc.Type.WideNumeric() {
+					name := fmt.Sprintf("%d", k+1)
+					if k < len(names) {
+						name = fmt.Sprintf("%q", names[k])
+					}
+					return nil, engine.Errorf(engine.CodeFeatureNotSupported,
+						"column %s of table %q is %s and holds %s, a value of more than 18 digits, which the GPU backend does not support yet",
+						name, owner, hc.Type, err.(*wideValue).d).
+						WithHint("Tables on the GPU hold numerics of at most 18 digits; the CPU backend (--device cpu) holds 38.")
+				}
 				return nil, err
 			}
 		}
@@ -262,7 +280,11 @@ func (l HostLoader) Load(ctx context.Context, req *engine.LoadRequest) (*engine.
 	if !ok {
 		return nil, engine.Errorf(engine.CodeInternalError, "gpu: host loader returned %T", res.Data)
 	}
-	t, err := Upload(l.Dev, h, req.Table)
+	names := make([]string, len(req.Columns))
+	for i, c := range req.Columns {
+		names[i] = c.Name
+	}
+	t, err := UploadNamed(l.Dev, h, req.Table, names)
 	if err != nil {
 		return nil, err
 	}
@@ -290,10 +312,19 @@ func (l HostLoader) Concat(table string, a, b engine.TableData) (engine.TableDat
 	return Upload(l.Dev, engine.ConcatHost(ha, hb), table)
 }
 
+// wideValue is narrowDecimals' refusal of d, a value past 18 digits.
+type wideValue struct{ d engine.Dec }
+
+func (w *wideValue) Error() string { return w.d.String() }
+
 // narrowDecimals stores a column of numerics with their own scales (D) as
-// int64s at the largest of them, if every value fits below 10^18.
+// int64s at the largest of them (for numeric(p,s) with p > 18, at s: its
+// stored type is numeric(18,s)), if every value fits below 10^18.
 func narrowDecimals(c *engine.Column) (*engine.Column, error) {
 	scale := int32(0)
+	if c.Type.WideNumeric() {
+		scale = int32(c.Type.Scale)
+	}
 	for i, d := range c.D {
 		if !c.IsNull(i) {
 			scale = max(scale, d.Scale)
@@ -308,6 +339,9 @@ func narrowDecimals(c *engine.Column) (*engine.Column, error) {
 		r, ok := d.Rescale(scale)
 		x, ok2 := r.Int64()
 		if !ok || !ok2 || x >= engine.Pow10(18) || x <= -engine.Pow10(18) {
+			if c.Type.WideNumeric() {
+				return nil, &wideValue{d}
+			}
 			return nil, unsupported("a numeric value of more than 18 digits (%s) in an intermediate result on the GPU", d)
 		}
 		out.I64[i] = x

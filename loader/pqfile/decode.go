@@ -43,6 +43,7 @@ type decoder struct {
 	f32      []float32
 	f64      []float64
 	b        []uint8
+	dec      []engine.Dec
 	// the converted dictionary of the chunk being read, and its source
 	dict     parquet.Dictionary
 	dictVals any
@@ -124,6 +125,8 @@ func view(c *engine.Column, off, n int, nullable bool) *engine.Column {
 		v.F32 = c.F32[off : off+n : off+n]
 	case c.F64 != nil:
 		v.F64 = c.F64[off : off+n : off+n]
+	case c.D != nil:
+		v.D = c.D[off : off+n : off+n]
 	}
 	if nullable {
 		v.Valid = make([]uint64, (n+63)/64)
@@ -196,6 +199,16 @@ func (d *decoder) fixed(p parquet.Page, col *engine.Column, at int, cv *conv) er
 	}
 	cached := dict != nil && dict == d.dict
 	rows := int(p.NumRows())
+	if col.D != nil { // numeric(p,s), p > 18
+		src := d.dec
+		if cached {
+			src = d.dictVals.([]engine.Dec)
+		} else if src, err = d.decs(vals, cv); err != nil {
+			return err
+		}
+		d.keepDict(dict, cached, src)
+		return d.place(scatter(col.D, src, idx, defs, col, at, rows), cv)
+	}
 	switch col.Type.Kind {
 	case engine.KindBool:
 		var src []uint8
@@ -301,6 +314,8 @@ func (d *decoder) keepDict(dict parquet.Dictionary, cached bool, vals any) {
 		d.dictVals = append([]int64(nil), v...)
 	case []float64:
 		d.dictVals = append([]float64(nil), v...)
+	case []engine.Dec:
+		d.dictVals = append([]engine.Dec(nil), v...)
 	default:
 		d.dict = nil
 	}
@@ -471,6 +486,81 @@ func micros(v int64, cv *conv) (int64, bool) {
 		return 0, false
 	}
 	return v, true
+}
+
+// decs converts a page's decimals into a numeric(p,s) column of more
+// than 18 digits: each value must fit the file's precision, and is
+// brought to the table's scale.
+func (d *decoder) decs(vals encoding.Values, cv *conv) ([]engine.Dec, error) {
+	var n int
+	var at func(i int) (engine.Dec, bool)
+	switch cv.src.phys {
+	case format.Int32:
+		in := vals.Int32()
+		n, at = len(in), func(i int) (engine.Dec, bool) { return engine.DecFromInt(int64(in[i])), true }
+	case format.Int64:
+		in := vals.Int64()
+		n, at = len(in), func(i int) (engine.Dec, bool) { return engine.DecFromInt(in[i]), true }
+	case format.ByteArray:
+		data, offs := vals.ByteArray()
+		n = max(len(offs)-1, 0)
+		at = func(i int) (engine.Dec, bool) { return bigEndian128(data[offs[i]:offs[i+1]]) }
+	case format.FixedLenByteArray:
+		data, size := vals.FixedLenByteArray()
+		if size == 0 {
+			return nil, d.corrupt(cv, errors.New("a zero-length decimal"))
+		}
+		n = len(data) / size
+		at = func(i int) (engine.Dec, bool) { return bigEndian128(data[i*size : (i+1)*size]) }
+	default:
+		return nil, d.corrupt(cv, errors.New("unexpected physical type "+cv.src.phys.String()))
+	}
+	d.dec = grow(d.dec, n)
+	limit, _ := engine.DecFromInt(1).Rescale(int32(cv.src.typ.Prec))
+	limit.Scale = 0 // the mantissa 10^p, p <= 38
+	neg, _ := limit.Neg()
+	for i := 0; i < n; i++ {
+		v, ok := at(i)
+		if !ok || engine.DecCmp(v, limit) >= 0 || engine.DecCmp(v, neg) <= 0 {
+			return nil, d.outOfRange(cv, "numeric field overflow")
+		}
+		v.Scale = int32(cv.src.typ.Scale)
+		if v, ok = v.Rescale(int32(cv.dst.Scale)); !ok {
+			return nil, d.outOfRange(cv, "numeric field overflow")
+		}
+		d.dec[i] = v
+	}
+	return d.dec, nil
+}
+
+// bigEndian128 reads a big-endian two's-complement integer of at most
+// 128 bits' worth of value, false if it is empty or does not fit.
+func bigEndian128(b []byte) (engine.Dec, bool) {
+	if len(b) == 0 {
+		return engine.Dec{}, false
+	}
+	var ext byte
+	if b[0]&0x80 != 0 {
+		ext = 0xff
+	}
+	for len(b) > 16 {
+		if b[0] != ext {
+			return engine.Dec{}, false
+		}
+		b = b[1:]
+	}
+	if (b[0]&0x80 != 0) != (ext == 0xff) {
+		return engine.Dec{}, false
+	}
+	var hi, lo uint64
+	if ext == 0xff {
+		hi, lo = ^uint64(0), ^uint64(0)
+	}
+	for _, x := range b {
+		hi = hi<<8 | lo>>56
+		lo = lo<<8 | uint64(x)
+	}
+	return engine.Dec{Hi: int64(hi), Lo: lo}, true
 }
 
 // bigEndian reads a big-endian two's-complement integer of any length,

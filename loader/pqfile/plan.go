@@ -113,7 +113,9 @@ func convFor(c *column, dst engine.Type) (conv, bool) {
 			dst.Scale < src.Scale || dst.Prec-dst.Scale < src.Prec-src.Scale {
 			return cv, false
 		}
-		cv.mul = pow10[dst.Scale-src.Scale]
+		if !dst.WideNumeric() { // a wide one is rescaled as Dec values (decs)
+			cv.mul = pow10[dst.Scale-src.Scale]
+		}
 		return cv, true
 	case engine.KindTimestamp, engine.KindTimestampTZ, engine.KindTime:
 		if src.Kind != dst.Kind {

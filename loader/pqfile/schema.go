@@ -24,9 +24,10 @@ import (
 	"github.com/gpusql/gpusql/engine"
 )
 
-// maxDecimalDigits is the widest decimal read: numeric(p,s) is stored as
-// a scaled int64, which holds any 18-digit value.
-const maxDecimalDigits = 18
+// maxDecimalDigits is the widest decimal read and written: gpusql's
+// numeric(p,s) holds 38 digits (engine.MaxNumericPrec), as a scaled
+// int64 up to 18 and a 128-bit mantissa beyond.
+const maxDecimalDigits = engine.MaxNumericPrec
 
 // File is an open Parquet file whose footer has been read.
 type File struct {

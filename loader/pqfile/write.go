@@ -2,9 +2,11 @@ package pqfile
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -113,12 +115,11 @@ func writeNode(name string, t engine.Type) (parquet.Node, error) {
 				WithHint("Cast the column to numeric(p,s), for example numeric(18,2).")
 		case t.Prec <= 9:
 			n = parquet.Decimal(t.Scale, t.Prec, parquet.Int32Type)
-		case t.Prec <= maxDecimalDigits:
+		case t.Prec <= engine.NarrowNumericPrec:
 			n = parquet.Decimal(t.Scale, t.Prec, parquet.Int64Type)
 		default:
-			// gpusql's numeric(p,s) holds at most 18 digits (query/parse).
-			return nil, engine.Errorf(engine.CodeFeatureNotSupported,
-				"cannot write column %q of type %s to Parquet: more than %d digits", name, t, maxDecimalDigits)
+			// at most 38 digits (query/parse): 16 bytes, as Spark writes
+			n = parquet.Decimal(t.Scale, t.Prec, parquet.FixedLenByteArrayType(16))
 		}
 	case engine.KindDate:
 		n = parquet.Date()
@@ -262,6 +263,11 @@ func (w *Writer) values(buf *colBuf, dst []parquet.Value, c int, v *engine.Vec, 
 		}
 		buf.offs = append(buf.offs, len(buf.arena))
 	}
+	if t.WideNumeric() {
+		// the 16-byte big-endian mantissas go to the arena, as char(n)'s
+		// padded values do
+		buf.arena = slices.Grow(buf.arena[:0], 16*(hi-lo))[:16*(hi-lo)]
+	}
 	for i := lo; i < hi; i++ {
 		if v.IsNull(i) {
 			dst = append(dst, parquet.NullValue().Level(0, 0, c))
@@ -280,6 +286,17 @@ func (w *Writer) values(buf *colBuf, dst []parquet.Value, c int, v *engine.Vec, 
 		case engine.KindFloat64:
 			p = parquet.DoubleValue(v.F[i])
 		case engine.KindNumeric:
+			if t.WideNumeric() {
+				m, err := mantissa128(v.D[i], t)
+				if err != nil {
+					return dst, err
+				}
+				b := buf.arena[16*(i-lo) : 16*(i-lo+1)]
+				binary.BigEndian.PutUint64(b[:8], uint64(m.Hi))
+				binary.BigEndian.PutUint64(b[8:], m.Lo)
+				p = parquet.FixedLenByteArrayValue(b)
+				break
+			}
 			m, err := mantissa(v.D[i], t)
 			if err != nil {
 				return dst, err
@@ -321,6 +338,31 @@ func mantissa(d engine.Dec, t engine.Type) (int64, error) {
 		return 0, overflow(d, t)
 	}
 	return m, nil
+}
+
+// mantissa128 is mantissa for numeric(p,s) with p > 18: d at scale s,
+// its 128-bit mantissa below 10^p in magnitude.
+func mantissa128(d engine.Dec, t engine.Type) (engine.Dec, error) {
+	s := int32(t.Scale)
+	if d.Scale < s {
+		r, ok := d.Rescale(s)
+		if !ok {
+			return d, overflow(d, t)
+		}
+		d = r
+	} else if d.Scale > s {
+		d = d.Round(s)
+	}
+	limit, _ := engine.DecFromInt(1).Rescale(int32(t.Prec))
+	limit.Scale = s // 10^p at scale s: |d| must stay below it
+	a := d
+	if a.Sign() < 0 {
+		a, _ = a.Neg()
+	}
+	if engine.DecCmp(a, limit) >= 0 {
+		return d, overflow(d, t)
+	}
+	return d, nil
 }
 
 func overflow(d engine.Dec, t engine.Type) error {

@@ -24,8 +24,10 @@ const (
 	fAll fits = 1<<iota - 1
 )
 
-// maxNumericDigits is the most digits a numeric(p,s) column can hold in
-// gpusql: its values are scaled int64s.
+// maxNumericDigits is the most digits an inferred numeric(p,s) column
+// holds: up to 18 digits a column is scaled int64s, which every kernel
+// reads; wider decimals are inferred as double precision, and a column
+// declared numeric(38,s) holds them exactly.
 const maxNumericDigits = 18
 
 // value is what one field says about its column's type.

@@ -106,7 +106,7 @@ func TestDDLErrors(t *testing.T) {
 		{`create table t (a int, primary key (a))`, "0A000", "table constraints are not supported by gpusql", 24},
 		{`create table t (a int not null null)`, "42601", `conflicting NULL/NOT NULL declarations for column "a" of table "t"`, 32},
 		{`create table t (a foo)`, "42704", `type "foo" does not exist`, 19},
-		{`create table t (a numeric(20,2))`, "0A000", "numeric precision 20 exceeds gpusql's maximum of 18", 19},
+		{`create table t (a numeric(40,2))`, "0A000", "numeric precision 40 exceeds gpusql's maximum of 38", 19},
 		{`create table t (a int,)`, "42601", `syntax error at or near ")"`, 23},
 		{`create table t (select int)`, "42601", `syntax error at or near "select"`, 17},
 		{`create table t (a int`, "42601", "syntax error at end of input", 22},

@@ -182,7 +182,7 @@ func TestErrors(t *testing.T) {
 		{`select ""`, "42601", `zero-length delimited identifier at or near """"`, 8},
 		{`select ::int`, "42601", `syntax error at or near "::"`, 8},
 		{`select a::foo from t`, "42704", `type "foo" does not exist`, 11},
-		{`select a::numeric(30,2) from t`, "0A000", `numeric precision 30 exceeds gpusql's maximum of 18`, 11},
+		{`select a::numeric(50,2) from t`, "0A000", `numeric precision 50 exceeds gpusql's maximum of 38`, 11},
 		{`select cast(a as numeric(5,6)) from t`, "22023", `NUMERIC scale 6 must be between 0 and precision 5`, 18},
 		{`select cast(a) from t`, "42601", `syntax error at or near ")"`, 14},
 		{`select a ^ 2 from t`, "0A000", `operator ^ is not supported by gpusql`, 10},

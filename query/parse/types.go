@@ -7,10 +7,6 @@ import (
 	"github.com/gpusql/gpusql/engine"
 )
 
-// maxNumericPrec is the largest numeric precision gpusql stores: numeric
-// values are scaled int64s.
-const maxNumericPrec = 18
-
 // maxCharLen is PostgreSQL's limit on char(n) and varchar(n).
 const maxCharLen = 10485760
 
@@ -337,12 +333,12 @@ func numericType(args []int) (engine.Type, *engine.Error) {
 	if len(args) == 2 {
 		s = args[1]
 	}
-	if p < 1 {
+	if p < 1 || p > 1000 {
 		return engine.Type{}, engine.Errorf(engine.CodeInvalidParameterValue, "NUMERIC precision %d must be between 1 and 1000", p)
 	}
-	if p > maxNumericPrec {
+	if p > engine.MaxNumericPrec {
 		return engine.Type{}, engine.Errorf(engine.CodeFeatureNotSupported,
-			"numeric precision %d exceeds gpusql's maximum of %d", p, maxNumericPrec)
+			"numeric precision %d exceeds gpusql's maximum of %d", p, engine.MaxNumericPrec)
 	}
 	if s < 0 || s > p {
 		return engine.Type{}, engine.Errorf(engine.CodeInvalidParameterValue, "NUMERIC scale %d must be between 0 and precision %d", s, p)

@@ -64,8 +64,9 @@ func TestParseTypeErrors(t *testing.T) {
 	tests := []struct{ in, code, msg string }{
 		{"foo", "42704", `type "foo" does not exist`},
 		{"int int", "42704", `type "int int" does not exist`},
-		{"numeric(30,2)", "0A000", "numeric precision 30 exceeds gpusql's maximum of 18"},
-		{"numeric(19)", "0A000", "numeric precision 19 exceeds gpusql's maximum of 18"},
+		{"numeric(39,2)", "0A000", "numeric precision 39 exceeds gpusql's maximum of 38"},
+		{"numeric(1001)", "22023", "NUMERIC precision 1001 must be between 1 and 1000"},
+		{"numeric(100)", "0A000", "numeric precision 100 exceeds gpusql's maximum of 38"},
 		{"numeric(0)", "22023", "NUMERIC precision 0 must be between 1 and 1000"},
 		{"numeric(5,6)", "22023", "NUMERIC scale 6 must be between 0 and precision 5"},
 		{"numeric(5,-1)", "22023", "NUMERIC scale -1 must be between 0 and precision 5"},
