@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"context"
 	"encoding/binary"
 	"math/bits"
 	"slices"
@@ -13,12 +14,17 @@ import (
 // ids by a groupIndex; each aggregate keeps one state slot per group
 // in typed arrays.
 type aggregator struct {
-	plan   *engine.Plan
-	index  *groupIndex
-	keys   []*engine.Vec // one growing vector per GROUP BY expression: group g's keys are row g
-	ng     int
-	states []*aggState
-	ids    []int32
+	plan  *engine.Plan
+	index *groupIndex
+	keys  []*engine.Vec // one growing vector per GROUP BY expression: group g's keys are row g
+	// keyBufs[k], for a GROUP BY key that is extract(field from date),
+	// is the vector its values are computed into, batch after batch
+	// (nothing keeps a batch's key vectors after consume)
+	keyBufs []*engine.Vec
+	memo    *keyMemo // GROUP BY keys that are functions of one column's values (keyMemo)
+	ng      int
+	states  []*aggState
+	ids     []int32
 	// arena keeps the string keys; sharedKeys: newGroup is given keys
 	// that already belong to the aggregation (a merge's), not copied
 	arena      byteArena
@@ -43,6 +49,8 @@ type aggState struct {
 	str   *stringAgg     // string_agg
 	stat  []eval.StatAcc // statistics (stats.go)
 	ord   *ordVals       // percentile_cont, percentile_disc, mode (stats.go)
+	// caseBuf keeps the storage of an argument that is a CASE
+	caseBuf *eval.CaseBuf
 }
 
 // stringAgg keeps string_agg's input: every non-NULL value with its
@@ -263,29 +271,147 @@ func roomVec(v *engine.Vec) {
 
 func zeroOf(t engine.Type) *engine.Vec { return engine.NewVec(t, 1) }
 
-// consume adds a batch of filtered input rows.
-func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n int) error {
+// assignKeys computes a batch's GROUP BY keys and sets ids to their
+// groups, making the groups not seen before.
+func (a *aggregator) assignKeys(ctxEval func(e engine.Expr) (*engine.Vec, error), ids []int32, n int) error {
 	keys := make([]*engine.Vec, len(a.plan.GroupBy))
 	for k, g := range a.plan.GroupBy {
+		if c, ok := g.(*engine.Call); ok && eval.IsExtractDate(c) {
+			src, err := ctxEval(c.Args[1])
+			if err != nil {
+				return err
+			}
+			if a.keyBufs == nil {
+				a.keyBufs = make([]*engine.Vec, len(a.plan.GroupBy))
+			}
+			if v, ok := eval.ExtractDateInto(a.keyBufs[k], c, src, n); ok {
+				keys[k], a.keyBufs[k] = v, v
+				continue
+			}
+		}
 		v, err := ctxEval(g)
 		if err != nil {
 			return err
 		}
 		keys[k] = v
 	}
+	a.index.assign(a.keys, keys, 0, n, ids, func(row int) int32 { return a.newGroup(keys, row) })
+	a.growStates()
+	return nil
+}
+
+// keyMemo serves GROUP BY keys that are all functions of one integer
+// column (the column itself, or extract of year, month, day or quarter
+// from it as a date) whose values lie in a small range: it keeps, by
+// value, the group a value's rows went to (id + 1; 0: not seen yet). A
+// batch whose values have all been seen takes its groups from it without
+// computing any key; another one is grouped as usual and its values
+// learned. The keys are exact functions of the value that cannot fail, so
+// a value always has the group it had the first time.
+type keyMemo struct {
+	col  *engine.ColRef
+	base int64
+	ids  []int32
+}
+
+// keyMemoSpan bounds the range of values a keyMemo covers.
+const keyMemoSpan = 1 << 20
+
+// memoColumn returns the column that GROUP BY keys keys are all functions
+// of in keyMemo's sense, where at least one is a function (a key that is
+// the column alone is the group index's own direct case).
+func memoColumn(keys []engine.Expr) (*engine.ColRef, bool) {
+	var col *engine.ColRef
+	fn := false
+	for _, k := range keys {
+		var c *engine.ColRef
+		switch k := k.(type) {
+		case *engine.ColRef:
+			c = k
+		case *engine.Call:
+			if !eval.IsExtractDate(k) {
+				return nil, false
+			}
+			r, ok := k.Args[1].(*engine.ColRef)
+			if !ok {
+				return nil, false
+			}
+			c, fn = r, true
+		default:
+			return nil, false
+		}
+		if col != nil && (c.Idx != col.Idx || c.T != col.T) {
+			return nil, false
+		}
+		col = c
+	}
+	return col, col != nil && fn && engine.PhysOf(col.T.Kind) == engine.PhysInt
+}
+
+// lookup sets ids from the memo and reports whether every row's value
+// had been seen (else ids is not to be used).
+func (m *keyMemo) lookup(src *engine.Vec, ids []int32, n int) bool {
+	if src.Null != nil || len(src.I) < n {
+		return false
+	}
+	for i, x := range src.I[:n] {
+		d := uint64(x) - uint64(m.base)
+		if d >= uint64(len(m.ids)) || m.ids[d] == 0 {
+			return false
+		}
+		ids[i] = m.ids[d] - 1
+	}
+	return true
+}
+
+// learn records the groups ids of the batch's non-NULL values.
+func (m *keyMemo) learn(src *engine.Vec, ids []int32, n int) {
+	for i, x := range src.I[:n] {
+		if src.Null != nil && src.Null[i] {
+			continue
+		}
+		if d := uint64(x) - uint64(m.base); d < uint64(len(m.ids)) {
+			m.ids[d] = ids[i] + 1
+		}
+	}
+}
+
+// consume adds a batch of filtered input rows.
+func (a *aggregator) consume(ctx context.Context, in *engine.Batch) error {
+	n := in.N
+	ctxEval := func(e engine.Expr) (*engine.Vec, error) { return eval.Eval(ctx, e, in) }
 	if cap(a.ids) < n {
 		a.ids = make([]int32, n)
 	}
 	ids := a.ids[:n]
-	if len(keys) == 0 {
+	global := len(a.plan.GroupBy) == 0
+	var memoSrc *engine.Vec
+	if a.memo != nil {
+		v, err := ctxEval(a.memo.col)
+		if err != nil {
+			return err
+		}
+		memoSrc = v
+	}
+	switch {
+	case global:
 		for i := range ids {
 			ids[i] = 0
 		}
-	} else {
-		a.index.assign(a.keys, keys, 0, n, ids, func(row int) int32 { return a.newGroup(keys, row) })
-		a.growStates()
+	case memoSrc != nil && a.memo.lookup(memoSrc, ids, n):
+	default:
+		if err := a.assignKeys(ctxEval, ids, n); err != nil {
+			return err
+		}
+		if memoSrc != nil {
+			a.memo.learn(memoSrc, ids, n)
+		}
 	}
 	for _, s := range a.states {
+		if global && s.call.Arg == nil && !s.call.Func.IsStat() && s.ord == nil && s.str == nil {
+			s.count[0] += int64(n) // a global count(*): every row is group 0's
+			continue
+		}
 		if s.call.Func.IsStat() || s.ord != nil {
 			if err := s.addStats(ctxEval, ids, n); err != nil {
 				return err
@@ -317,7 +443,18 @@ func (a *aggregator) consume(ctxEval func(e engine.Expr) (*engine.Vec, error), n
 			}
 		}
 		var arg *engine.Vec
-		if s.call.Arg != nil {
+		if c, ok := s.call.Arg.(*engine.Case); ok {
+			// the CASE's result is added before the next batch: its
+			// storage serves them all
+			if s.caseBuf == nil {
+				s.caseBuf = &eval.CaseBuf{}
+			}
+			v, err := eval.EvalCaseInto(ctx, c, in, s.caseBuf)
+			if err != nil {
+				return err
+			}
+			arg = v
+		} else if s.call.Arg != nil {
 			v, err := ctxEval(s.call.Arg)
 			if err != nil {
 				return err

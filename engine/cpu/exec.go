@@ -346,10 +346,35 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*engine.Batch, er
 	if aggs[0].hasDistinct() {
 		aggs = aggs[:1]
 	}
-	if lo, hi, ok := r.groupKeyRange(); ok {
-		for _, a := range aggs {
-			if !a.index.setDirect(lo, hi, r.rows) {
-				break
+	if len(r.p.GroupBy) == 1 {
+		if lo, hi, ok := r.intColRange(r.p.GroupBy[0]); ok {
+			for _, a := range aggs {
+				if !a.index.setDirect(lo, hi, r.rows) {
+					break
+				}
+			}
+		}
+	}
+	if col, ok := memoColumn(r.p.GroupBy); ok {
+		if lo, hi, ok := r.intColRange(col); ok && uint64(hi)-uint64(lo) < keyMemoSpan &&
+			uint64(hi)-uint64(lo) <= 2*uint64(r.rows)+1024 {
+			for _, a := range aggs {
+				a.memo = &keyMemo{col: col, base: lo, ids: make([]int32, hi-lo+1)}
+			}
+		}
+	}
+	// a global DISTINCT aggregate of a stored integer column whose zone
+	// maps bound it to a small range keeps its values by value, as such
+	// a GROUP BY key does
+	for k, c := range r.p.Aggs {
+		if !c.Distinct || len(r.p.GroupBy) > 0 || aggs[0].states[k].dist == nil {
+			continue
+		}
+		if lo, hi, ok := r.intColRange(c.Arg); ok {
+			for _, a := range aggs {
+				if !a.states[k].dist.index.setDirect(lo, hi, r.rows) {
+					break
+				}
 			}
 		}
 	}
@@ -374,7 +399,7 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*engine.Batch, er
 			if in == nil {
 				continue
 			}
-			if err := aggs[w].consume(func(e engine.Expr) (*engine.Vec, error) { return eval.Eval(ctx, e, in) }, in.N); err != nil {
+			if err := aggs[w].consume(ctx, in); err != nil {
 				return err
 			}
 			if meters[w].on {
@@ -399,13 +424,13 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*engine.Batch, er
 	return aggs[0].result()
 }
 
-// groupKeyRange returns the range of values of the plan's GROUP BY key
-// when it is one integer column of the stored table, from its zone map.
-func (r *execRun) groupKeyRange() (lo, hi int64, ok bool) {
-	if r.host == nil || len(r.p.GroupBy) != 1 {
+// intColRange returns the range of the non-NULL values of e when it is
+// an integer column of the stored table, from its zone map.
+func (r *execRun) intColRange(e engine.Expr) (lo, hi int64, ok bool) {
+	if r.host == nil {
 		return 0, 0, false
 	}
-	c, isCol := r.p.GroupBy[0].(*engine.ColRef)
+	c, isCol := e.(*engine.ColRef)
 	if !isCol || c.Idx < 0 || c.Idx >= len(r.host.Cols) || engine.PhysOf(c.T.Kind) != engine.PhysInt ||
 		engine.PhysOf(r.host.Cols[c.Idx].Type.Kind) != engine.PhysInt {
 		return 0, 0, false

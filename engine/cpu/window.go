@@ -915,7 +915,7 @@ func (wc *winCall) feed(ctx context.Context, agg *aggregator, s, e int) error {
 			in.Cols[k] = sliceVec(v, s, e)
 		}
 	}
-	return agg.consume(func(x engine.Expr) (*engine.Vec, error) { return eval.Eval(ctx, x, in) }, in.N)
+	return agg.consume(ctx, in)
 }
 
 // sliceVec is rows [s, e) of v, sharing its storage.

@@ -31,8 +31,10 @@ func CanFail(e engine.Expr) bool {
 			// Rendering as unbounded text cannot fail; other casts can.
 			// So does date to timestamp, which Cast computes as days
 			// times a day's microseconds, with no error.
+			// numeric to numeric without a precision keeps the value.
 			if !(e.T.Kind == engine.KindText && !e.Args[0].Type().IsString()) &&
-				!(e.T.Kind == engine.KindTimestamp && e.Args[0].Type().Kind == engine.KindDate) {
+				!(e.T.Kind == engine.KindTimestamp && e.Args[0].Type().Kind == engine.KindDate) &&
+				!(e.T.Kind == engine.KindNumeric && e.T.Prec == 0 && e.Args[0].Type().Kind == engine.KindNumeric && len(e.Args) == 1) {
 				return true
 			}
 		default:

@@ -33,6 +33,10 @@ func CastZone(v *engine.Vec, to engine.Type, zone *engine.Zone) (*engine.Vec, er
 	if to.IsString() {
 		return castToString(v, to, zone)
 	}
+	if from.Kind == engine.KindNumeric && to.Kind == engine.KindNumeric && to.Prec == 0 {
+		// unconstrained numeric keeps every value as it is (fitNumeric)
+		return &engine.Vec{T: to, N: n, Null: v.Null, D: v.D}, nil
+	}
 	out := engine.NewVec(to, n)
 	out.Null = copyNulls(v.Null)
 	if from.IsString() {

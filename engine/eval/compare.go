@@ -76,7 +76,16 @@ func compare(op engine.Op, a, b *engine.Vec, n int) *engine.Vec {
 // A numeric constant is aligned once to the scale the vector's values
 // share (stored numeric columns have one scale).
 func compareConst(op engine.Op, a *engine.Vec, c *engine.Const, n int) *engine.Vec {
-	out := engine.NewVec(engine.Bool, n)
+	return compareConstInto(nil, op, a, c, n)
+}
+
+// compareConstInto is compareConst writing into dst's storage where it has
+// room (reuseVec), for a caller done with the last result.
+func compareConstInto(dst *engine.Vec, op engine.Op, a *engine.Vec, c *engine.Const, n int) *engine.Vec {
+	out := reuseVec(dst, engine.Bool, n) // a new vector when dst is nil
+	if out == dst {
+		clear(out.I)
+	}
 	if c.Null {
 		out.Null = make([]bool, n)
 		for i := range out.Null {

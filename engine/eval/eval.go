@@ -129,6 +129,11 @@ func evalCall(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.Ve
 			return out, err
 		}
 	}
+	if e.Op == engine.OpLike || e.Op == engine.OpILike {
+		if out, ok, err := evalLikeConst(ctx, e, in); ok {
+			return out, err
+		}
+	}
 	if e.Op == engine.OpExtract {
 		if out, ok, err := evalExtractDate(ctx, e, in); ok {
 			return out, err
@@ -324,7 +329,7 @@ func evalLogic(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.V
 	// fail: then evaluating it everywhere is cheaper than gathering.
 	sub, full := in, !CanFail(e.Args[1])
 	if !full {
-		sub = gatherBatch(in, rest)
+		sub = gatherFor(in, rest, e.Args[1])
 	}
 	b, err := Eval(ctx, e.Args[1], sub)
 	if err != nil {
@@ -365,10 +370,84 @@ func evalLogic(ctx context.Context, e *engine.Call, in *engine.Batch) (*engine.V
 // evalCase evaluates each branch only on the rows that reach it, so that a
 // guarded division by zero in an untaken branch raises no error.
 func evalCase(ctx context.Context, e *engine.Case, in *engine.Batch) (*engine.Vec, error) {
+	return EvalCaseInto(ctx, e, in, nil)
+}
+
+// evalCond is Eval of a CASE condition, a comparison of an expression
+// with a constant written into buf's storage.
+func evalCond(ctx context.Context, c engine.Expr, in *engine.Batch, buf *CaseBuf) (*engine.Vec, error) {
+	if e, ok := c.(*engine.Call); ok && len(e.Args) == 2 {
+		switch e.Op {
+		case engine.OpEq, engine.OpNe, engine.OpLt, engine.OpLe, engine.OpGt, engine.OpGe:
+			if k, ok := e.Args[1].(*engine.Const); ok {
+				a, err := Eval(ctx, e.Args[0], in)
+				if err != nil {
+					return nil, err
+				}
+				buf.cond = compareConstInto(buf.cond, e.Op, a, k, in.N)
+				return buf.cond, nil
+			}
+		}
+	}
+	return Eval(ctx, c, in)
+}
+
+// CaseBuf is storage that EvalCaseInto reuses from one batch to the next:
+// the result vector and the row lists.
+type CaseBuf struct {
+	out, cond           *engine.Vec
+	pending, take, rest []int32
+}
+
+// rowsOf returns *s emptied, with room for n rows.
+func rowsOf(s *[]int32, n int) []int32 {
+	if cap(*s) < n {
+		*s = make([]int32, 0, n)
+	}
+	return (*s)[:0]
+}
+
+// EvalCaseInto is CASE e over in, with its result and scratch kept in buf
+// (nil: fresh storage), for a caller that is done with the result before
+// its next call with the same buf.
+func EvalCaseInto(ctx context.Context, e *engine.Case, in *engine.Batch, buf *CaseBuf) (*engine.Vec, error) {
 	n := in.N
-	out := engine.NewVec(e.T, n)
-	out.Null = make([]bool, n)
-	pending := make([]int32, n)
+	var out *engine.Vec
+	if buf == nil {
+		buf = &CaseBuf{}
+		out = engine.NewVec(e.T, n)
+		out.Null = make([]bool, n)
+	} else {
+		nulls := buf.out != nil && cap(buf.out.Null) >= n
+		var null []bool
+		if nulls {
+			null = buf.out.Null[:n]
+		}
+		out = reuseVec(buf.out, e.T, n)
+		if out == buf.out {
+			// a NULL's slot stays zero, as in a new vector
+			switch {
+			case out.I != nil:
+				clear(out.I)
+			case out.F != nil:
+				clear(out.F)
+			case out.D != nil:
+				clear(out.D)
+			case out.S != nil:
+				clear(out.S)
+			case out.V != nil:
+				clear(out.V)
+			}
+		}
+		if nulls {
+			clear(null)
+			out.Null = null
+		} else {
+			out.Null = make([]bool, n)
+		}
+		buf.out = out
+	}
+	pending := rowsOf(&buf.pending, n)[:n]
 	for i := range pending {
 		pending[i] = int32(i)
 	}
@@ -376,8 +455,29 @@ func evalCase(ctx context.Context, e *engine.Case, in *engine.Batch) (*engine.Ve
 		if len(rows) == 0 {
 			return nil
 		}
-		sub := gatherBatch(in, rows)
-		v, err := Eval(ctx, r, sub)
+		// A constant or a column is copied straight to the rows; anything
+		// else is evaluated on those rows of the columns it reads.
+		switch r := r.(type) {
+		case *engine.Const:
+			putRows(out, rows, Broadcast(r, 1), false)
+			return nil
+		case *engine.ColRef:
+			if r.Idx >= 0 && r.Idx < len(in.Cols) && in.Cols[r.Idx] != nil {
+				putRows(out, rows, in.Cols[r.Idx], true)
+				return nil
+			}
+		}
+		if 2*len(rows) >= n && !CanFail(r) {
+			// most rows take it and it cannot fail: computing it on the
+			// whole batch costs less than gathering its columns
+			v, err := Eval(ctx, r, in)
+			if err != nil {
+				return err
+			}
+			putRows(out, rows, v, true)
+			return nil
+		}
+		v, err := Eval(ctx, r, gatherFor(in, rows, r))
 		if err != nil {
 			return err
 		}
@@ -394,13 +494,22 @@ func evalCase(ctx context.Context, e *engine.Case, in *engine.Batch) (*engine.Ve
 		if len(pending) == 0 {
 			break
 		}
-		sub := gatherBatch(in, pending)
-		cv, err := Eval(ctx, c, sub)
+		// (on the whole batch, as a branch, where that is safe and most
+		// rows are still pending: then cv's row i is row i)
+		whole := 2*len(pending) >= n && !CanFail(c)
+		sub := in
+		if !whole {
+			sub = gatherFor(in, pending, c)
+		}
+		cv, err := evalCond(ctx, c, sub, buf)
 		if err != nil {
 			return nil, err
 		}
-		var take, rest []int32
+		take, rest := rowsOf(&buf.take, len(pending)), rowsOf(&buf.rest, len(pending))
 		for k, i := range pending {
+			if whole {
+				k = int(i)
+			}
 			if !cv.IsNull(k) && cv.I[k] != 0 {
 				take = append(take, i)
 			} else {
@@ -410,7 +519,9 @@ func evalCase(ctx context.Context, e *engine.Case, in *engine.Batch) (*engine.Ve
 		if err := branch(e.Results[w], take); err != nil {
 			return nil, err
 		}
+		// rest is the new pending; the next rest takes the old one's storage
 		pending = rest
+		buf.pending, buf.rest = buf.rest, buf.pending
 	}
 	if err := branch(e.Else, pending); err != nil {
 		return nil, err
@@ -440,6 +551,81 @@ func gatherBatch(in *engine.Batch, rows []int32) *engine.Batch {
 		}
 	}
 	return out
+}
+
+// gatherFor is gatherBatch of only the columns e reads: the others are
+// nil in the result.
+func gatherFor(in *engine.Batch, rows []int32, e engine.Expr) *engine.Batch {
+	if isPrefixIota(rows, in.N) {
+		return in
+	}
+	return gatherUsed(in, rows, []engine.Expr{e})
+}
+
+// isPrefixIota says whether rows is 0, 1, …, n-1.
+func isPrefixIota(rows []int32, n int) bool {
+	if len(rows) != n {
+		return false
+	}
+	for k, i := range rows {
+		if int(i) != k {
+			return false
+		}
+	}
+	return true
+}
+
+// putRows writes src's values to dst's rows: src's row i to row i when
+// aligned, else src's row 0 to every row (a one-row constant). A NULL sets
+// dst.Null (which must not be nil) and leaves the slot as it was.
+func putRows(dst *engine.Vec, rows []int32, src *engine.Vec, aligned bool) {
+	if src.Null != nil {
+		for _, i := range rows {
+			k := i
+			if !aligned {
+				k = 0
+			}
+			if src.Null[k] {
+				dst.Null[i] = true
+			} else {
+				copySlot(dst, int(i), src, int(k))
+			}
+		}
+		return
+	}
+	if aligned {
+		switch engine.PhysOf(dst.T.Kind) {
+		case engine.PhysInt:
+			for _, i := range rows {
+				dst.I[i] = src.I[i]
+			}
+		case engine.PhysDec:
+			for _, i := range rows {
+				dst.D[i] = src.D[i]
+			}
+		default:
+			for _, i := range rows {
+				copySlot(dst, int(i), src, int(i))
+			}
+		}
+		return
+	}
+	switch engine.PhysOf(dst.T.Kind) {
+	case engine.PhysInt:
+		x := src.I[0]
+		for _, i := range rows {
+			dst.I[i] = x
+		}
+	case engine.PhysDec:
+		x := src.D[0]
+		for _, i := range rows {
+			dst.D[i] = x
+		}
+	default:
+		for _, i := range rows {
+			copySlot(dst, int(i), src, 0)
+		}
+	}
 }
 
 // GatherBatch is gatherBatch for other packages.

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bytes"
+	"context"
 	"unicode/utf8"
 
 	"github.com/gpusql/gpusql/engine"
@@ -286,11 +287,14 @@ func (sh *likeShape) set(m *likeMatcher) {
 // match is the shape's answer for s.
 func (sh *likeShape) match(s []byte, folds bool) bool {
 	if folds {
-		sh.folded = sh.folded[:0]
-		for _, c := range s {
-			sh.folded = append(sh.folded, fold(c))
+		if cap(sh.folded) < len(s) {
+			sh.folded = make([]byte, len(s), 2*len(s))
 		}
-		s = sh.folded
+		f := sh.folded[:len(s)]
+		for k, c := range s {
+			f[k] = fold(c)
+		}
+		s = f
 	}
 	switch sh.kind {
 	case shapeContains:
@@ -301,6 +305,78 @@ func (sh *likeShape) match(s []byte, folds bool) bool {
 		return bytes.HasSuffix(s, sh.lit)
 	}
 	return bytes.Equal(s, sh.lit)
+}
+
+// evalLikeConst is LIKE and ILIKE with a constant pattern and escape, the
+// usual case: the pattern is read once instead of once a row, and neither
+// it nor the escape is broadcast. A char(n) value padded by pad_char is
+// padded into one scratch buffer instead of a new vector. Other forms (a
+// NULL or invalid constant escape, whose error depends on the rows being
+// non-NULL) return ok false for evalLike.
+func evalLikeConst(ctx context.Context, e *engine.Call, in *engine.Batch) (out *engine.Vec, ok bool, err error) {
+	pc, isConst := e.Args[1].(*engine.Const)
+	if len(e.Args) < 2 || len(e.Args) > 3 || !isConst || pc.Null {
+		return nil, false, nil
+	}
+	m := likeMatcher{pat: []byte(pc.S), escape: []byte{'\\'}, fold: e.Op == engine.OpILike}
+	if len(e.Args) == 3 {
+		ec, isConst := e.Args[2].(*engine.Const)
+		if !isConst || ec.Null {
+			return nil, false, nil
+		}
+		switch utf8.RuneCountInString(ec.S) {
+		case 0:
+			m.escape = nil
+		case 1:
+			m.escape = []byte(ec.S)
+		default:
+			return nil, false, nil
+		}
+	}
+	arg, width := e.Args[0], -1
+	if pad, isPad := arg.(*engine.Call); isPad && pad.Op == engine.OpPadChar && len(pad.Args) == 1 {
+		arg, width = pad.Args[0], pad.Args[0].Type().Len
+	}
+	if engine.PhysOf(arg.Type().Kind) != engine.PhysStr || e.T.Kind != engine.KindBool {
+		return nil, false, nil
+	}
+	src, err := Eval(ctx, arg, in)
+	if err != nil {
+		return nil, true, err
+	}
+	n := in.N
+	out = engine.NewVec(engine.Bool, n)
+	out.Null = copyNulls(src.Null)
+	var shape likeShape
+	shape.set(&m)
+	var padded []byte
+	for i, s := range src.S[:n] {
+		if out.Null != nil && out.Null[i] {
+			continue
+		}
+		if width >= 0 && !(shape.kind == shapePrefix && len(s) >= len(shape.lit)) {
+			// (padding cannot change a prefix test that s decides)
+			padded = append(padded[:0], s...)
+			for c := utf8.RuneCount(s); c < width; c++ {
+				padded = append(padded, ' ')
+			}
+			s = padded
+		}
+		if shape.kind != shapeNone {
+			if shape.match(s, m.fold) {
+				out.I[i] = 1
+			}
+			continue
+		}
+		ok, err := m.match(s)
+		if err != nil {
+			return nil, true, err
+		}
+		if ok {
+			out.I[i] = 1
+		}
+	}
+	return out, true, nil
 }
 
 func evalLike(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, error) {

@@ -794,18 +794,42 @@ func evalFormatting(e *engine.Call, args []*engine.Vec, n int) (*engine.Vec, err
 // out that the general path's day-to-microsecond product wraps is handed
 // to evalExtractTime.
 func evalExtractDate(ctx context.Context, e *engine.Call, in *engine.Batch) (out *engine.Vec, ok bool, err error) {
-	if len(e.Args) != 2 || e.Args[1].Type().Kind != engine.KindDate {
+	if !IsExtractDate(e) {
 		return nil, false, nil
+	}
+	src, err := Eval(ctx, e.Args[1], in)
+	if err != nil {
+		return nil, true, err
+	}
+	if out, ok := ExtractDateInto(nil, e, src, in.N); ok {
+		return out, true, nil
+	}
+	fc := e.Args[0].(*engine.Const)
+	out, err = evalExtractTime(e, []*engine.Vec{Broadcast(fc, in.N), src}, in.N)
+	return out, true, err
+}
+
+// IsExtractDate says whether e is extract of year, month, day or quarter
+// from a date, to numeric or float8, which ExtractDateInto computes.
+func IsExtractDate(e *engine.Call) bool {
+	_, _, ok := extractDateField(e)
+	return ok
+}
+
+// extractDateField reads IsExtractDate's field: 0 year, 1 month, 2 day, 3
+// quarter.
+func extractDateField(e *engine.Call) (which int, asFloat, ok bool) {
+	if e.Op != engine.OpExtract || len(e.Args) != 2 || e.Args[1].Type().Kind != engine.KindDate {
+		return 0, false, false
 	}
 	fc, isConst := e.Args[0].(*engine.Const)
 	if !isConst || fc.Null {
-		return nil, false, nil
+		return 0, false, false
 	}
 	field := fc.S
 	if f, ok := Units[field]; ok {
 		field = f
 	}
-	which := 0
 	switch field {
 	case "year":
 	case "month":
@@ -815,28 +839,42 @@ func evalExtractDate(ctx context.Context, e *engine.Call, in *engine.Batch) (out
 	case "quarter":
 		which = 3
 	default:
-		return nil, false, nil
+		return 0, false, false
 	}
-	asFloat := e.T.Kind == engine.KindFloat64
+	asFloat = e.T.Kind == engine.KindFloat64
 	if !asFloat && e.T.Kind != engine.KindNumeric {
-		return nil, false, nil
+		return 0, false, false
 	}
-	src, err := Eval(ctx, e.Args[1], in)
-	if err != nil {
-		return nil, true, err
+	return which, asFloat, true
+}
+
+// ExtractDateInto computes extract e (IsExtractDate) of the n dates src,
+// in dst's storage when it has room (a caller reusing one vector a
+// batch), else in a new vector. It returns ok false, computing nothing,
+// where a date is so far out that the general path's day-to-microsecond
+// product wraps: that path's answer is then the one to give.
+func ExtractDateInto(dst *engine.Vec, e *engine.Call, src *engine.Vec, n int) (out *engine.Vec, ok bool) {
+	which, asFloat, ok := extractDateField(e)
+	if !ok {
+		return nil, false
 	}
-	n := in.N
 	const safe = math.MaxInt64 / usPerDay // no wrap below this many days
 	for _, x := range src.I[:n] {
 		if x > safe || x < -safe {
-			out, err := evalExtractTime(e, []*engine.Vec{Broadcast(fc, n), src}, n)
-			return out, true, err
+			return nil, false
 		}
 	}
-	out = engine.NewVec(e.T, n)
-	out.Null = copyNulls(src.Null)
+	out = reuseVec(dst, e.T, n)
+	if src.Null != nil {
+		out.Null = append(out.Null[:0], src.Null[:n]...)
+	}
 	for i, x := range src.I[:n] {
 		if out.Null != nil && out.Null[i] {
+			if asFloat {
+				out.F[i] = 0
+			} else {
+				out.D[i] = engine.Dec{}
+			}
 			continue
 		}
 		y, m, d := engine.CivilFromDays(int32(x))
@@ -860,5 +898,35 @@ func evalExtractDate(ctx context.Context, e *engine.Call, in *engine.Batch) (out
 			out.D[i] = engine.DecFromInt(int64(r))
 		}
 	}
-	return out, true, nil
+	return out, true
+}
+
+// reuseVec is an n-row vector of type t in v's storage when v is of t's
+// physical type with room for n rows (its slots hold old values and it
+// has no Null: the caller writes every slot), else a new one.
+func reuseVec(v *engine.Vec, t engine.Type, n int) *engine.Vec {
+	if v == nil || engine.PhysOf(v.T.Kind) != engine.PhysOf(t.Kind) {
+		return engine.NewVec(t, n)
+	}
+	switch engine.PhysOf(t.Kind) {
+	case engine.PhysInt:
+		if cap(v.I) < n {
+			return engine.NewVec(t, n)
+		}
+		v.I = v.I[:n]
+	case engine.PhysFloat:
+		if cap(v.F) < n {
+			return engine.NewVec(t, n)
+		}
+		v.F = v.F[:n]
+	case engine.PhysDec:
+		if cap(v.D) < n {
+			return engine.NewVec(t, n)
+		}
+		v.D = v.D[:n]
+	default:
+		return engine.NewVec(t, n)
+	}
+	v.T, v.N, v.Null = t, n, nil
+	return v
 }
