@@ -57,7 +57,9 @@ func (o *optimizer) eagerAggs(r engine.Rel) engine.Rel {
 // finishes the aggregates, under a plan that does what p did after its
 // aggregation (HAVING, the projection, DISTINCT, ORDER BY, LIMIT).
 func (o *optimizer) eager(p *engine.Plan) (*engine.Plan, bool) {
-	if !p.Aggregate || p.Host || p.Filter != nil || len(p.GroupingSets) > 0 || len(p.Aggs) == 0 {
+	// (without GROUP BY, no rows would give the sum of no partial counts,
+	// NULL, where the count is 0)
+	if !p.Aggregate || p.Host || p.Filter != nil || len(p.GroupingSets) > 0 || len(p.Aggs) == 0 || len(p.GroupBy) == 0 {
 		return nil, false
 	}
 	j, ok := p.Input.(*engine.Join)

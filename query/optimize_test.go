@@ -412,6 +412,7 @@ func TestEagerAggregation(t *testing.T) {
 		`SELECT o_pri, count(*) FROM customer LEFT JOIN orders ON c_custkey = o_custkey GROUP BY o_pri`,
 		`SELECT c_custkey, count(DISTINCT o_pri) FROM customer LEFT JOIN orders ON c_custkey = o_custkey GROUP BY c_custkey`,
 		`SELECT o_orderkey, count(c_nationkey) FROM orders LEFT JOIN customer ON c_custkey = o_custkey GROUP BY o_orderkey`,
+		`SELECT count(o_orderkey) FROM customer LEFT JOIN orders ON c_custkey = o_custkey`,
 	} {
 		p := explain(t, sess, sql)
 		if len(p.find("Hash Left Join")) != 1 || strings.Contains(p.String(), "sum(coalesce(") {

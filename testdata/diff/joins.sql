@@ -1003,3 +1003,10 @@ LEFT JOIN lineitem l ON l.l_linenumber = g.n AND l.l_quantity > 25 GROUP BY g.n)
 -- name: jn277_eager_not_applied_left_aggregate
 SELECT g.n, count(*), sum(g.n), count(l.l_orderkey) FROM (VALUES (1), (2), (2), (NULL::integer)) g(n)
 LEFT JOIN lineitem l ON l.l_linenumber = g.n GROUP BY g.n;
+
+-- name: jn278_eager_not_applied_global_count
+SELECT count(l.l_orderkey), count(*), max(l.l_comment) FROM (VALUES (1), (2), (NULL::integer)) g(n)
+LEFT JOIN lineitem l ON l.l_linenumber = g.n WHERE g.n > 5;
+
+-- name: jn279_eager_empty_left_groups
+SELECT g.n, count(l.l_orderkey) FROM (VALUES (1), (2)) g(n) LEFT JOIN lineitem l ON l.l_linenumber = g.n WHERE g.n > 5 GROUP BY g.n;
