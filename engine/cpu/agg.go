@@ -51,6 +51,7 @@ type aggState struct {
 	ord   *ordVals       // percentile_cont, percentile_disc, mode (stats.go)
 	// caseBuf keeps the storage of an argument that is a CASE
 	caseBuf *eval.CaseBuf
+	csum    *caseSum // a conditional sum's CASE (casesum.go)
 }
 
 // stringAgg keeps string_agg's input: every non-NULL value with its
@@ -124,6 +125,7 @@ func newAggregator(p *engine.Plan) *aggregator {
 		if s.skind == sumDec && !c.Distinct && c.Arg != nil && c.Arg.Type().Kind == engine.KindNumeric {
 			s.num = compileNumExpr(c.Arg)
 		}
+		s.csum = compileCaseSum(c, s.skind)
 		if c.Distinct {
 			if c.Func == engine.AggStringAgg || c.Arg == nil {
 				s.seen = map[string]struct{}{}
@@ -439,6 +441,15 @@ func (a *aggregator) consume(ctx context.Context, in *engine.Batch) error {
 				if err := s.sumScaled(ids, v.v, v.scale, n); err != nil {
 					return err
 				}
+				continue
+			}
+		}
+		if s.csum != nil {
+			done, err := s.addCaseSum(ctx, in, ids, n)
+			if err != nil {
+				return err
+			}
+			if done {
 				continue
 			}
 		}

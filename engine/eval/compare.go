@@ -133,6 +133,17 @@ func compareConstInto(dst *engine.Vec, op engine.Op, a *engine.Vec, c *engine.Co
 		}
 	case engine.PhysStr:
 		y := []byte(c.S)
+		if op == engine.OpEq || op == engine.OpNe {
+			// equal under bytes.Compare is bytes.Equal, which checks the
+			// lengths first
+			eq := op == engine.OpEq
+			for i, x := range a.S[:n] {
+				if bytes.Equal(x, y) == eq {
+					res[i] = 1
+				}
+			}
+			break
+		}
 		for i, x := range a.S[:n] {
 			if cmpResult(op, bytes.Compare(x, y)) {
 				res[i] = 1

@@ -299,3 +299,32 @@ func TestExtractDateIntoReusesStorage(t *testing.T) {
 		t.Fatal("wrapping date computed")
 	}
 }
+
+// TestCompareConstStringsMatchCompare: a text column compared with a
+// constant (equality by bytes.Equal, the other operators by
+// bytes.Compare) gives compare's answer against the broadcast constant,
+// over empty strings, prefixes, longer and shorter values and NULLs.
+func TestCompareConstStringsMatchCompare(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	words := []string{"", "R", "RR", "A", "R ", "r", "RA", "AR", "\xff", "R\x00"}
+	n := 500
+	a := engine.NewVec(engine.Text, n)
+	for i := range a.S {
+		a.S[i] = []byte(words[rng.Intn(len(words))])
+		if rng.Intn(6) == 0 {
+			a.SetNull(i)
+		}
+	}
+	for _, w := range words {
+		c := &engine.Const{T: engine.Text, S: w}
+		for _, op := range []engine.Op{engine.OpEq, engine.OpNe, engine.OpLt, engine.OpLe, engine.OpGt, engine.OpGe} {
+			got := compareConst(op, a, c, n)
+			want := compare(op, a, Broadcast(c, n), n)
+			for i := 0; i < n; i++ {
+				if got.IsNull(i) != want.IsNull(i) || !want.IsNull(i) && got.I[i] != want.I[i] {
+					t.Fatalf("%q %v %q: %v (null %v), compare's %v (null %v)", a.S[i], op, w, got.I[i], got.IsNull(i), want.I[i], want.IsNull(i))
+				}
+			}
+		}
+	}
+}

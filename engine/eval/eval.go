@@ -392,6 +392,15 @@ func evalCond(ctx context.Context, c engine.Expr, in *engine.Batch, buf *CaseBuf
 	return Eval(ctx, c, in)
 }
 
+// EvalCaseCond is Eval of condition c of a CASE over the whole of in, as
+// EvalCaseInto computes its first condition, a comparison with a constant
+// written into buf's storage: the result is good until the next call with
+// buf. For a caller that adds a CASE's branches up without building its
+// result.
+func EvalCaseCond(ctx context.Context, c engine.Expr, in *engine.Batch, buf *CaseBuf) (*engine.Vec, error) {
+	return evalCond(ctx, c, in, buf)
+}
+
 // CaseBuf is storage that EvalCaseInto reuses from one batch to the next:
 // the result vector and the row lists.
 type CaseBuf struct {
