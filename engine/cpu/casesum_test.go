@@ -14,8 +14,10 @@ import (
 // ELSE b END` added up directly (casesum.go) keep the same per-group
 // sums, counts, results and errors as the general path (the CASE's
 // result vector from eval.EvalCaseInto, then update), over integer,
-// bigint and numeric branches that are columns, constants, NULL or
-// absent, conditions with NULLs and one that fails (division by zero),
+// bigint and numeric branches that are columns, constants or NULL,
+// conditions with NULLs (comparisons of a column with a constant by each
+// operator, at the column's scale and others, and other conditions) and
+// one that fails (division by zero),
 // batches with NULLs, negative values, another scale, sums that
 // overflow bigint or numeric (at one scale and across scales), empty
 // batches and no batch at all.
@@ -42,6 +44,16 @@ func TestCaseSumMatchesGeneral(t *testing.T) {
 		call(engine.OpGe, bt, nc, dec("0.05")),                                    // numeric with a constant
 		call(engine.OpGt, bt, call(engine.OpDiv, engine.Int32, i4(1), cc), i4(0)), // fails where cc is 0
 		&engine.Const{T: bt, I: 1},
+		call(engine.OpEq, bt, cc, i4(1)),
+		call(engine.OpNe, bt, cc, i4(1)),
+		call(engine.OpLe, bt, cc, i4(0)),
+		call(engine.OpLt, bt, cc, i4(2)),
+		call(engine.OpGe, bt, nc, dec("92233720368547758.08")), // 2^63 at scale 2
+		call(engine.OpLt, bt, nc, dec("-0.5")),
+		call(engine.OpLe, bt, nc, dec("0.125")), // a scale above the column's
+		call(engine.OpGt, bt, i8c, i8(-3)),
+		call(engine.OpEq, bt, nc, dec("0.1")),
+		call(engine.OpNe, bt, nc, dec("0")),
 	}
 	type arms struct {
 		t          engine.Type
