@@ -34,3 +34,30 @@ SELECT id, CASE WHEN flag THEN 'yes' WHEN NOT flag THEN 'no' ELSE 'unknown' END,
 -- name: k006_case_guards_division
 SELECT l_linenumber, sum(CASE WHEN l_linenumber = 1 THEN NULL ELSE l_quantity / (l_linenumber - 1) END)
   FROM lineitem GROUP BY l_linenumber;
+
+-- name: k007_conditional_sums_numeric
+-- groups whose rows all take ELSE 0 sum to 0 at scale 0, ELSE 0.000 raises the scale
+SELECT l_linenumber,
+       sum(CASE WHEN l_linenumber = 1 THEN l_extendedprice ELSE 0 END),
+       sum(CASE WHEN l_discount >= 0.05 THEN l_extendedprice ELSE 0.000 END),
+       sum(CASE WHEN l_discount < 0.03 THEN l_tax END),
+       avg(CASE WHEN l_returnflag = 'R' THEN l_quantity ELSE -1.5 END),
+       count(CASE WHEN l_discount > 0.05 THEN l_tax END),
+       sum(CASE WHEN l_shipmode <> 'AIR' THEN 1 ELSE 0 END)
+  FROM lineitem GROUP BY l_linenumber;
+
+-- name: k008_conditional_sums_integers
+SELECT grp,
+       sum(CASE WHEN i > 0 THEN big ELSE 0 END),
+       sum(CASE WHEN s < 0 THEN s END),
+       avg(CASE WHEN flag THEN i ELSE NULL END),
+       sum(CASE WHEN n >= 0 THEN 9223372036854775807 ELSE i END),
+       count(CASE WHEN id <= 20 THEN note END),
+       sum(CASE WHEN id > 100 THEN i ELSE NULL END)
+  FROM obs GROUP BY grp;
+
+-- name: k009_conditional_sums_global_empty
+SELECT sum(CASE WHEN l_quantity > 0 THEN l_extendedprice ELSE 0 END),
+       count(CASE WHEN l_quantity > 0 THEN 1 END),
+       avg(CASE WHEN l_quantity > 0 THEN l_quantity END)
+  FROM lineitem WHERE l_orderkey < 0;
