@@ -87,6 +87,23 @@ func (c *Column) IsNull(i int) bool {
 	return c.Valid != nil && c.Valid[i>>6]&(1<<(uint(i)&63)) == 0
 }
 
+// MixedScales reports whether c holds numerics value by value (D) whose
+// scales differ: a column the GPU's scaled int64 arrays cannot keep as
+// PostgreSQL shows it.
+func (c *Column) MixedScales() bool {
+	scale := int32(-1)
+	for i, d := range c.D {
+		if c.IsNull(i) {
+			continue
+		}
+		if scale >= 0 && d.Scale != scale {
+			return true
+		}
+		scale = d.Scale
+	}
+	return false
+}
+
 // SetNull marks row i NULL, allocating the bitmap if needed.
 func (c *Column) SetNull(i int) {
 	if c.Valid == nil {

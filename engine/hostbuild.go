@@ -105,11 +105,12 @@ func StoredType(t Type, scale int32) Type {
 }
 
 // HostFromBatches stores the rows of batches (columns of types ts) as a
-// host table. An unconstrained numeric column is stored at the largest
-// scale among its values; a string column as wide as its longest value.
-// Unconstrained numerics past 18 digits and interval columns cannot be
-// stored: the error is 0A000. numeric(p,s) with p > 18 is stored as Dec
-// values at scale s.
+// host table. An unconstrained numeric column whose values share one
+// scale and fit an int64 is stored as scaled int64s at that scale;
+// otherwise each value keeps its own scale, as PostgreSQL shows it. A
+// string column is as wide as its longest value. Interval columns cannot
+// be stored: the error is 0A000. numeric(p,s) with p > 18 is stored as
+// Dec values at scale s.
 func HostFromBatches(ts []Type, batches []*Batch) (*HostTable, error) {
 	return hostFromBatches(ts, batches, false)
 }
@@ -129,6 +130,7 @@ func hostFromBatches(ts []Type, batches []*Batch, exact bool) (*HostTable, error
 	h := &HostTable{N: int64(n), Cols: make([]*Column, len(ts))}
 	for k, t := range ts {
 		nullable, width, scale := false, 0, int32(t.Scale)
+		mixed, seen := false, int32(-1) // unconstrained numerics of several scales
 		for _, b := range batches {
 			v := b.Cols[k]
 			if v.Null != nil {
@@ -143,7 +145,9 @@ func hostFromBatches(ts []Type, batches []*Batch, exact bool) (*HostTable, error
 				if t.Prec == 0 {
 					for i := 0; i < b.N; i++ {
 						if !v.IsNull(i) {
-							scale = max(scale, v.D[i].Scale)
+							sc := v.D[i].Scale
+							mixed = mixed || seen >= 0 && sc != seen
+							seen, scale = sc, max(scale, sc)
 						}
 					}
 				}
@@ -151,8 +155,10 @@ func hostFromBatches(ts []Type, batches []*Batch, exact bool) (*HostTable, error
 				return nil, Errorf(CodeFeatureNotSupported, "an interval column in a join, derived table or set operation is not supported")
 			}
 		}
-		if t.Kind == KindNumeric && t.Prec == 0 && (exact || !fitsScaled(batches, k, scale)) {
-			// wider than int64 at one scale: each value as it is
+		if t.Kind == KindNumeric && t.Prec == 0 && (exact || mixed || !fitsScaled(batches, k, scale)) {
+			// values of several scales (PostgreSQL shows each at its
+			// own: 0 beside 1.50), or wider than int64 at one scale:
+			// each value as it is
 			c := &Column{Type: t, Len: n, D: make([]Dec, n)}
 			if nullable {
 				c.Valid = NewColumn(Bool, n, 0, true).Valid

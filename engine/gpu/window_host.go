@@ -184,26 +184,10 @@ func cpuWindow(ctx context.Context, h *engine.HostTable, calls []engine.WindowCa
 		if _, err := clsOf(hc.Type); err != nil {
 			return nil, nil, err
 		}
-		if hc.D != nil && !oneScale(hc) {
+		if hc.MixedScales() {
 			return nil, nil, unsupported("the window function %s with results of several numeric scales", calls[k].Func)
 		}
 		cols[k] = hc.Gather(inv)
 	}
 	return order, cols, nil
-}
-
-// oneScale reports whether a column of numerics stored value by value
-// has one scale, which a device column can keep.
-func oneScale(c *engine.Column) bool {
-	scale := int32(-1)
-	for i, d := range c.D {
-		if c.IsNull(i) {
-			continue
-		}
-		if scale >= 0 && d.Scale != scale {
-			return false
-		}
-		scale = d.Scale
-	}
-	return true
 }

@@ -618,8 +618,11 @@ func (b *Backend) aggregate(ctx context.Context, p *engine.Plan, sp split, sink 
 	final := &engine.Plan{Input: merge, Filter: p.Having, Project: p.Project, Distinct: p.Distinct, DistinctOn: p.DistinctOn,
 		OrderBy: p.OrderBy, Offset: p.Offset, Limit: p.Limit, Visible: p.Visible, Names: p.Names}
 	// Many partial groups (the statistics guessed too few) are merged on
-	// the first part's device rather than on the host.
-	if ts, ok := b.parts[0].(engine.TableStore); ok && h.N > int64(b.o.DeviceMergeRows) && b.parts[0] != b.host {
+	// the first part's device rather than on the host, unless a partial
+	// numeric holds values of several scales (a sum of CASE … ELSE 0):
+	// a device column keeps one scale, and each group's result must show
+	// its own.
+	if ts, ok := b.parts[0].(engine.TableStore); ok && h.N > int64(b.o.DeviceMergeRows) && b.parts[0] != b.host && !mixedScales(h) {
 		d, err := ts.Store(h, engine.StoreOptions{Table: p.Table})
 		if err != nil {
 			return err
@@ -718,4 +721,15 @@ func clone[T any](s []T) []T {
 		return nil
 	}
 	return append(make([]T, 0, len(s)), s...)
+}
+
+// mixedScales reports whether a column of h holds numerics of several
+// scales.
+func mixedScales(h *engine.HostTable) bool {
+	for _, c := range h.Cols {
+		if c.MixedScales() {
+			return true
+		}
+	}
+	return false
 }

@@ -36,9 +36,8 @@ SELECT l_linenumber, sum(CASE WHEN l_linenumber = 1 THEN NULL ELSE l_quantity / 
   FROM lineitem GROUP BY l_linenumber;
 
 -- name: k007_conditional_sums_numeric
--- ELSE 0.000 raises the sums' scale. (A group whose rows all take ELSE 0
--- sums to 0 at scale 0, but over tables split into parts, TestSplitCorpus,
--- such a sum comes back as 0.00: not tested here until that is fixed.)
+-- ELSE 0.000 raises the sums' scale (k010 has groups whose rows all take
+-- ELSE 0).
 SELECT l_linenumber,
        sum(CASE WHEN l_quantity > 10 THEN l_extendedprice ELSE 0 END),
        sum(CASE WHEN l_discount >= 0.05 THEN l_extendedprice ELSE 0.000 END),
@@ -63,3 +62,31 @@ SELECT sum(CASE WHEN l_quantity > 0 THEN l_extendedprice ELSE 0 END),
        count(CASE WHEN l_quantity > 0 THEN 1 END),
        avg(CASE WHEN l_quantity > 0 THEN l_quantity END)
   FROM lineitem WHERE l_orderkey < 0;
+
+-- name: k010_conditional_sum_scale_per_group
+-- A group whose rows all take ELSE 0 sums to 0 at scale 0, the others at
+-- the column's scale: each group keeps its own display scale, also over
+-- tables split into parts (the parts' partial sums merged) and through a
+-- derived table.
+SELECT l_linenumber,
+       sum(CASE WHEN l_linenumber = 1 THEN l_extendedprice ELSE 0 END),
+       sum(CASE WHEN l_linenumber > 5 THEN l_discount ELSE 0 END),
+       sum(CASE WHEN l_linenumber > 9 THEN l_tax ELSE 0 END)
+  FROM lineitem GROUP BY l_linenumber;
+
+-- name: k011_mixed_scales_through_derived_tables
+-- ordered
+-- An intermediate table's unconstrained numeric column keeps each value's
+-- scale: a WITH query, a derived table and a sum over them.
+WITH x AS (
+  SELECT l_linenumber AS n, sum(CASE WHEN l_linenumber <= 2 THEN l_extendedprice ELSE 0 END) AS s
+    FROM lineitem GROUP BY l_linenumber)
+SELECT n, s, s + 0, sum(s) OVER (), (SELECT sum(s) FROM x WHERE n > 2) FROM x ORDER BY n;
+
+-- name: k012_mixed_scales_values_and_union
+-- ordered
+SELECT g, s, sum(s) OVER (PARTITION BY g) FROM (
+  SELECT * FROM (VALUES (1, 0::numeric), (2, 1.50), (2, 2), (3, 1.000)) v(g, s)
+  UNION ALL SELECT 4, 0.5
+) u ORDER BY g, s;
+
