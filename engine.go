@@ -61,6 +61,10 @@ type Options struct {
 	// so that the GPU copies from the page cache, where by default it
 	// reads them with pread into pinned buffers (for comparisons).
 	MappedLoads bool
+	// LoadBuffers and LoadReaders tune the GPU loader's pread path: the
+	// pinned host buffers read ahead of the device and the goroutines
+	// reading each (0: loader.GPUConfig's defaults; for measurements).
+	LoadBuffers, LoadReaders int
 	// MaxTextWidth bounds the stored byte width of text values; 0 means
 	// the default (engine.DefaultCSVOptions().MaxTextWidth).
 	MaxTextWidth int
@@ -312,7 +316,7 @@ func newBackend(o Options) (engine.Backend, error) {
 	var parts []engine.Backend
 	var names []string
 	for _, dev := range devs {
-		cfg := loader.GPUConfig{}
+		cfg := loader.GPUConfig{HostBuffers: o.LoadBuffers, Readers: o.LoadReaders}
 		if o.MappedLoads {
 			cfg.Read = loader.ReadMmap
 		}

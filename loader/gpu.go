@@ -42,12 +42,18 @@ type GPUConfig struct {
 	Readers int
 	// Read is how files are read (default ReadPread).
 	Read ReadMode
+	// HostBuffers is the pinned host buffers of BatchSize that pread
+	// fills ahead of the device (default 4, at least 2). With two, a
+	// block's read cannot overlap the copy of the block before it.
+	HostBuffers int
 	// poison fills output columns with 0xAB before they are written
 	// (tests: every byte must be written by the kernels).
 	poison bool
 }
 
 const defaultGPUBatch = 256 << 20
+
+const defaultHostBuffers = 4
 
 func (c GPUConfig) withDefaults() GPUConfig {
 	if c.BatchSize <= 0 {
@@ -57,6 +63,10 @@ func (c GPUConfig) withDefaults() GPUConfig {
 	if c.Readers <= 0 {
 		c.Readers = runtime.NumCPU()
 	}
+	if c.HostBuffers <= 0 {
+		c.HostBuffers = defaultHostBuffers
+	}
+	c.HostBuffers = max(c.HostBuffers, 2)
 	return c
 }
 
@@ -205,7 +215,7 @@ type feeder struct {
 	block int
 	// pread mode
 	rd     *blockReader
-	blocks [2]*hostBlock
+	blocks []*hostBlock
 	// mmap mode
 	m       *mapping
 	readEnd int64
@@ -224,15 +234,20 @@ func (gl *gpuLoad) newFeeder() (*feeder, error) {
 		}
 	}
 	pre := max(f.block/4, 4096)
-	for i := range f.blocks {
+	n := cfg.HostBuffers
+	if gl.req.Size >= 0 {
+		// no more buffers than the input has blocks, but two to stream
+		n = int(min(int64(n), max(2, (gl.req.Size+int64(f.block)-1)/int64(f.block))))
+	}
+	for range n {
 		hb, err := gl.dev.AllocHost(pre + f.block)
 		if err != nil {
 			f.close()
 			return nil, err
 		}
-		f.blocks[i] = &hostBlock{hb: hb, pre: pre}
+		f.blocks = append(f.blocks, &hostBlock{hb: hb, pre: pre})
 	}
-	f.rd = newBlockReader(gl.req, f.block, cfg.Readers)
+	f.rd = newBlockReader(gl.req, f.block, cfg.Readers, n)
 	for _, b := range f.blocks {
 		f.rd.free <- b
 	}

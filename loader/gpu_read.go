@@ -64,9 +64,11 @@ type blockReader struct {
 	wg      sync.WaitGroup
 }
 
-func newBlockReader(req *engine.LoadRequest, block, readers int) *blockReader {
+// newBlockReader starts reading blocks of req's source into the nbuf
+// buffers given to its free channel.
+func newBlockReader(req *engine.LoadRequest, block, readers, nbuf int) *blockReader {
 	r := &blockReader{src: req.Source, size: req.Size, block: block, readers: readers,
-		free: make(chan *hostBlock, 2), ready: make(chan *hostBlock, 2)}
+		free: make(chan *hostBlock, nbuf), ready: make(chan *hostBlock, nbuf)}
 	if s, ok := req.Source.(*engine.FileSection); ok && req.Size == s.N {
 		r.file, r.off, r.size = s.File, s.Off, s.Off+s.N
 	} else if f, ok := req.Source.(*os.File); ok && req.Size >= 0 {

@@ -51,6 +51,8 @@ type config struct {
 	partitions      int    // parts of a table per device
 	redistribute    bool   // co-partition every join tree that can be
 	mmap            bool   // GPU loads map the files instead of pread
+	loadBuffers     int    // GPU loads: pinned host buffers (0: default)
+	loadReaders     int    // GPU loads: pread goroutines (0: default)
 	genLineitem     int
 }
 
@@ -79,6 +81,8 @@ func main() {
 	flag.StringVar(&c.duckdb, "duckdb", "", "tools/duckbench's output (JSON lines) for the same queries and data: print the speedups")
 	gpus := flag.String("gpus", "", "comma-separated GPU ordinals the cuda backend uses (default: every GPU; with several, tables are split across them)")
 	flag.IntVar(&c.partitions, "partitions", 1, "parts of each table per device")
+	flag.IntVar(&c.loadBuffers, "load-buffers", 0, "GPU loads: pinned host buffers read ahead of the device (0: the loader's default)")
+	flag.IntVar(&c.loadReaders, "load-readers", 0, "GPU loads: pread goroutines per buffer (0: one per host core)")
 	flag.BoolVar(&c.mmap, "mmap", false, "GPU loads map and register the files, the GPU copying from the page cache, instead of pread into pinned buffers")
 	flag.BoolVar(&c.redistribute, "redistribute", false, "with tables in parts, redistribute the tables of every join tree that can be by key (the server's --redistribute-joins always)")
 	flag.StringVar(&c.persistDir, "persist", "", "data `directory` in which the engine keeps its tables, as the server does by default (loads then include writing them); empty: in memory only")
