@@ -79,12 +79,62 @@ type GPU struct {
 	once sync.Once
 	k    *gpuKernels
 	kerr error
+
+	pinned hostPool
 }
 
 var _ engine.Loader = (*GPU)(nil)
 
 // NewGPU returns a GPU loader on dev.
-func NewGPU(dev *cuda.Device, cfg GPUConfig) *GPU { return &GPU{dev: dev, cfg: cfg.withDefaults()} }
+func NewGPU(dev *cuda.Device, cfg GPUConfig) *GPU {
+	cfg = cfg.withDefaults()
+	return &GPU{dev: dev, cfg: cfg, pinned: hostPool{size: fullBlock(cfg.BatchSize), max: 2 * cfg.HostBuffers}}
+}
+
+// fullBlock is the pinned buffer of a block of size bytes: room for the
+// previous batch's orphan, then the block.
+func fullBlock(block int) int { return max(block/4, 4096) + block }
+
+// hostPool keeps the pinned host buffers of full-size blocks from load to
+// load, at most max of them: pinning memory (cuMemAllocHost) runs at a
+// few GB/s, as slow as the loads it would feed, so a load that pinned its
+// buffers anew spent a quarter of its time there. Buffers of other sizes
+// (small files, long records) are pinned and freed by their load.
+type hostPool struct {
+	size, max int
+	mu        sync.Mutex
+	free      []*cuda.HostBuffer
+}
+
+// get returns a pinned buffer of n bytes.
+func (p *hostPool) get(dev *cuda.Device, n int) (*cuda.HostBuffer, error) {
+	if n == p.size {
+		p.mu.Lock()
+		if k := len(p.free); k > 0 {
+			hb := p.free[k-1]
+			p.free = p.free[:k-1]
+			p.mu.Unlock()
+			return hb, nil
+		}
+		p.mu.Unlock()
+	}
+	return dev.AllocHost(n)
+}
+
+// put gives hb back: kept for the next load if it has the pool's size and
+// the pool has room, freed otherwise.
+func (p *hostPool) put(hb *cuda.HostBuffer) {
+	if len(hb.Bytes()) == p.size {
+		p.mu.Lock()
+		if len(p.free) < p.max {
+			p.free = append(p.free, hb)
+			p.mu.Unlock()
+			return
+		}
+		p.mu.Unlock()
+	}
+	_ = hb.Free()
+}
 
 // devBufs are the device buffers of one load, grown as batches need.
 type devBufs struct {
@@ -233,14 +283,14 @@ func (gl *gpuLoad) newFeeder() (*feeder, error) {
 			return f, nil
 		}
 	}
-	pre := max(f.block/4, 4096)
+	pre := fullBlock(f.block) - f.block
 	n := cfg.HostBuffers
 	if gl.req.Size >= 0 {
 		// no more buffers than the input has blocks, but two to stream
 		n = int(min(int64(n), max(2, (gl.req.Size+int64(f.block)-1)/int64(f.block))))
 	}
 	for range n {
-		hb, err := gl.dev.AllocHost(pre + f.block)
+		hb, err := gl.g.pinned.get(gl.dev, pre+f.block)
 		if err != nil {
 			f.close()
 			return nil, err
@@ -260,7 +310,7 @@ func (f *feeder) close() {
 	}
 	for _, b := range f.blocks {
 		if b != nil {
-			_ = b.hb.Free()
+			f.gl.g.pinned.put(b.hb)
 		}
 	}
 	if f.m != nil {

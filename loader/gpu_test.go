@@ -398,3 +398,56 @@ func TestGPUWideRows(t *testing.T) {
 		}
 	}
 }
+
+// TestGPUPinnedPool loads a file several times through one loader whose
+// pinned buffers are kept between loads, the kept buffers filled with junk
+// before each reuse: every load equals the CPU's, and the pool neither
+// grows past its bound nor pins new buffers when it has enough.
+func TestGPUPinnedPool(t *testing.T) {
+	dev := gpuDevice(t)
+	rng := rand.New(rand.NewPCG(7, 11))
+	var b strings.Builder
+	for i := 0; b.Len() < 60_000; i++ {
+		fmt.Fprintf(&b, "%d,%d.%02d,\"w %d, %s\"\n", i, rng.IntN(1000), rng.IntN(100), rng.IntN(99), strings.Repeat("x", rng.IntN(40)))
+	}
+	input := []byte(b.String())
+	cols := []engine.ColumnDef{{Name: "a", Type: engine.Int64}, {Name: "b", Type: engine.NumericType(12, 2)}, {Name: "c", Type: engine.Text}}
+	o := engine.DefaultCSVOptions()
+	want := cpuLoad(input, cols, o)
+	if want.err != nil {
+		t.Fatal(want.err)
+	}
+	g := NewGPU(dev, GPUConfig{BatchSize: 4096, HostBuffers: 3, poison: true})
+	path := filepath.Join(t.TempDir(), "p.csv")
+	if err := os.WriteFile(path, input, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 3 {
+		for _, hb := range g.pinned.free {
+			for i := range hb.Bytes() {
+				hb.Bytes()[i] = 0xAB
+			}
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := g.Load(context.Background(), &engine.LoadRequest{Table: "p", Columns: cols, Options: o, Source: f, Size: int64(len(input))})
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab := res.Data.(*gpu.Table)
+		h, err := tab.Download()
+		tab.Release()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := sameOutcome(want, loadOutcome{host: h, skipped: res.Skipped, count: res.SkippedCount}); d != "" {
+			t.Fatalf("load %d: %s", round, d)
+		}
+		if n := len(g.pinned.free); n != 3 {
+			t.Fatalf("load %d: %d pinned buffers kept, want the 3 the load used", round, n)
+		}
+	}
+}
