@@ -46,6 +46,9 @@ type GPUConfig struct {
 	// fills ahead of the device (default 4, at least 2). With two, a
 	// block's read cannot overlap the copy of the block before it.
 	HostBuffers int
+	// HugePages pins buffers of anonymous memory on transparent huge
+	// pages (cuMemHostRegister) instead of cuMemAllocHost's.
+	HugePages bool
 	// poison fills output columns with 0xAB before they are written
 	// (tests: every byte must be written by the kernels).
 	poison bool
@@ -88,52 +91,7 @@ var _ engine.Loader = (*GPU)(nil)
 // NewGPU returns a GPU loader on dev.
 func NewGPU(dev *cuda.Device, cfg GPUConfig) *GPU {
 	cfg = cfg.withDefaults()
-	return &GPU{dev: dev, cfg: cfg, pinned: hostPool{size: fullBlock(cfg.BatchSize), max: 2 * cfg.HostBuffers}}
-}
-
-// fullBlock is the pinned buffer of a block of size bytes: room for the
-// previous batch's orphan, then the block.
-func fullBlock(block int) int { return max(block/4, 4096) + block }
-
-// hostPool keeps the pinned host buffers of full-size blocks from load to
-// load, at most max of them: pinning memory (cuMemAllocHost) runs at a
-// few GB/s, as slow as the loads it would feed, so a load that pinned its
-// buffers anew spent a quarter of its time there. Buffers of other sizes
-// (small files, long records) are pinned and freed by their load.
-type hostPool struct {
-	size, max int
-	mu        sync.Mutex
-	free      []*cuda.HostBuffer
-}
-
-// get returns a pinned buffer of n bytes.
-func (p *hostPool) get(dev *cuda.Device, n int) (*cuda.HostBuffer, error) {
-	if n == p.size {
-		p.mu.Lock()
-		if k := len(p.free); k > 0 {
-			hb := p.free[k-1]
-			p.free = p.free[:k-1]
-			p.mu.Unlock()
-			return hb, nil
-		}
-		p.mu.Unlock()
-	}
-	return dev.AllocHost(n)
-}
-
-// put gives hb back: kept for the next load if it has the pool's size and
-// the pool has room, freed otherwise.
-func (p *hostPool) put(hb *cuda.HostBuffer) {
-	if len(hb.Bytes()) == p.size {
-		p.mu.Lock()
-		if len(p.free) < p.max {
-			p.free = append(p.free, hb)
-			p.mu.Unlock()
-			return
-		}
-		p.mu.Unlock()
-	}
-	_ = hb.Free()
+	return &GPU{dev: dev, cfg: cfg, pinned: hostPool{size: fullBlock(cfg.BatchSize), max: cfg.HostBuffers, huge: cfg.HugePages}}
 }
 
 // devBufs are the device buffers of one load, grown as batches need.
@@ -344,12 +302,12 @@ func (f *feeder) next(slot int, orphan []byte) (*pending, error) {
 			return nil, b.err
 		}
 		if o > b.pre { // a long record: grow the buffer's room for orphans
-			nb, err := gl.dev.AllocHost(o + f.block)
+			nb, err := gl.g.pinned.get(gl.dev, o+f.block)
 			if err != nil {
 				return nil, err
 			}
-			copy(nb.Bytes()[o:], b.bytes()[b.pre:b.pre+b.n])
-			_ = b.hb.Free()
+			copy(nb.b[o:], b.bytes()[b.pre:b.pre+b.n])
+			gl.g.pinned.put(b.hb)
 			b.hb, b.pre = nb, o
 		}
 		buf := b.bytes()

@@ -42,14 +42,14 @@ const (
 // hostBlock is a pinned buffer holding one raw block at buf[pre:pre+n],
 // with room before it for the previous batch's orphan.
 type hostBlock struct {
-	hb  *cuda.HostBuffer
+	hb  *pinnedBuf
 	pre int
 	n   int
 	eof bool
 	err error
 }
 
-func (b *hostBlock) bytes() []byte { return b.hb.Bytes() }
+func (b *hostBlock) bytes() []byte { return b.hb.b }
 
 // blockReader fills hostBlocks from the source on its own goroutine.
 type blockReader struct {

@@ -417,37 +417,44 @@ func TestGPUPinnedPool(t *testing.T) {
 	if want.err != nil {
 		t.Fatal(want.err)
 	}
-	g := NewGPU(dev, GPUConfig{BatchSize: 4096, HostBuffers: 3, poison: true})
 	path := filepath.Join(t.TempDir(), "p.csv")
 	if err := os.WriteFile(path, input, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for round := range 3 {
-		for _, hb := range g.pinned.free {
-			for i := range hb.Bytes() {
-				hb.Bytes()[i] = 0xAB
+	for _, huge := range []bool{false, true} {
+		g := NewGPU(dev, GPUConfig{BatchSize: 4096, HostBuffers: 3, HugePages: huge, poison: true})
+		for round := range 3 {
+			for _, hb := range g.pinned.free {
+				for i := range hb.b {
+					hb.b[i] = 0xAB
+				}
+			}
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := g.Load(context.Background(), &engine.LoadRequest{Table: "p", Columns: cols, Options: o, Source: f, Size: int64(len(input))})
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			tab := res.Data.(*gpu.Table)
+			h, err := tab.Download()
+			tab.Release()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := sameOutcome(want, loadOutcome{host: h, skipped: res.Skipped, count: res.SkippedCount}); d != "" {
+				t.Fatalf("load %d: %s", round, d)
+			}
+			if n := len(g.pinned.free); n != 3 {
+				t.Fatalf("huge pages %v, load %d: %d pinned buffers kept, want the 3 the load used", huge, round, n)
 			}
 		}
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := g.Load(context.Background(), &engine.LoadRequest{Table: "p", Columns: cols, Options: o, Source: f, Size: int64(len(input))})
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		tab := res.Data.(*gpu.Table)
-		h, err := tab.Download()
-		tab.Release()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := sameOutcome(want, loadOutcome{host: h, skipped: res.Skipped, count: res.SkippedCount}); d != "" {
-			t.Fatalf("load %d: %s", round, d)
-		}
-		if n := len(g.pinned.free); n != 3 {
-			t.Fatalf("load %d: %d pinned buffers kept, want the 3 the load used", round, n)
+		for _, hb := range g.pinned.free {
+			if err := hb.free(); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 }

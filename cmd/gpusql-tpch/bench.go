@@ -65,7 +65,7 @@ func readQueries(dir string, only map[string]bool) ([]query, error) {
 // open starts an engine on device and loads the tables.
 func open(c *config, device string) (*gpusql.DB, error) {
 	o := gpusql.Options{FileRoot: c.data, Device: device, Partitions: c.partitions, Redistribute: c.redistribute, MappedLoads: c.mmap,
-		LoadBuffers: c.loadBuffers, LoadReaders: c.loadReaders}
+		LoadBuffers: c.loadBuffers, LoadReaders: c.loadReaders, LoadHugePages: c.loadHuge}
 	if device != "cpu" {
 		o.Devices = c.gpus
 	}
@@ -90,20 +90,32 @@ func open(c *config, device string) (*gpusql.DB, error) {
 		db.Close()
 		return nil, err
 	}
-	var bytes int64
-	start := time.Now()
-	for _, t := range c.tables {
-		if st, err := os.Stat(filepath.Join(c.data, t.file)); err == nil {
-			bytes += st.Size()
+	for r := 0; r <= c.reload; r++ {
+		var bytes int64
+		start := time.Now()
+		for _, t := range c.tables {
+			if st, err := os.Stat(filepath.Join(c.data, t.file)); err == nil {
+				bytes += st.Size()
+			}
+			if r > 0 {
+				if _, err := db.Exec(ctx, "TRUNCATE "+t.name); err != nil {
+					db.Close()
+					return nil, fmt.Errorf("empty %s: %w", t.name, err)
+				}
+			}
+			if _, err := db.Exec(ctx, copyStatement(c, t)); err != nil {
+				db.Close()
+				return nil, fmt.Errorf("load %s: %w", t.name, err)
+			}
 		}
-		if _, err := db.Exec(ctx, copyStatement(c, t)); err != nil {
-			db.Close()
-			return nil, fmt.Errorf("load %s: %w", t.name, err)
+		el := time.Since(start)
+		again := ""
+		if r > 0 {
+			again = fmt.Sprintf(" again (%d)", r)
 		}
+		fmt.Printf("%s: loaded%s %s in %v (%s/s)\n", db.Backend(), again, humanize.Bytes(uint64(bytes)), el.Round(time.Millisecond),
+			humanize.Bytes(uint64(float64(bytes)/el.Seconds())))
 	}
-	el := time.Since(start)
-	fmt.Printf("%s: loaded %s in %v (%s/s)\n", db.Backend(), humanize.Bytes(uint64(bytes)), el.Round(time.Millisecond),
-		humanize.Bytes(uint64(float64(bytes)/el.Seconds())))
 	return db, nil
 }
 
