@@ -65,9 +65,9 @@ type Options struct {
 	// pinned host buffers read ahead of the device and the goroutines
 	// reading each (0: loader.GPUConfig's defaults; for measurements).
 	LoadBuffers, LoadReaders int
-	// LoadHugePages pins the GPU loader's host buffers on transparent
-	// huge pages (loader.GPUConfig.HugePages).
-	LoadHugePages bool
+	// LoadDriverPinned pins the GPU loader's host buffers with
+	// cuMemAllocHost rather than on huge pages (loader.GPUConfig).
+	LoadDriverPinned bool
 	// MaxTextWidth bounds the stored byte width of text values; 0 means
 	// the default (engine.DefaultCSVOptions().MaxTextWidth).
 	MaxTextWidth int
@@ -319,7 +319,7 @@ func newBackend(o Options) (engine.Backend, error) {
 	var parts []engine.Backend
 	var names []string
 	for _, dev := range devs {
-		cfg := loader.GPUConfig{HostBuffers: o.LoadBuffers, Readers: o.LoadReaders, HugePages: o.LoadHugePages}
+		cfg := loader.GPUConfig{HostBuffers: o.LoadBuffers, Readers: o.LoadReaders, DriverPinned: o.LoadDriverPinned}
 		if o.MappedLoads {
 			cfg.Read = loader.ReadMmap
 		}

@@ -43,12 +43,14 @@ type GPUConfig struct {
 	// Read is how files are read (default ReadPread).
 	Read ReadMode
 	// HostBuffers is the pinned host buffers of BatchSize that pread
-	// fills ahead of the device (default 4, at least 2). With two, a
-	// block's read cannot overlap the copy of the block before it.
+	// fills ahead of the device (default 2, at least 2). More let reads
+	// run further ahead, but cost more pinning (docs/performance.md: two
+	// loaded as fast as four on an H200 host).
 	HostBuffers int
-	// HugePages pins buffers of anonymous memory on transparent huge
-	// pages (cuMemHostRegister) instead of cuMemAllocHost's.
-	HugePages bool
+	// DriverPinned pins the host buffers with cuMemAllocHost, where by
+	// default they are anonymous memory on transparent huge pages
+	// registered with cuMemHostRegister (faster to pin).
+	DriverPinned bool
 	// poison fills output columns with 0xAB before they are written
 	// (tests: every byte must be written by the kernels).
 	poison bool
@@ -56,7 +58,7 @@ type GPUConfig struct {
 
 const defaultGPUBatch = 256 << 20
 
-const defaultHostBuffers = 4
+const defaultHostBuffers = 2
 
 func (c GPUConfig) withDefaults() GPUConfig {
 	if c.BatchSize <= 0 {
@@ -91,7 +93,7 @@ var _ engine.Loader = (*GPU)(nil)
 // NewGPU returns a GPU loader on dev.
 func NewGPU(dev *cuda.Device, cfg GPUConfig) *GPU {
 	cfg = cfg.withDefaults()
-	return &GPU{dev: dev, cfg: cfg, pinned: hostPool{size: fullBlock(cfg.BatchSize), max: cfg.HostBuffers, huge: cfg.HugePages}}
+	return &GPU{dev: dev, cfg: cfg, pinned: hostPool{size: fullBlock(cfg.BatchSize), max: 2 * cfg.HostBuffers, huge: !cfg.DriverPinned}}
 }
 
 // devBufs are the device buffers of one load, grown as batches need.

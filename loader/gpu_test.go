@@ -422,7 +422,7 @@ func TestGPUPinnedPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, huge := range []bool{false, true} {
-		g := NewGPU(dev, GPUConfig{BatchSize: 4096, HostBuffers: 3, HugePages: huge, poison: true})
+		g := NewGPU(dev, GPUConfig{BatchSize: 4096, HostBuffers: 3, DriverPinned: !huge, poison: true})
 		for round := range 3 {
 			for _, hb := range g.pinned.free {
 				for i := range hb.b {

@@ -13,8 +13,10 @@ import (
 // it feeds, so that the two 320 MB buffers a load pinned took a third of
 // a 23 GB load's time on one GPU and half of it on two (docs/performance.md).
 // Two things cut it: buffers are kept from load to load (hostPool), and
-// they may be pinned on transparent huge pages, 512 times fewer pages to
-// fault in and lock (GPUConfig.HugePages).
+// they are pinned on transparent huge pages, 512 times fewer pages to
+// fault in and lock, unless GPUConfig.DriverPinned asks for the driver's
+// cuMemAllocHost (or the kernel gives no huge pages: then the pinning
+// costs what the driver's does).
 
 // fullBlock is the pinned buffer of a block of size bytes: room for the
 // previous batch's orphan (a longer one grows the buffer), then the block.

@@ -65,7 +65,7 @@ func readQueries(dir string, only map[string]bool) ([]query, error) {
 // open starts an engine on device and loads the tables.
 func open(c *config, device string) (*gpusql.DB, error) {
 	o := gpusql.Options{FileRoot: c.data, Device: device, Partitions: c.partitions, Redistribute: c.redistribute, MappedLoads: c.mmap,
-		LoadBuffers: c.loadBuffers, LoadReaders: c.loadReaders, LoadHugePages: c.loadHuge}
+		LoadBuffers: c.loadBuffers, LoadReaders: c.loadReaders, LoadDriverPinned: c.loadDriverPin}
 	if device != "cpu" {
 		o.Devices = c.gpus
 	}

@@ -53,7 +53,7 @@ type config struct {
 	mmap            bool   // GPU loads map the files instead of pread
 	loadBuffers     int    // GPU loads: pinned host buffers (0: default)
 	loadReaders     int    // GPU loads: pread goroutines (0: default)
-	loadHuge        bool   // GPU loads: pinned buffers on huge pages
+	loadDriverPin   bool   // GPU loads: buffers pinned by cuMemAllocHost
 	reload          int    // load the tables again this many times, timing each
 	genLineitem     int
 }
@@ -85,7 +85,7 @@ func main() {
 	flag.IntVar(&c.partitions, "partitions", 1, "parts of each table per device")
 	flag.IntVar(&c.loadBuffers, "load-buffers", 0, "GPU loads: pinned host buffers read ahead of the device (0: the loader's default)")
 	flag.IntVar(&c.loadReaders, "load-readers", 0, "GPU loads: pread goroutines per buffer (0: one per host core)")
-	flag.BoolVar(&c.loadHuge, "load-huge", false, "GPU loads: pin the host buffers on transparent huge pages")
+	flag.BoolVar(&c.loadDriverPin, "load-driver-pinned", false, "GPU loads: pin the host buffers with cuMemAllocHost instead of on transparent huge pages")
 	flag.IntVar(&c.reload, "reload", 0, "after the first load, empty and load the tables this many more times, printing each load's time")
 	flag.BoolVar(&c.mmap, "mmap", false, "GPU loads map and register the files, the GPU copying from the page cache, instead of pread into pinned buffers")
 	flag.BoolVar(&c.redistribute, "redistribute", false, "with tables in parts, redistribute the tables of every join tree that can be by key (the server's --redistribute-joins always)")
