@@ -139,6 +139,9 @@ enum { OP_TSADDINTV = 200, OP_TSDIFF, OP_INTVADD, OP_INTVNEG };
 enum { OP_F2D = 300, OP_SPANV };
 // GROUP BY keys whose scale varies by row (rowkeys ops below), numbered apart too
 enum { OP_DNORM = 600 };
+// a numeric column whose rows keep scales of their own (rowkeys ops
+// below), numbered apart too
+enum { OP_COLR = 1600 };
 // quote_ident/quote_literal/quote_nullable (tail section below), numbered apart too
 enum { OP_QUOTE = 700 };
 // an interval's field as a scale-0 numeric, for sum/avg over intervals
@@ -2619,6 +2622,24 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             rl[in.c] = s; rh[in.c] = 0; rn[in.c] = 0;
             break;
         }
+        case OP_COLR: {
+            // column a: numerics stored at scale imm whose rows show scales
+            // of their own (an intermediate table's, gpu.Column.rowScales):
+            // its width rows of int64 values are followed by a byte a row,
+            // the row's scale. The value at its scale (it has no more
+            // decimals than that) goes to d, the scale to register c.
+            const QCol cc = cols[a];
+            bool ok = validAt(cc, row);
+            i64 x = ok ? ((const i64 *)cc.data)[row] : 0;
+            int s = ok ? ((const unsigned char *)cc.data)[8 * (i64)cc.width + row] : 0;
+            int k = (int)in.imm - s;
+            if (k > 0) x = k < 19 ? x / (i64)pow10tab[k] : 0;
+            rn[d] = !ok;
+            rl[d] = x;
+            rh[d] = x >> 63;
+            rl[in.c] = s; rh[in.c] = 0; rn[in.c] = 0;
+            break;
+        }
         // ---- rowkeys ops end ----
         // ---- f2d ops begin ----
         case OP_F2D: {
@@ -3574,29 +3595,46 @@ extern "C" __global__ void __launch_bounds__(TPB) q_cmpfilter(u64 termsPtr, int 
     }
 }
 
+// blockExScan returns the exclusive prefix sum of v over the block's
+// threads in thread order (blockDim.x a multiple of 32, at most 1024), and
+// the block's total in *total: lanes scan by shuffles, then the first
+// warp scans the warps' sums. Every thread of the block must call it.
+__device__ __forceinline__ unsigned long long blockExScan(unsigned long long v, unsigned long long *total) {
+    __shared__ unsigned long long warpSums[32];
+    int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    unsigned long long x = v;
+    for (int d = 1; d < 32; d <<= 1) {
+        unsigned long long y = __shfl_up_sync(0xffffffffu, x, d);
+        if (lane >= d) x += y;
+    }
+    if (lane == 31) warpSums[w] = x;
+    __syncthreads();
+    if (w == 0) {
+        unsigned long long s = lane < nw ? warpSums[lane] : 0;
+        for (int d = 1; d < 32; d <<= 1) {
+            unsigned long long y = __shfl_up_sync(0xffffffffu, s, d);
+            if (lane >= d) s += y;
+        }
+        if (lane < nw) warpSums[lane] = s;
+    }
+    __syncthreads();
+    *total = warpSums[nw - 1];
+    return (w > 0 ? warpSums[w - 1] : 0) + x - v;
+}
+
 // q_scan turns counts[0..nchunks) into exclusive offsets, in place, and
 // stores the total at counts[nchunks]. One block.
 extern "C" __global__ void q_scan(u64 countsPtr, i64 nchunks) {
     unsigned *c = (unsigned *)countsPtr;
-    __shared__ unsigned long long part[1024];
     i64 per = (nchunks + blockDim.x - 1) / blockDim.x;
     i64 lo = threadIdx.x * per, hi = lo + per;
     if (hi > nchunks) hi = nchunks;
     unsigned long long s = 0;
     for (i64 i = lo; i < hi; i++) s += c[i];
-    part[threadIdx.x] = s;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        unsigned long long acc = 0;
-        for (int i = 0; i < blockDim.x; i++) {
-            unsigned long long t = part[i];
-            part[i] = acc;
-            acc += t;
-        }
-        c[nchunks] = (unsigned)acc;
-    }
-    __syncthreads();
-    unsigned long long acc = part[threadIdx.x];
+    unsigned long long total;
+    unsigned long long pre = blockExScan(s, &total);
+    if (threadIdx.x == 0) c[nchunks] = (unsigned)total;
+    unsigned long long acc = pre;
     for (i64 i = lo; i < hi; i++) {
         unsigned t = c[i];
         c[i] = (unsigned)acc;

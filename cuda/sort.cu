@@ -157,28 +157,45 @@ extern "C" __global__ void __launch_bounds__(STPB) s_hist(u64 keysPtr, i64 n, in
     counts[(i64)threadIdx.x * nblocks + blockIdx.x] = h[threadIdx.x];
 }
 
+// blockExScan returns the exclusive prefix sum of v over the block's
+// threads in thread order (blockDim.x a multiple of 32, at most 1024), and
+// the block's total in *total: lanes scan by shuffles, then the first
+// warp scans the warps' sums. Every thread of the block must call it.
+__device__ __forceinline__ unsigned long long blockExScan(unsigned long long v, unsigned long long *total) {
+    __shared__ unsigned long long warpSums[32];
+    int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    unsigned long long x = v;
+    for (int d = 1; d < 32; d <<= 1) {
+        unsigned long long y = __shfl_up_sync(0xffffffffu, x, d);
+        if (lane >= d) x += y;
+    }
+    if (lane == 31) warpSums[w] = x;
+    __syncthreads();
+    if (w == 0) {
+        unsigned long long s = lane < nw ? warpSums[lane] : 0;
+        for (int d = 1; d < 32; d <<= 1) {
+            unsigned long long y = __shfl_up_sync(0xffffffffu, s, d);
+            if (lane >= d) s += y;
+        }
+        if (lane < nw) warpSums[lane] = s;
+    }
+    __syncthreads();
+    *total = warpSums[nw - 1];
+    return (w > 0 ? warpSums[w - 1] : 0) + x - v;
+}
+
 // s_scan: exclusive scan of counts[0..m), in place. One block of 1024
 // threads, each over a contiguous segment.
 extern "C" __global__ void s_scan(u64 countsPtr, i64 m) {
     u32 *c = (u32 *)countsPtr;
-    __shared__ u64 part[1024];
     i64 per = (m + blockDim.x - 1) / blockDim.x;
     i64 lo = threadIdx.x * per, hi = lo + per;
     if (hi > m) hi = m;
     u64 s = 0;
     for (i64 i = lo; i < hi; i++) s += c[i];
-    part[threadIdx.x] = s;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        u64 acc = 0;
-        for (int i = 0; i < blockDim.x; i++) {
-            u64 t = part[i];
-            part[i] = acc;
-            acc += t;
-        }
-    }
-    __syncthreads();
-    u64 acc = part[threadIdx.x];
+    unsigned long long total;
+    unsigned long long pre = blockExScan(s, &total);
+    u64 acc = pre;
     for (i64 i = lo; i < hi; i++) {
         u32 t = c[i];
         c[i] = (u32)acc;

@@ -126,29 +126,46 @@ extern "C" __global__ void __launch_bounds__(SA_TPB) sa_scan1(u64 valsPtr, i64 n
     if (tid == SA_TPB - 1) sums[blockIdx.x] = ts[tid];
 }
 
+// blockExScan returns the exclusive prefix sum of v over the block's
+// threads in thread order (blockDim.x a multiple of 32, at most 1024), and
+// the block's total in *total: lanes scan by shuffles, then the first
+// warp scans the warps' sums. Every thread of the block must call it.
+__device__ __forceinline__ unsigned long long blockExScan(unsigned long long v, unsigned long long *total) {
+    __shared__ unsigned long long warpSums[32];
+    int lane = threadIdx.x & 31, w = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    unsigned long long x = v;
+    for (int d = 1; d < 32; d <<= 1) {
+        unsigned long long y = __shfl_up_sync(0xffffffffu, x, d);
+        if (lane >= d) x += y;
+    }
+    if (lane == 31) warpSums[w] = x;
+    __syncthreads();
+    if (w == 0) {
+        unsigned long long s = lane < nw ? warpSums[lane] : 0;
+        for (int d = 1; d < 32; d <<= 1) {
+            unsigned long long y = __shfl_up_sync(0xffffffffu, s, d);
+            if (lane >= d) s += y;
+        }
+        if (lane < nw) warpSums[lane] = s;
+    }
+    __syncthreads();
+    *total = warpSums[nw - 1];
+    return (w > 0 ? warpSums[w - 1] : 0) + x - v;
+}
+
 // sa_scan2: exclusive scan of the m block sums in place, and sums[m] =
 // the total. One block of 1024 threads, each over a contiguous segment.
 extern "C" __global__ void sa_scan2(u64 sumsPtr, i64 m) {
     u64 *c = (u64 *)sumsPtr;
-    __shared__ u64 part[1024];
     i64 per = (m + blockDim.x - 1) / blockDim.x;
     i64 lo = threadIdx.x * per, hi = lo + per;
     if (hi > m) hi = m;
     u64 s = 0;
     for (i64 i = lo; i < hi; i++) s += c[i];
-    part[threadIdx.x] = s;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        u64 acc = 0;
-        for (int i = 0; i < blockDim.x; i++) {
-            u64 t = part[i];
-            part[i] = acc;
-            acc += t;
-        }
-        c[m] = acc;
-    }
-    __syncthreads();
-    u64 acc = part[threadIdx.x];
+    unsigned long long total;
+    unsigned long long pre = blockExScan(s, &total);
+    if (threadIdx.x == 0) c[m] = total;
+    u64 acc = pre;
     for (i64 i = lo; i < hi; i++) {
         u64 t = c[i];
         c[i] = acc;
