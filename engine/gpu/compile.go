@@ -168,6 +168,15 @@ func (c *compiler) compileAny(e engine.Expr, mask int32) (val, error) {
 		if err != nil {
 			return val{}, err
 		}
+		if col := c.cols[e.Idx]; col.rowScales && e.T.Kind == engine.KindNumeric {
+			// each row's own scale (an intermediate table's column)
+			sc, err := p.newReg()
+			if err != nil {
+				return val{}, err
+			}
+			r, err := p.emit(opColR, int32(e.Idx), 0, sc, 0, int64(col.Type.Scale))
+			return val{reg: r, cls: cls, scaleReg: sc, t: e.T}, err
+		}
 		r, err := p.emit(opCol, int32(e.Idx), 0, 0, 0, 0)
 		scale := int32(e.T.Scale)
 		if st := c.cols[e.Idx].Type; e.T.Kind == engine.KindNumeric && st.Kind == engine.KindNumeric {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gpusql/gpusql/cuda"
 	"github.com/gpusql/gpusql/engine"
+	"github.com/gpusql/gpusql/engine/cpu"
 	"github.com/gpusql/gpusql/engine/gpu"
 	"github.com/gpusql/gpusql/loader"
 	"github.com/gpusql/gpusql/query"
@@ -388,5 +389,70 @@ func TestOutOfMemory(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRowScalesRoundTrip: an intermediate table's numeric column of
+// several scales keeps each value's scale on the device (Column.rowScales)
+// through Upload, expressions (OP_COLR) and Download, as the CPU backend
+// shows it.
+func TestRowScalesRoundTrip(t *testing.T) {
+	dev := openDev(t)
+	vals := []engine.Dec{engine.DecFromScaled(0, 0), engine.DecFromScaled(150, 2), engine.DecFromScaled(-2, 0),
+		engine.DecFromScaled(1000, 3), {}, engine.DecFromScaled(-123456789, 7)}
+	n := 1000
+	c := &engine.Column{Type: engine.Numeric, Len: n, D: make([]engine.Dec, n)}
+	for i := range n {
+		c.D[i] = vals[i%len(vals)]
+		if i%len(vals) == 4 {
+			c.SetNull(i)
+		}
+	}
+	h := &engine.HostTable{N: int64(n), Cols: []*engine.Column{c}}
+	g, err := gpu.Upload(dev, h, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Release()
+	back, err := g.Download()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		b := back.Cols[0]
+		if c.IsNull(i) != b.IsNull(i) || !c.IsNull(i) && (b.D[i] != c.D[i]) {
+			t.Fatalf("row %d: %v back as %v", i, c.D[i], b.D[i])
+		}
+	}
+	// s, s + 0 and s * 1 through the device's expressions show each
+	// row's scale, as the CPU's do
+	schema := []engine.ColumnDef{{Name: "s", Type: engine.Numeric}}
+	ref := &engine.ColRef{Idx: 0, Name: "s", T: engine.Numeric}
+	proj := []engine.Expr{ref,
+		&engine.Call{Op: engine.OpAdd, Args: []engine.Expr{ref, &engine.Const{T: engine.Numeric, D: engine.DecFromScaled(0, 0)}}, T: engine.Numeric}}
+	plan := func(d engine.TableData) *engine.Plan {
+		return &engine.Plan{Table: "t", Schema: schema, Data: d, Project: proj, Names: []string{"s", "s0"}, Visible: 2, Limit: -1}
+	}
+	var got, want [][]string
+	collect := func(out *[][]string) engine.BatchSink {
+		return func(b *engine.Batch) error {
+			for i := 0; i < b.N; i++ {
+				var row []string
+				for _, v := range b.Cols {
+					row = append(row, string(engine.AppendText(nil, v, i)))
+				}
+				*out = append(*out, row)
+			}
+			return nil
+		}
+	}
+	if err := gpu.New(dev, nil).Execute(context.Background(), plan(g), collect(&got)); err != nil {
+		t.Fatal(err)
+	}
+	if err := cpu.New(nil, 1).Execute(context.Background(), plan(engine.NewHostTable(h.Cols, int64(n))), collect(&want)); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("the GPU shows\n%v\nthe CPU\n%v", got[:8], want[:8])
 	}
 }

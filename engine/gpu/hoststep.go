@@ -353,6 +353,9 @@ func qCols(cols []*Column) []qCol {
 			cls = 0 // unreadable columns fail when a ColRef compiles
 		}
 		qc[k] = qCol{Cls: cls, Width: int32(c.Width)}
+		if c.rowScales {
+			qc[k].Width = int32(c.scaleRows) // where the rows' scales start (OP_COLR)
+		}
 		if c.Data != nil {
 			qc[k].Data = uint64(c.Data.Ptr())
 		}

@@ -36,10 +36,10 @@ func (p *program) regBound(r int32, end int, memo map[int]int, depth int) int {
 	k := end - 1
 	for ; k >= 0; k-- {
 		in := p.ins[k]
-		if in.Dst == r && in.Op != opDivD && in.Op != opF2D && in.Op != opDNorm {
+		if in.Dst == r && in.Op != opDivD && in.Op != opF2D && in.Op != opDNorm && in.Op != opColR {
 			break
 		}
-		if in.C == r && (in.Op == opDivD || in.Op == opF2D || in.Op == opDNorm) {
+		if in.C == r && (in.Op == opDivD || in.Op == opF2D || in.Op == opDNorm || in.Op == opColR) {
 			break
 		}
 	}
@@ -62,6 +62,8 @@ func (p *program) regBound(r int32, end int, memo map[int]int, depth int) int {
 		b = f2dMaxScale
 	case opDNorm:
 		b = p.regBound(in.B, k, memo, depth+1)
+	case opColR:
+		b = int(min(max(in.Imm, 0), maxTextScale)) // no row's scale exceeds the stored one
 	case opAddI:
 		b = min(p.regBound(in.A, k, memo, depth+1)+p.regBound(in.B, k, memo, depth+1), maxTextScale)
 	case opSel, opCoalesce:

@@ -24,6 +24,11 @@ import (
 // trailing zero digits; register c receives the scale left.
 const opDNorm = 600
 
+// opColR (OP_COLR in query.cu) reads column A of numerics stored at scale
+// imm whose rows keep their own scales (Column.rowScales): the value at
+// its row's scale to the destination, the scale to register C.
+const opColR = 1600
+
 // scaledKeyWords turns a per-row-scale numeric sort key (its value vk and
 // its scale sk, as q_project wrote them for n rows) into three int64 sort
 // keys in vk's direction, whose order is the values' order.

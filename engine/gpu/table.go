@@ -26,6 +26,15 @@ type Column struct {
 	Width int          // bytes per row for strings
 	Valid *cuda.Buffer // validity bitmap: uint64 words, bit i%64 of word i/64 set = not NULL; nil = no NULLs
 
+	// rowScales marks an intermediate table's unconstrained numeric
+	// column whose values have scales of their own (0 beside 1.50, as
+	// PostgreSQL shows them): Data holds the values at the type's scale,
+	// the largest, then a byte a row, each row's scale. Whatever reads
+	// Data as a numeric column reads the right values; expressions read
+	// the rows' scales too (OP_COLR). scaleRows is the rows.
+	rowScales bool
+	scaleRows int
+
 	// shared: the buffers belong to another table (a node of a plan
 	// tree that passes its input's column through); Release keeps them.
 	shared bool
@@ -169,6 +178,17 @@ func Upload(dev *cuda.Device, h *engine.HostTable, owner string) (*Table, error)
 func UploadNamed(dev *cuda.Device, h *engine.HostTable, owner string, names []string) (*Table, error) {
 	t := &Table{N: h.N, Dev: dev, Cols: make([]*Column, len(h.Cols))}
 	for k, hc := range h.Cols {
+		if hc.D != nil && hc.Type.Prec == 0 && h.N > 0 && h.N < 1<<31 && hc.MixedScales() {
+			c, err := uploadRowScales(dev, hc, owner)
+			if err != nil {
+				t.Release()
+				return nil, err
+			}
+			if c != nil {
+				t.Cols[k] = c
+				continue
+			}
+		}
 		if hc.D != nil {
 			// numeric(p,s) with p > 18, or an intermediate result's wide
 			// numerics: scaled int64s on the device, when they fit at
@@ -253,6 +273,21 @@ func (t *Table) DownloadColumn(k int) (*engine.Column, error) {
 			return nil, err
 		}
 	}
+	if c.rowScales && t.N > 0 {
+		// each value at its own scale again
+		sc := make([]byte, t.N)
+		if err := t.Dev.CopyDtoH(sc, c.Data.Ptr()+cuda.DevPtr(8*t.N), nil); err != nil {
+			return nil, err
+		}
+		out := &engine.Column{Type: engine.Numeric, Len: int(t.N), D: make([]engine.Dec, t.N), Valid: hc.Valid}
+		for i, x := range hc.I64 {
+			if !hc.IsNull(i) {
+				// exact: the value has no more decimals than its scale
+				out.D[i] = engine.DecFromScaled(x, int(c.Type.Scale)).Round(int32(sc[i]))
+			}
+		}
+		return out, nil
+	}
 	return hc, nil
 }
 
@@ -316,6 +351,56 @@ func (l HostLoader) Concat(table string, a, b engine.TableData) (engine.TableDat
 type wideValue struct{ d engine.Dec }
 
 func (w *wideValue) Error() string { return w.d.String() }
+
+// uploadRowScales stores a column of numerics of several scales as a
+// rowScales column: nil where a value does not fit an int64 below 10^18 at
+// the largest scale, or a scale is past 255 (narrowDecimals then decides).
+func uploadRowScales(dev *cuda.Device, c *engine.Column, owner string) (*Column, error) {
+	scale := int32(0)
+	for i, d := range c.D {
+		if !c.IsNull(i) {
+			if d.Scale > 255 {
+				return nil, nil
+			}
+			scale = max(scale, d.Scale)
+		}
+	}
+	n := len(c.D)
+	b := make([]byte, 9*n)
+	for i, d := range c.D {
+		if c.IsNull(i) {
+			continue
+		}
+		r, ok := d.Rescale(scale)
+		x, ok2 := r.Int64()
+		if !ok || !ok2 || x >= engine.Pow10(18) || x <= -engine.Pow10(18) {
+			return nil, nil
+		}
+		binary.LittleEndian.PutUint64(b[8*i:], uint64(x))
+		b[8*n+i] = byte(d.Scale)
+	}
+	out := &Column{Type: engine.NumericType(18, int(scale)), rowScales: true, scaleRows: n}
+	var err error
+	if out.Data, err = dev.Alloc(owner, int64(len(b))); err != nil {
+		return nil, err
+	}
+	if err = dev.CopyHtoD(out.Data.Ptr(), b, nil); err != nil {
+		out.free()
+		return nil, err
+	}
+	if c.Valid != nil {
+		v := u64Bytes(c.Valid)
+		if out.Valid, err = dev.Alloc(owner, int64(len(v))); err != nil {
+			out.free()
+			return nil, err
+		}
+		if err = dev.CopyHtoD(out.Valid.Ptr(), v, nil); err != nil {
+			out.free()
+			return nil, err
+		}
+	}
+	return out, nil
+}
 
 // narrowDecimals stores a column of numerics with their own scales (D) as
 // int64s at the largest of them (for numeric(p,s) with p > 18, at s: its

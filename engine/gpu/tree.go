@@ -78,7 +78,7 @@ func (t *Table) view() *Table {
 }
 
 func (c *Column) sharedCopy() *Column {
-	out := &Column{Type: c.Type, Data: c.Data, Width: c.Width, Valid: c.Valid, shared: true}
+	out := &Column{Type: c.Type, Data: c.Data, Width: c.Width, Valid: c.Valid, shared: true, rowScales: c.rowScales, scaleRows: c.scaleRows}
 	out.aux.Store(c.caches())
 	return out
 }
@@ -90,7 +90,7 @@ func (c *Column) take() *Column {
 	if c.shared {
 		return c.sharedCopy()
 	}
-	out := &Column{Type: c.Type, Data: c.Data, Width: c.Width, Valid: c.Valid}
+	out := &Column{Type: c.Type, Data: c.Data, Width: c.Width, Valid: c.Valid, rowScales: c.rowScales, scaleRows: c.scaleRows}
 	out.aux.Store(c.caches())
 	c.shared = true
 	return out
