@@ -333,7 +333,11 @@ func (b *Backend) gatherColumn(src *Column, idx uint64, n int64, iota bool) (*Co
 	if iota {
 		// the first n rows: plain copies
 		if w := colWidth(src); w > 0 && n > 0 && src.Data != nil {
-			buf, err := b.dev.Alloc("", n*w)
+			extra := int64(0)
+			if src.rowScales {
+				extra = n // the rows' scales after the values
+			}
+			buf, err := b.dev.Alloc("", n*w+extra)
 			if err != nil {
 				return nil, err
 			}
@@ -341,6 +345,13 @@ func (b *Backend) gatherColumn(src *Column, idx uint64, n int64, iota bool) (*Co
 			if err := b.dev.CopyDtoD(buf.Ptr(), src.Data.Ptr(), n*w, nil); err != nil {
 				c.free()
 				return nil, err
+			}
+			if src.rowScales {
+				c.rowScales, c.scaleRows = true, int(n)
+				if err := b.dev.CopyDtoD(buf.Ptr()+cuda.DevPtr(n*w), src.Data.Ptr()+cuda.DevPtr(8*int64(src.scaleRows)), n, nil); err != nil {
+					c.free()
+					return nil, err
+				}
 			}
 		}
 		if src.Valid != nil && n > 0 {
@@ -370,7 +381,12 @@ func (b *Backend) gatherRows(src *Column, idx uint64, n int64, nullable bool) (*
 	}
 	w := colWidth(src)
 	if w > 0 {
-		buf, err := b.dev.Alloc("", n*w)
+		scales := src.rowScales && src.Data != nil
+		extra := int64(0)
+		if scales {
+			extra = n // the rows' scales after the values
+		}
+		buf, err := b.dev.Alloc("", n*w+extra)
 		if err != nil {
 			return nil, err
 		}
@@ -383,6 +399,10 @@ func (b *Backend) gatherRows(src *Column, idx uint64, n int64, nullable bool) (*
 				threads = n * max(w/4, 1)
 			}
 			err = b.joinLaunch("j_gather", threads, buf.Ptr(), src.Data.Ptr(), int32(w), cuda.DevPtr(idx), n)
+		}
+		if err == nil && scales {
+			c.rowScales, c.scaleRows = true, int(n)
+			err = b.joinLaunch("j_gather", n, buf.Ptr()+cuda.DevPtr(n*w), src.Data.Ptr()+cuda.DevPtr(8*int64(src.scaleRows)), int32(1), cuda.DevPtr(idx), n)
 		}
 		if err != nil {
 			c.free()

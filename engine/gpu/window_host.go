@@ -184,9 +184,8 @@ func cpuWindow(ctx context.Context, h *engine.HostTable, calls []engine.WindowCa
 		if _, err := clsOf(hc.Type); err != nil {
 			return nil, nil, err
 		}
-		if hc.MixedScales() {
-			return nil, nil, unsupported("the window function %s with results of several numeric scales", calls[k].Func)
-		}
+		// results of several numeric scales keep them on the device
+		// (Upload's rowScales columns)
 		cols[k] = hc.Gather(inv)
 	}
 	return order, cols, nil
