@@ -29,6 +29,12 @@ type aggregator struct {
 	// that already belong to the aggregation (a merge's), not copied
 	arena      byteArena
 	sharedKeys bool
+	// lazy, when not nil, is the scan whose current morsel consume is
+	// given: the narrow numeric columns it scans lazily are read as their
+	// stored mantissas by the sums that can (scanBufs.scanLazy), and
+	// given their Dec values (scanBufs.decs) before anything else reads
+	// the batch
+	lazy *scanBufs
 }
 
 type aggState struct {
@@ -41,6 +47,9 @@ type aggState struct {
 	sumD  []engine.Dec // the others, exactly
 	skind sumKind
 	num   *numExpr // a numeric sum's argument in int64 (numprog.go)
+	// bare is the column a sum or avg of numeric adds up when its argument
+	// is that column alone (-1: none)
+	bare int
 	has   []bool
 	best  *engine.Vec         // min/max
 	seen  map[string]struct{} // string_agg(DISTINCT …)'s (value, delimiter) pairs
@@ -121,9 +130,12 @@ func newAggregator(p *engine.Plan) *aggregator {
 		a.index.pairSlotsFor(p.GroupBy[0].Type(), p.GroupBy[1].Type())
 	}
 	for _, c := range p.Aggs {
-		s := &aggState{call: c, skind: sumKindOf(c)}
+		s := &aggState{call: c, skind: sumKindOf(c), bare: -1}
 		if s.skind == sumDec && !c.Distinct && c.Arg != nil && c.Arg.Type().Kind == engine.KindNumeric {
 			s.num = compileNumExpr(c.Arg)
+			if r, ok := c.Arg.(*engine.ColRef); ok && r.Idx >= 0 {
+				s.bare = r.Idx
+			}
 		}
 		s.csum = compileCaseSum(c, s.skind)
 		if c.Distinct {
@@ -381,7 +393,12 @@ func (m *keyMemo) learn(src *engine.Vec, ids []int32, n int) {
 // consume adds a batch of filtered input rows.
 func (a *aggregator) consume(ctx context.Context, in *engine.Batch) error {
 	n := in.N
-	ctxEval := func(e engine.Expr) (*engine.Vec, error) { return eval.Eval(ctx, e, in) }
+	lz := a.lazy
+	ctxEval := func(e engine.Expr) (*engine.Vec, error) {
+		lz.decsFor(in, e)
+		return eval.Eval(ctx, e, in)
+	}
+	raw := func(c int) ([]int64, int32, []bool, bool) { return lz.raw(in, c, n) }
 	if cap(a.ids) < n {
 		a.ids = make([]int32, n)
 	}
@@ -432,8 +449,23 @@ func (a *aggregator) consume(ctx context.Context, in *engine.Batch) error {
 			s.addStrings(ids, vs[0], vs[1], vs[2:], n)
 			continue
 		}
+		if c := s.countCol(); c >= 0 && c < len(in.Cols) && in.Cols[c] != nil {
+			// count reads the column's NULL flags alone
+			if err := s.add(ids, in.Cols[c], n); err != nil {
+				return err
+			}
+			continue
+		}
+		if s.bare >= 0 {
+			if m, scale, null, ok := raw(s.bare); ok {
+				if err := s.sumScaledNull(ids, m, scale, null, n); err != nil {
+					return err
+				}
+				continue
+			}
+		}
 		if s.num != nil {
-			v, err := s.num.eval(func(r *engine.ColRef) (*engine.Vec, error) { return ctxEval(r) }, n)
+			v, err := s.num.eval(func(r *engine.ColRef) (*engine.Vec, error) { return ctxEval(r) }, raw, n)
 			if err != nil {
 				return err
 			}
@@ -445,13 +477,16 @@ func (a *aggregator) consume(ctx context.Context, in *engine.Batch) error {
 			}
 		}
 		if s.csum != nil {
-			done, err := s.addCaseSum(ctx, in, ids, n)
+			done, err := s.addCaseSum(ctx, in, ids, n, lz)
 			if err != nil {
 				return err
 			}
 			if done {
 				continue
 			}
+		}
+		for _, e := range s.call.Exprs() {
+			lz.decsFor(in, e)
 		}
 		var arg *engine.Vec
 		if c, ok := s.call.Arg.(*engine.Case); ok {
@@ -477,6 +512,18 @@ func (a *aggregator) consume(ctx context.Context, in *engine.Batch) error {
 		}
 	}
 	return nil
+}
+
+// countCol is the column that count (not DISTINCT) counts the non-NULL
+// values of, or -1.
+func (s *aggState) countCol() int {
+	if s.call.Func != engine.AggCount || s.call.Distinct {
+		return -1
+	}
+	if r, ok := s.call.Arg.(*engine.ColRef); ok && r.Idx >= 0 {
+		return r.Idx
+	}
+	return -1
 }
 
 // addStrings adds string_agg's input rows: values arg, delimiters sep and

@@ -22,6 +22,94 @@ type caseSum struct {
 	cond     engine.Expr
 	then, el caseArm
 	kind     engine.Kind // the CASE's type
+	// pred, when not nil, is cond compiled to a range of column
+	// predCol's stored integers (compileStoredPred): the condition is
+	// computed on the batch's integers, or a numeric column's stored
+	// mantissas, into cbuf, without eval
+	pred    *storedPred
+	predCol int
+	cbuf    []int64
+	arms    [2]scaledArm // addCaseSumScaled's
+}
+
+// compilePred compiles the condition over table h where it is a
+// comparison of an integer-valued column (an integer, date or time
+// column, or a narrow numeric one) with a constant.
+func (cs *caseSum) compilePred(h *engine.HostTable) {
+	p, ok := compileStoredPred(cs.cond, h)
+	if !ok || p.mul != 0 {
+		return
+	}
+	c := cs.cond.(*engine.Call) // compileStoredPred took it apart
+	ref, ok := c.Args[0].(*engine.ColRef)
+	if !ok {
+		ref, ok = c.Args[1].(*engine.ColRef)
+	}
+	if !ok || ref.Idx < 0 || ref.Idx >= len(h.Cols) {
+		return
+	}
+	col := h.Cols[ref.Idx]
+	switch col.Type.Kind {
+	case engine.KindInt16, engine.KindInt32, engine.KindInt64, engine.KindDate, engine.KindTimestamp,
+		engine.KindTimestampTZ, engine.KindTime:
+	case engine.KindNumeric:
+		if col.D != nil || col.I64 == nil {
+			return
+		}
+	default:
+		return
+	}
+	cs.pred, cs.predCol = &p, ref.Idx
+}
+
+// condition computes the condition over batch in (n rows) as
+// EvalCaseCond does: 1 where it holds; NULL rows are 0 in ci or marked
+// in cn.
+func (cs *caseSum) condition(ctx context.Context, in *engine.Batch, n int, lz *scanBufs, buf *eval.CaseBuf) (ci []int64, cn []bool, err error) {
+	if p := cs.pred; p != nil {
+		var vals []int64
+		var null []bool
+		ok := false
+		if cs.predCol < len(in.Cols) && in.Cols[cs.predCol] != nil {
+			v := in.Cols[cs.predCol]
+			if engine.PhysOf(v.T.Kind) == engine.PhysInt {
+				vals, null, ok = v.I, v.Null, len(v.I) >= n && (v.Null == nil || len(v.Null) >= n)
+			} else {
+				vals, _, null, ok = lz.raw(in, cs.predCol, n)
+			}
+		}
+		if ok {
+			if cap(cs.cbuf) < n {
+				cs.cbuf = make([]int64, n)
+			}
+			out := cs.cbuf[:n]
+			switch {
+			case p.none:
+				clear(out)
+			default:
+				span, base := uint64(p.hi)-uint64(p.lo), uint64(p.lo)
+				for i, x := range vals[:n] {
+					var t int64
+					if (uint64(x)-base <= span) != p.neg {
+						t = 1
+					}
+					out[i] = t
+				}
+				for i, isNull := range null {
+					if i < n && isNull {
+						out[i] = 0
+					}
+				}
+			}
+			return out, nil, nil
+		}
+	}
+	lz.decsFor(in, cs.cond)
+	cv, err := eval.EvalCaseCond(ctx, cs.cond, in, buf)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cv.I[:n], cv.Null, nil
 }
 
 // caseArm is one branch: column col of the batch, or the constant k (a
@@ -108,8 +196,14 @@ func (a caseArm) vec(in *engine.Batch, kind engine.Kind, n int) (v *engine.Vec, 
 // addCaseSum adds batch in's rows (their groups ids) to s, a conditional
 // sum; it reports false, having done nothing, where the batch must take
 // the general path.
-func (s *aggState) addCaseSum(ctx context.Context, in *engine.Batch, ids []int32, n int) (bool, error) {
+func (s *aggState) addCaseSum(ctx context.Context, in *engine.Batch, ids []int32, n int, lz *scanBufs) (bool, error) {
 	cs := s.csum
+	if cs.kind == engine.KindNumeric && s.call.Func != engine.AggCount && n > 0 {
+		if done, err := s.addCaseSumScaled(ctx, in, ids, n, lz); done || err != nil {
+			return true, err
+		}
+	}
+	lz.decsFor(in, s.call.Arg)
 	a, as, ok := cs.then.vec(in, cs.kind, n)
 	if !ok {
 		return false, nil
@@ -124,13 +218,12 @@ func (s *aggState) addCaseSum(ctx context.Context, in *engine.Batch, ids []int32
 	if s.caseBuf == nil {
 		s.caseBuf = &eval.CaseBuf{}
 	}
-	cv, err := eval.EvalCaseCond(ctx, cs.cond, in, s.caseBuf)
+	ci, cn, err := cs.condition(ctx, in, n, lz, s.caseBuf)
 	if err != nil {
 		return true, err
 	}
 	// row i's value is slot i*as of a where the condition holds, else
 	// slot i*bs of b (loops written out: this is the whole cost)
-	ci, cn := cv.I[:n], cv.Null
 	an, bn := a.Null, b.Null
 	switch {
 	case s.call.Func == engine.AggCount:
@@ -228,4 +321,120 @@ func addDecTo(acc *engine.Dec, x engine.Dec) error {
 	}
 	*acc = r
 	return nil
+}
+
+// scaledArm is a numeric branch read as mantissas: a lazily scanned
+// column's stored ones (step 1) or a constant's (step 0). at holds the
+// values at the column branch's scale where fast (a constant of a lower
+// or equal scale that fits there), raw the values at their own scale.
+type scaledArm struct {
+	at, raw []int64
+	scale   int32
+	step    int
+	null    []bool // a column's NULL flags
+	isNull  bool   // a NULL constant
+	fast    bool
+	k       [2]int64
+}
+
+// scaledArm returns arm a over batch in as mantissas, with the column's
+// scale (-1: a constant); ok false when it is a column not scanned
+// lazily or a constant that needs more than 64 bits.
+func (a caseArm) scaled(in *engine.Batch, n int, lz *scanBufs, sa *scaledArm) (colScale int32, ok bool) {
+	*sa = scaledArm{}
+	if a.col >= 0 {
+		m, scale, null, ok := lz.raw(in, a.col, n)
+		if !ok {
+			return 0, false
+		}
+		*sa = scaledArm{at: m, raw: m, scale: scale, step: 1, null: null, fast: true}
+		return scale, true
+	}
+	if a.k.IsNull(0) {
+		sa.isNull = true
+		return -1, true
+	}
+	d := a.k.D[0]
+	if d.Hi != int64(d.Lo)>>63 {
+		return 0, false
+	}
+	sa.k[0] = int64(d.Lo)
+	sa.raw, sa.scale = sa.k[0:1], d.Scale
+	return -1, true
+}
+
+// atScale sets a constant arm's value at scale cs, where exact.
+func (sa *scaledArm) atScale(cs int32) {
+	if sa.step != 0 || sa.isNull || sa.scale > cs || cs-sa.scale > 18 {
+		return
+	}
+	x := sa.k[0]
+	for d := sa.scale; d < cs; d++ {
+		var ok bool
+		if x, ok = mul64(x, 10); !ok {
+			return
+		}
+	}
+	sa.k[1] = x
+	sa.at, sa.fast = sa.k[1:2], true
+}
+
+// addCaseSumScaled is addCaseSum's numeric loop over branches read as
+// stored mantissas (a lazily scanned column and a constant, or two such
+// columns of one scale): each row's value is added to its group's sum at
+// the column's scale in place where the sum has that scale, else by
+// addDecTo, so the sums, scales and errors are addDecTo's over the same
+// values. It reports false, having done nothing, when the branches are
+// not of that shape.
+func (s *aggState) addCaseSumScaled(ctx context.Context, in *engine.Batch, ids []int32, n int, lz *scanBufs) (bool, error) {
+	cs := s.csum
+	arms := &cs.arms
+	st, ok := cs.then.scaled(in, n, lz, &arms[0])
+	if !ok {
+		return false, nil
+	}
+	se, ok := cs.el.scaled(in, n, lz, &arms[1])
+	if !ok {
+		return false, nil
+	}
+	scale := max(st, se)
+	if scale < 0 || st >= 0 && se >= 0 && st != se {
+		return false, nil
+	}
+	arms[0].atScale(scale)
+	arms[1].atScale(scale)
+	if s.caseBuf == nil {
+		s.caseBuf = &eval.CaseBuf{}
+	}
+	ci, cn, err := cs.condition(ctx, in, n, lz, s.caseBuf)
+	if err != nil {
+		return true, err
+	}
+	for i, g := range ids[:n] {
+		ar := &arms[1]
+		if ci[i] != 0 && (cn == nil || !cn[i]) {
+			ar = &arms[0]
+		}
+		j := i * ar.step
+		if ar.isNull || ar.null != nil && ar.null[j] {
+			continue
+		}
+		s.count[g]++
+		acc := &s.sumD[g]
+		if acc.Scale == scale && ar.fast {
+			x := ar.at[j]
+			xhi := x >> 63
+			lo, c := bits.Add64(acc.Lo, uint64(x), 0)
+			hi := acc.Hi + xhi + int64(c)
+			if (acc.Hi >= 0) == (xhi >= 0) && (hi >= 0) != (acc.Hi >= 0) {
+				return true, errNumericOverflow()
+			}
+			acc.Hi, acc.Lo = hi, lo
+			continue
+		}
+		if err := addDecTo(acc, engine.DecFromScaled(ar.raw[j], int(ar.scale))); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
 }

@@ -81,6 +81,9 @@ type execRun struct {
 	// stored, when not nil, is the filter compiled to loops over the
 	// stored columns (fastfilter.go)
 	stored *storedFilter
+	// eager scans every used column as vectors, with no lazily scanned
+	// numerics (lazyColumns): the tests compare the two
+	eager bool
 }
 
 // morsels is the number of batches the scan reads.
@@ -110,6 +113,7 @@ func (r *execRun) morselBuf(ctx context.Context, i int, bufs *scanBufs) (*engine
 	lo := m * batchRows
 	hi := min(lo+batchRows, r.rows)
 	in := &engine.Batch{N: hi - lo}
+	bufs.startMorsel()
 	if r.host != nil && r.p.Filter != nil && r.filterCols != nil {
 		return r.filteredMorsel(ctx, lo, hi, bufs)
 	}
@@ -120,7 +124,11 @@ func (r *execRun) morselBuf(ctx context.Context, i int, bufs *scanBufs) (*engine
 	if r.host != nil {
 		in.Cols = make([]*engine.Vec, len(r.host.Cols))
 		for c, col := range r.host.Cols {
-			if r.used[c] {
+			switch {
+			case !r.used[c]:
+			case bufs.isLazy(c):
+				in.Cols[c] = bufs.scanLazy(c, col, lo, hi-lo, nil)
+			default:
 				in.Cols[c] = scanRows(col, lo, hi-lo, nil, bufOf(rest, c))
 			}
 		}
@@ -144,9 +152,9 @@ func (r *execRun) morselBuf(ctx context.Context, i int, bufs *scanBufs) (*engine
 // gathered; one they do not read is dropped.
 func (r *execRun) filteredMorsel(ctx context.Context, lo, hi int, bufs *scanBufs) (*engine.Batch, error) {
 	n := hi - lo
-	var fb, rb []vecBuf
+	var fb []vecBuf
 	if bufs != nil {
-		fb, rb = bufs.filter, bufs.rest
+		fb = bufs.filter
 	}
 	if r.stored != nil {
 		var sel []int32
@@ -159,7 +167,7 @@ func (r *execRun) filteredMorsel(ctx context.Context, lo, hi int, bufs *scanBufs
 		if len(sel) == 0 {
 			return nil, nil
 		}
-		return r.passed(nil, lo, n, sel, rb), nil
+		return r.passed(nil, lo, n, sel, bufs), nil
 	}
 	in := &engine.Batch{N: n, Cols: make([]*engine.Vec, len(r.host.Cols))}
 	for c, col := range r.host.Cols {
@@ -174,13 +182,17 @@ func (r *execRun) filteredMorsel(ctx context.Context, lo, hi int, bufs *scanBufs
 	if len(sel) == 0 {
 		return nil, nil
 	}
-	return r.passed(in, lo, n, sel, rb), nil
+	return r.passed(in, lo, n, sel, bufs), nil
 }
 
 // passed is the batch of the used columns at the rows sel of [lo, lo+n)
 // that passed the filter: the filter's own columns (in, nil when the
 // filter ran on the stored values) gathered, the others scanned there.
-func (r *execRun) passed(in *engine.Batch, lo, n int, sel []int32, rb []vecBuf) *engine.Batch {
+func (r *execRun) passed(in *engine.Batch, lo, n int, sel []int32, bufs *scanBufs) *engine.Batch {
+	var rb []vecBuf
+	if bufs != nil {
+		rb = bufs.rest
+	}
 	all := len(sel) == n
 	out := &engine.Batch{N: len(sel), Cols: make([]*engine.Vec, len(r.host.Cols))}
 	for c, col := range r.host.Cols {
@@ -191,6 +203,10 @@ func (r *execRun) passed(in *engine.Batch, lo, n int, sel []int32, rb []vecBuf) 
 			out.Cols[c] = in.Cols[c]
 		case read:
 			out.Cols[c] = in.Cols[c].Gather(sel)
+		case bufs.isLazy(c) && all:
+			out.Cols[c] = bufs.scanLazy(c, col, lo, n, nil)
+		case bufs.isLazy(c):
+			out.Cols[c] = bufs.scanLazy(c, col, lo, 0, sel)
 		case all:
 			out.Cols[c] = scanRows(col, lo, n, nil, bufOf(rb, c))
 		default:
@@ -378,6 +394,16 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*engine.Batch, er
 			}
 		}
 	}
+	if r.host != nil {
+		for _, a := range aggs {
+			for _, s := range a.states {
+				if s.csum != nil {
+					s.csum.compilePred(r.host)
+				}
+			}
+		}
+	}
+	lazy := r.lazyColumns(aggs[0])
 	// each worker charges its aggregator's growth; the merge that
 	// follows folds charged groups into the first one's
 	mems, meters := make([]*aggMemory, len(aggs)), make([]*meter, len(aggs))
@@ -390,6 +416,11 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*engine.Batch, er
 		var bufs *scanBufs
 		if r.host != nil {
 			bufs = newScanBufs(len(r.host.Cols))
+			if lazy != nil {
+				bufs.setLazy(lazy, r.host)
+				aggs[w].lazy = bufs
+				defer func() { aggs[w].lazy = nil }()
+			}
 		}
 		for m := lo; m < hi; m++ {
 			in, err := r.morselBuf(ctx, m, bufs)
@@ -422,6 +453,50 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*engine.Batch, er
 		}
 	}
 	return aggs[0].result()
+}
+
+// lazyColumns returns the narrow numeric columns that aggregator a (as
+// every worker's) reads only through sums of stored mantissas or counts
+// of NULL flags, to be scanned lazily (scanBufs.scanLazy), or nil when
+// there are none. A column that a GROUP BY key, a filter evaluated on
+// vectors, or any other expression reads is scanned as before; the sums'
+// own fallbacks give the batch's columns their Dec values first
+// (scanBufs.decsFor). The plan's Project and Having read the
+// aggregation's result, not the scan.
+func (r *execRun) lazyColumns(a *aggregator) []bool {
+	if r.eager || r.host == nil || r.p.Filter != nil && (r.filterCols == nil || r.restCols == nil) {
+		return nil
+	}
+	others := append([]engine.Expr(nil), r.p.GroupBy...)
+	if r.p.Filter != nil && r.stored == nil {
+		others = append(others, r.p.Filter)
+	}
+	if a.memo != nil {
+		others = append(others, a.memo.col)
+	}
+	for _, s := range a.states {
+		switch {
+		case s.bare >= 0, s.num != nil, s.countCol() >= 0:
+		case s.csum != nil && s.call.Func != engine.AggCount:
+			if s.csum.pred == nil {
+				others = append(others, s.csum.cond)
+			}
+		default:
+			others = append(others, s.call.Exprs()...)
+		}
+	}
+	need := usedColumns(len(r.host.Cols), others...)
+	lazy := make([]bool, len(r.host.Cols))
+	any := false
+	for c, col := range r.host.Cols {
+		if r.used[c] && !need[c] && col.Type.Kind == engine.KindNumeric && col.D == nil && col.I64 != nil {
+			lazy[c], any = true, true
+		}
+	}
+	if !any {
+		return nil
+	}
+	return lazy
 }
 
 // intColRange returns the range of the non-NULL values of e when it is

@@ -19,6 +19,10 @@ import (
 // first, an int64 overflow) is evaluated by eval instead, row by row as
 // before.
 
+// rawCol returns column c of the batch as its stored mantissas, their
+// scale and NULL flags; ok false when the batch does not have them so.
+type rawCol func(c int) (m []int64, scale int32, null []bool, ok bool)
+
 // numExpr is one node of such an argument.
 type numExpr struct {
 	op   engine.Op // for a call
@@ -74,11 +78,21 @@ type numVal struct {
 
 // eval computes x over a batch of n rows whose columns col returns; the
 // result has failed set when the batch must take eval's path.
-func (x *numExpr) eval(col func(*engine.ColRef) (*engine.Vec, error), n int) (numVal, error) {
+//
+// raw, when not nil, returns a column as its stored mantissas (scanBufs.raw):
+// a column without NULLs read so is not converted.
+func (x *numExpr) eval(col func(*engine.ColRef) (*engine.Vec, error), raw rawCol, n int) (numVal, error) {
 	switch {
 	case x.k != nil:
 		return numVal{k: int64(x.k.D.Lo), konst: true, scale: x.k.D.Scale}, nil
 	case x.ref != nil:
+		if raw != nil {
+			if m, scale, null, ok := raw(x.ref.Idx); ok && null == nil {
+				// the stored slice itself: nothing writes into a
+				// node's values but its own buffers
+				return numVal{v: m, scale: scale}, nil
+			}
+		}
 		v, err := col(x.ref)
 		if err != nil {
 			return numVal{}, err
@@ -99,11 +113,11 @@ func (x *numExpr) eval(col func(*engine.ColRef) (*engine.Vec, error), n int) (nu
 		}
 		return numVal{v: out, scale: scale}, nil
 	}
-	a, err := x.a.eval(col, n)
+	a, err := x.a.eval(col, raw, n)
 	if err != nil || a.failed {
 		return a, err
 	}
-	b, err := x.b.eval(col, n)
+	b, err := x.b.eval(col, raw, n)
 	if err != nil || b.failed {
 		return b, err
 	}
@@ -259,5 +273,44 @@ func (s *aggState) sumScaled(ids []int32, vals []int64, scale int32, n int) erro
 		}
 		*acc = r
 	}
+	return nil
+}
+
+// sumScaledNull is sumScaled over values vals at scale, skipping the rows
+// null marks (nil: none), as sumDecs skips NULLs.
+func (s *aggState) sumScaledNull(ids []int32, vals []int64, scale int32, null []bool, n int) error {
+	if null == nil {
+		return s.sumScaled(ids, vals, scale, n)
+	}
+	for i, x := range vals[:n] {
+		if null[i] {
+			continue
+		}
+		g := ids[i]
+		s.count[g]++
+		if err := addScaledTo(&s.sumD[g], x, scale); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addScaledTo adds mantissa x at scale to *acc as sumScaled does.
+func addScaledTo(acc *engine.Dec, x int64, scale int32) error {
+	if acc.Scale == scale {
+		xhi := x >> 63
+		lo, c := bits.Add64(acc.Lo, uint64(x), 0)
+		hi := acc.Hi + xhi + int64(c)
+		if (acc.Hi >= 0) == (xhi >= 0) && (hi >= 0) != (acc.Hi >= 0) {
+			return errNumericOverflow()
+		}
+		acc.Hi, acc.Lo = hi, lo
+		return nil
+	}
+	r, ok := engine.DecAdd(*acc, engine.DecFromScaled(x, int(scale)))
+	if !ok {
+		return errNumericOverflow()
+	}
+	*acc = r
 	return nil
 }

@@ -98,7 +98,7 @@ func TestNumExprSumsMatchEval(t *testing.T) {
 					if errW != nil {
 						break
 					}
-					if v, _ := got.states[0].num.eval(func(r *engine.ColRef) (*engine.Vec, error) { return in.Cols[r.Idx], nil }, in.N); !v.failed {
+					if v, _ := got.states[0].num.eval(func(r *engine.ColRef) (*engine.Vec, error) { return in.Cols[r.Idx], nil }, nil, in.N); !v.failed {
 						fast++
 					}
 				}

@@ -30,6 +30,133 @@ type vecBuf struct {
 type scanBufs struct {
 	filter, rest []vecBuf
 	sel          []int32 // a stored-domain filter's selection
+	// lazy marks the narrow numeric columns (stored as scaled int64s)
+	// that an aggregation reads as their stored mantissas (scaled): their
+	// vectors are scanned with no Dec values, which decs makes only when
+	// some step needs them. scaled is the current morsel's (nil for the
+	// other columns), scale the columns' scales, pending whether some
+	// vector of the morsel still lacks its Dec values.
+	lazy    []bool
+	scaled  [][]int64
+	scale   []int32
+	pending bool
+}
+
+// startMorsel forgets the previous morsel's stored mantissas.
+func (b *scanBufs) startMorsel() {
+	if b != nil && b.lazy != nil {
+		clear(b.scaled)
+		b.pending = false
+	}
+}
+
+// isLazy reports whether column c is scanned as stored mantissas.
+func (b *scanBufs) isLazy(c int) bool { return b != nil && b.lazy != nil && b.lazy[c] }
+
+// scanLazy scans column c (rows as scanRows takes them) as its NULL flags
+// and its stored mantissas: the vector has no Dec values until decs.
+func (b *scanBufs) scanLazy(c int, col *engine.Column, lo, n int, sel []int32) *engine.Vec {
+	if sel != nil {
+		n = len(sel)
+	}
+	v := &engine.Vec{T: col.Type, N: n}
+	if col.Valid != nil {
+		for k := 0; k < n; k++ {
+			r := lo + k
+			if sel != nil {
+				r = lo + int(sel[k])
+			}
+			if col.IsNull(r) {
+				if v.Null == nil {
+					v.Null = make([]bool, n)
+				}
+				v.Null[k] = true
+			}
+		}
+	}
+	var m []int64
+	if sel == nil {
+		m = col.I64[lo : lo+n : lo+n]
+	} else {
+		m = takeI(&b.rest[c], n)
+		s := col.I64[lo:]
+		for k, i := range sel {
+			m[k] = s[i]
+		}
+	}
+	b.scaled[c] = m
+	b.pending = true
+	return v
+}
+
+// decs gives the lazily scanned vectors of batch in their Dec values, for
+// a step that reads them as vectors.
+func (b *scanBufs) decs(in *engine.Batch) {
+	if b == nil || !b.pending {
+		return
+	}
+	b.pending = false
+	for c := range b.scaled {
+		if c < len(in.Cols) {
+			b.decCol(in.Cols[c], c)
+		}
+	}
+}
+
+// decsFor gives the lazily scanned columns that expression e reads their
+// Dec values (decs for those columns only).
+func (b *scanBufs) decsFor(in *engine.Batch, e engine.Expr) {
+	if b == nil || !b.pending {
+		return
+	}
+	switch e := e.(type) {
+	case *engine.ColRef:
+		if c := e.Idx; c >= 0 && c < len(b.scaled) && b.scaled[c] != nil && c < len(in.Cols) {
+			b.decCol(in.Cols[c], c)
+		}
+	case *engine.Call:
+		for _, a := range e.Args {
+			b.decsFor(in, a)
+		}
+	case *engine.HostFunc:
+		for _, a := range e.Args {
+			b.decsFor(in, a)
+		}
+	case *engine.Case:
+		for i := range e.Conds {
+			b.decsFor(in, e.Conds[i])
+			b.decsFor(in, e.Results[i])
+		}
+		b.decsFor(in, e.Else)
+	case *engine.Const, nil:
+	default:
+		b.decs(in)
+	}
+}
+
+// decCol gives v, lazily scanned column c, its Dec values.
+func (b *scanBufs) decCol(v *engine.Vec, c int) {
+	m := b.scaled[c]
+	if m == nil || v == nil || v.D != nil {
+		return
+	}
+	d := takeD(&b.rest[c], len(m))
+	scale := b.scale[c]
+	for i, x := range m {
+		d[i] = engine.Dec{Hi: x >> 63, Lo: uint64(x), Scale: scale}
+	}
+	v.D = d
+}
+
+// setLazy makes the columns marked in lazy (narrow numerics of h) scan
+// lazily.
+func (b *scanBufs) setLazy(lazy []bool, h *engine.HostTable) {
+	b.lazy = lazy
+	b.scaled = make([][]int64, len(lazy))
+	b.scale = make([]int32, len(lazy))
+	for c, col := range h.Cols {
+		b.scale[c] = int32(col.Type.Scale)
+	}
 }
 
 func newScanBufs(cols int) *scanBufs {
@@ -250,4 +377,18 @@ func usedColumns(n int, exprs ...engine.Expr) []bool {
 		}
 	}
 	return used
+}
+
+// raw returns column c of batch in (n rows, the current morsel) as its
+// stored mantissas, their scale and NULL flags, when it was scanned
+// lazily.
+func (b *scanBufs) raw(in *engine.Batch, c, n int) ([]int64, int32, []bool, bool) {
+	if b == nil || b.lazy == nil || c >= len(b.scaled) || c >= len(in.Cols) {
+		return nil, 0, nil, false
+	}
+	m, v := b.scaled[c], in.Cols[c]
+	if m == nil || v == nil || len(m) < n || v.Null != nil && len(v.Null) < n {
+		return nil, 0, nil, false
+	}
+	return m[:n], b.scale[c], v.Null, true
 }
