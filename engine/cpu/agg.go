@@ -50,14 +50,14 @@ type aggState struct {
 	// bare is the column a sum or avg of numeric adds up when its argument
 	// is that column alone (-1: none)
 	bare int
-	has   []bool
-	best  *engine.Vec         // min/max
-	seen  map[string]struct{} // string_agg(DISTINCT …)'s (value, delimiter) pairs
-	dbuf  []byte
-	dist  *distinctSet   // other DISTINCT aggregates' (group, value) pairs (distinct.go)
-	str   *stringAgg     // string_agg
-	stat  []eval.StatAcc // statistics (stats.go)
-	ord   *ordVals       // percentile_cont, percentile_disc, mode (stats.go)
+	has  []bool
+	best *engine.Vec         // min/max
+	seen map[string]struct{} // string_agg(DISTINCT …)'s (value, delimiter) pairs
+	dbuf []byte
+	dist *distinctSet   // other DISTINCT aggregates' (group, value) pairs (distinct.go)
+	str  *stringAgg     // string_agg
+	stat []eval.StatAcc // statistics (stats.go)
+	ord  *ordVals       // percentile_cont, percentile_disc, mode (stats.go)
 	// caseBuf keeps the storage of an argument that is a CASE
 	caseBuf *eval.CaseBuf
 	csum    *caseSum // a conditional sum's CASE (casesum.go)
