@@ -8,9 +8,9 @@ package engine
 // representation before they are concatenated.
 
 // conformNumeric returns numeric columns a and b in one representation:
-// scaled int64s at the larger of their scales when every value fits
-// below 10^18 there, else Dec values. Columns already alike are returned
-// as they are.
+// scaled int64s when every value has one scale and fits below 10^18 there,
+// else Dec values, each at its own scale. Columns already alike are
+// returned as they are.
 func conformNumeric(a, b *Column) (*Column, *Column) {
 	if a.D == nil && b.D == nil && a.Type.Scale == b.Type.Scale {
 		return a, b
@@ -54,6 +54,19 @@ func conformNumeric(a, b *Column) (*Column, *Column) {
 		}
 		return out
 	}
+	// values of several scales stay Dec values, each at its own scale, as
+	// PostgreSQL shows an unconstrained numeric column's rows
+	one, seen := true, int32(-1)
+	for k, d := range [][]Dec{da, db} {
+		c := []*Column{a, b}[k]
+		for i, v := range d {
+			if !c.IsNull(i) {
+				one = one && (seen < 0 || v.Scale == seen)
+				seen = v.Scale
+			}
+		}
+	}
+	fits = one
 	ia, ib := scaled(da, a), scaled(db, b)
 	if fits {
 		t := StoredType(Type{Kind: KindNumeric}, scale)

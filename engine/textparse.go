@@ -393,6 +393,23 @@ func scanNumeric(s []byte) (numLit, ParseStatus) {
 	return l, ParseOK
 }
 
+// ParseNumericOwnScale parses an unconstrained numeric value as numeric_in
+// does: at its own display scale, the digits after the point less the
+// exponent ("1.50" at 2, "15e-1" at 1, "1.5e3" at 0), exactly. A value of
+// more than MaxNumericPrec digits at that scale is ParseOutOfRange (gpusql
+// holds 38 where PostgreSQL holds 1000).
+func ParseNumericOwnScale(b []byte) (Dec, ParseStatus) {
+	lit, st := scanNumeric(tpTrimSpace(b))
+	if st != ParseOK {
+		return Dec{}, st
+	}
+	scale := max(0, lit.fracDigits-lit.exp)
+	if scale > MaxNumericPrec {
+		return Dec{}, ParseOutOfRange
+	}
+	return ParseNumericWide(b, MaxNumericPrec, scale)
+}
+
 // ParseNumericWide is ParseNumeric for a precision past 18 (at most
 // MaxNumericPrec): the value as a 128-bit mantissa at scale.
 func ParseNumericWide(b []byte, prec, scale int) (Dec, ParseStatus) {

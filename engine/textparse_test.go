@@ -696,3 +696,24 @@ var pgBoolCases = []boolCase{
 	{"ON", true, ParseOK},
 	{"yes!", false, ParseInvalid},
 }
+
+// TestParseNumericOwnScale: an unconstrained numeric keeps the scale it is
+// written with (numeric_in's display scale), exactly.
+func TestParseNumericOwnScale(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want string
+		st   ParseStatus
+	}{
+		{"1.5", "1.5", ParseOK}, {"1.50", "1.50", ParseOK}, {" 42 ", "42", ParseOK}, {"-1.50e1", "-15.0", ParseOK},
+		{"1.5e3", "1500", ParseOK}, {"-2.5e-3", "-0.0025", ParseOK}, {"0", "0", ParseOK}, {"0.000", "0.000", ParseOK},
+		{".5", "0.5", ParseOK}, {"5.", "5", ParseOK}, {"123456789012345678901234567890.12345678", "123456789012345678901234567890.12345678", ParseOK},
+		{"1234567890123456789012345678901234567890", "", ParseOutOfRange}, {"1e-40", "", ParseOutOfRange},
+		{"abc", "", ParseInvalid}, {"NaN", "", ParseInvalid}, {"", "", ParseInvalid},
+	} {
+		d, st := ParseNumericOwnScale([]byte(c.in))
+		if st != c.st || st == ParseOK && d.String() != c.want {
+			t.Errorf("%q: %v %v, want %q %v", c.in, d, st, c.want, c.st)
+		}
+	}
+}

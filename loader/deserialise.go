@@ -71,7 +71,10 @@ func store(col *engine.Column, cp *colPlan, row int, val []byte) bool {
 	case engine.KindFloat64:
 		col.F64[row], st = engine.ParseFloat(val, engine.KindFloat64)
 	case engine.KindNumeric:
-		if col.D != nil {
+		if cp.def.Type.Prec == 0 {
+			// unconstrained: each value at its own scale
+			col.D[row], st = engine.ParseNumericOwnScale(val)
+		} else if col.D != nil {
 			col.D[row], st = engine.ParseNumericWide(val, cp.def.Type.Prec, cp.def.Type.Scale)
 		} else {
 			col.I64[row], st = engine.ParseNumeric(val, cp.def.Type.Prec, cp.def.Type.Scale)

@@ -939,8 +939,8 @@ func hostParsed(cols []engine.ColumnDef) bool {
 		case engine.KindNumeric:
 			// numeric(p,s), p > 18: the CPU loader reads it as Dec
 			// values, stored on the device as int64s where they fit
-			if c.Type.WideNumeric() {
-				return true
+			if c.Type.WideNumeric() || c.Type.Prec == 0 {
+				return true // and unconstrained ones, each value at its own scale
 			}
 		case engine.KindTimestamp:
 			if _, ok := c.Type.TimePrec(); ok {

@@ -57,7 +57,7 @@ func reserve(c *engine.Column, n int) {
 func growColumn(c *engine.Column, n, width int, nulls bool) {
 	switch c.Type.Kind {
 	case engine.KindNumeric:
-		if c.Type.WideNumeric() {
+		if c.Type.WideNumeric() || c.Type.Prec == 0 {
 			c.D = grow(c.D, n)
 		} else {
 			c.I64 = grow(c.I64, n)

@@ -133,6 +133,19 @@ var diffTables = []*diffTable{
 		File:       "wx.csv",
 		GPURefuses: true,
 	},
+	// An unconstrained numeric column (numeric_scales.sql): each value
+	// keeps the scale it is written with; nu2 through COPY.
+	{
+		Name:    "nu",
+		Columns: `id integer, v numeric, g text`,
+		File:    "nu.csv",
+	},
+	{
+		Name:    "nu2",
+		Columns: `id integer, v numeric`,
+		File:    "nu2.csv",
+		ViaCopy: true,
+	},
 	// ClickBench's table (clickbench.sql), made by tools/hitsgen.
 	{
 		Name:    "hits",
@@ -266,6 +279,26 @@ var diffJoinRows = map[string][]string{
 		"8|1234567890123456.78|5|3.5|1.5|z",
 		"9|0|0|0.0000000001|-1.5|x",
 		"10|-123.45|100000000000000000|-3.5|99999.99999|~",
+	},
+	"nu": {
+		"id|v|g",
+		"1|1.5|a",
+		"2|2.25|b",
+		"3|0|a",
+		"4|-1.50e1|b",
+		"5|~|a",
+		"6|7.000|b",
+		"7|123456789012.123456|a",
+		"8|-0.000001|b",
+		"9|1.5|a",
+		"10|  42  |b",
+	},
+	"nu2": {
+		"id|v",
+		"1|0.10",
+		"2|3",
+		"3|~",
+		"4|-2.5e-3",
 	},
 	"wn2": {
 		"id|a|k",

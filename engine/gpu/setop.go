@@ -26,6 +26,9 @@ func (b *Backend) setOp(ctx context.Context, s *engine.SetOp) (*Table, error) {
 			return nil, err
 		}
 		defer r.Release()
+		if t, ok, err := b.unionAllScales(l, r, s.Cols); ok || err != nil {
+			return t, err
+		}
 		for k := range l.Cols {
 			if l.Cols[k].Type != r.Cols[k].Type {
 				// stored differently (numerics of other scales): through
@@ -183,4 +186,67 @@ func (t *Table) copyOf(b *Backend) (*Table, error) {
 		out.Cols[k] = col
 	}
 	return out, nil
+}
+
+// unionAllScales is UNION ALL where an unconstrained numeric column of the
+// result takes rows of several scales: the sides store other scales, or a
+// side's rows keep their own (rowScales). PostgreSQL shows each row at its
+// own scale, so the sides meet on the host, each value with its scale,
+// and the result is uploaded as a rowScales column. ok is false where no
+// column needs it, or another column differs in type between the sides
+// (unionAllCast then casts).
+func (b *Backend) unionAllScales(l, r *Table, cols []engine.ColumnDef) (*Table, bool, error) {
+	need := false
+	for k := range l.Cols {
+		lc, rc := l.Cols[k], r.Cols[k]
+		mixed := cols[k].Type.Kind == engine.KindNumeric && cols[k].Type.Prec == 0 &&
+			lc.Type.Kind == engine.KindNumeric && rc.Type.Kind == engine.KindNumeric &&
+			(lc.Type.Scale != rc.Type.Scale || lc.rowScales || rc.rowScales)
+		switch {
+		case mixed:
+			need = true
+		case lc.Type != rc.Type || lc.rowScales || rc.rowScales:
+			return nil, false, nil
+		}
+	}
+	if !need {
+		return nil, false, nil
+	}
+	hl, err := l.Download()
+	if err != nil {
+		return nil, false, err
+	}
+	hr, err := r.Download()
+	if err != nil {
+		return nil, false, err
+	}
+	h := engine.ConcatHost(hl, hr)
+	for k := range hl.Cols {
+		if cols[k].Type.Kind != engine.KindNumeric || cols[k].Type.Prec != 0 {
+			continue
+		}
+		// ConcatHost brings the sides to one scale: keep each row's
+		a, c := ownScales(hl.Cols[k]), ownScales(hr.Cols[k])
+		out := &engine.Column{Type: engine.Numeric, Len: a.Len + c.Len, D: append(append([]engine.Dec(nil), a.D...), c.D...)}
+		for i := range out.Len {
+			if i < a.Len && a.IsNull(i) || i >= a.Len && c.IsNull(i-a.Len) {
+				out.SetNull(i)
+			}
+		}
+		h.Cols[k] = out
+	}
+	t, err := Upload(b.dev, h, "")
+	return t, err == nil, err
+}
+
+// ownScales is a numeric column as values of their own scales (D).
+func ownScales(c *engine.Column) *engine.Column {
+	if c.D != nil {
+		return c
+	}
+	out := &engine.Column{Type: engine.Numeric, Len: c.Len, D: make([]engine.Dec, c.Len), Valid: c.Valid}
+	for i, v := range c.I64 {
+		out.D[i] = engine.DecFromScaled(v, c.Type.Scale)
+	}
+	return out
 }

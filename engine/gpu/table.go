@@ -352,6 +352,10 @@ type wideValue struct{ d engine.Dec }
 
 func (w *wideValue) Error() string { return w.d.String() }
 
+// RowScales reports whether the column keeps each row's numeric scale
+// (rowScales).
+func (c *Column) RowScales() bool { return c.rowScales }
+
 // uploadRowScales stores a column of numerics of several scales as a
 // rowScales column: nil where a value does not fit an int64 below 10^18 at
 // the largest scale, or a scale is past 255 (narrowDecimals then decides).
