@@ -135,6 +135,9 @@ enum {
 enum { OP_DIVD = 100, OP_RESCALER, OP_DFITR };
 // interval values (interval section below), numbered apart too
 enum { OP_TSADDINTV = 200, OP_TSDIFF, OP_INTVADD, OP_INTVNEG };
+// justify_*, date_trunc of an interval, age, time - time and random()
+// (intv2 section below), numbered apart too
+enum { OP_JUSTIFY = 1700, OP_INTVTRUNC, OP_AGE, OP_TIMEDIFF, OP_RANDOM };
 // float to numeric and interval spans (f2d ops below), numbered apart too
 enum { OP_F2D = 300, OP_SPANV };
 // GROUP BY keys whose scale varies by row (rowkeys ops below), numbered apart too
@@ -375,6 +378,7 @@ __device__ bool like(const unsigned char *s, int ls, const unsigned char *p, int
     return pi == lp;
 }
 
+// ---- dates begin ----
 // Dates: days since 1970-01-01; PostgreSQL's range is 4714-11-24 BC to
 // 5874897-12-31 (engine/eval's minDate, maxDate).
 #define MIN_DATE (-2440588LL)
@@ -434,6 +438,8 @@ __device__ __forceinline__ int monthLen(i64 y, int m) {
     if (m == 2) return (y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)) ? 29 : 28;
     return 31;
 }
+
+// ---- dates end ----
 
 // tsAddInterval is engine/eval's addInterval: months first (the day
 // clamped to the month's end), then days, then microseconds; false when
@@ -2535,6 +2541,157 @@ __device__ int t3Interval(unsigned char *p, int months, int days, i64 us) {
 }
 // ---- tail3 end ----
 
+// ---- intv2 begin ----
+// justify_*, date_trunc of an interval, age, and the correctly rounded
+// numeric to float conversion: plain C (engine/gpu's intv2 tests compile
+// this section on the host and compare it with engine/eval).
+
+// ivJustify is engine/eval's JustifyDays (kind 0), JustifyHours (1) and
+// JustifyInterval (2) over *m, *dd, *us; false: interval out of range.
+__device__ bool ivJustify(int kind, int *m, int *dd, i64 *us) {
+    const i64 day = US_PER_DAY;
+    if (kind == 1) {
+        i64 whole = *us / day;
+        *us -= whole * day;
+        i64 d = (i64)*dd + whole;
+        if (d < INT_MIN32 || d > 2147483647LL) return false;
+        *dd = (int)d;
+        if (*dd > 0 && *us < 0) { *us += day; (*dd)--; }
+        else if (*dd < 0 && *us > 0) { *us -= day; (*dd)++; }
+        return true;
+    }
+    if (kind == 0) {
+        int whole = *dd / 30;
+        *dd -= whole * 30;
+        i64 mm = (i64)*m + whole;
+        if (mm < INT_MIN32 || mm > 2147483647LL) return false;
+        *m = (int)mm;
+        if (*m > 0 && *dd < 0) { *dd += 30; (*m)--; }
+        else if (*m < 0 && *dd > 0) { *dd -= 30; (*m)++; }
+        return true;
+    }
+    if ((*dd > 0 && *us > 0) || (*dd < 0 && *us < 0)) {
+        int w = *dd / 30;
+        *dd -= w * 30;
+        i64 mm = (i64)*m + w;
+        if (mm < INT_MIN32 || mm > 2147483647LL) return false;
+        *m = (int)mm;
+    }
+    i64 wd = *us / day;
+    *us -= wd * day;
+    *dd = (int)(unsigned)((unsigned)*dd + (unsigned)(i64)wd); // int32 wraps, as Go's
+    int w = *dd / 30;
+    *dd -= w * 30;
+    i64 mm = (i64)*m + w;
+    if (mm < INT_MIN32 || mm > 2147483647LL) return false;
+    *m = (int)mm;
+    if (*m > 0 && (*dd < 0 || (*dd == 0 && *us < 0))) { *dd += 30; (*m)--; }
+    else if (*m < 0 && (*dd > 0 || (*dd == 0 && *us > 0))) { *dd -= 30; (*m)++; }
+    if (*dd > 0 && *us < 0) { *us += day; (*dd)--; }
+    else if (*dd < 0 && *us > 0) { *us -= day; (*dd)++; }
+    return true;
+}
+
+// ivTrunc is engine/eval's truncInterval for date_trunc's unit u
+// (engine/gpu's dateTruncUnits; never week).
+__device__ void ivTrunc(int u, int *m, int *dd, i64 *us) {
+    int year = *m / 12, mon = *m % 12, mday = *dd;
+    i64 hour = *us / 3600000000LL, rest = *us - hour * 3600000000LL;
+    i64 min = rest / 60000000LL;
+    rest -= min * 60000000LL;
+    i64 sec = rest / 1000000LL, fsec = rest - sec * 1000000LL;
+    if (u == 1) fsec = fsec / 1000 * 1000;
+    if (u >= 2) fsec = 0;
+    if (u >= 3) sec = 0;
+    if (u >= 4) min = 0;
+    if (u >= 5) hour = 0;
+    if (u >= 7) mday = 0;
+    if (u >= 8) mon = 3 * (mon / 3);
+    if (u >= 9) mon = 0;
+    if (u >= 10) year = year / 10 * 10;
+    if (u >= 11) year = year / 100 * 100;
+    if (u >= 12) year = year / 1000 * 1000;
+    *m = year * 12 + mon;
+    *dd = mday;
+    *us = ((hour * 60 + min) * 60 + sec) * 1000000LL + fsec;
+}
+
+// tsAge is engine/eval's Age over the wall-clock times la and lb; flip:
+// the first instant is the earlier. false: interval out of range.
+__device__ bool tsAge(i64 la, i64 lb, bool flip, int *m, int *dd, i64 *us) {
+    int y1, m1, d1, y2, m2, d2;
+    i64 days1 = floorDiv(la, US_PER_DAY), days2 = floorDiv(lb, US_PER_DAY);
+    i64 tod1 = la - days1 * US_PER_DAY, tod2 = lb - days2 * US_PER_DAY;
+    civil(days1, &y1, &m1, &d1);
+    civil(days2, &y2, &m2, &d2);
+    i64 fsec = tod1 % 1000000 - tod2 % 1000000;
+    i64 sec = tod1 / 1000000 % 60 - tod2 / 1000000 % 60;
+    i64 min = tod1 / 60000000 % 60 - tod2 / 60000000 % 60;
+    i64 hour = tod1 / 3600000000LL - tod2 / 3600000000LL;
+    i64 mday = d1 - d2, mon = m1 - m2, year = (i64)y1 - y2;
+    if (flip) { fsec = -fsec; sec = -sec; min = -min; hour = -hour; mday = -mday; mon = -mon; year = -year; }
+    while (fsec < 0) { fsec += 1000000; sec--; }
+    while (sec < 0) { sec += 60; min--; }
+    while (min < 0) { min += 60; hour--; }
+    while (hour < 0) { hour += 24; mday--; }
+    while (mday < 0) {
+        mday += flip ? monthLen(y1, m1) : monthLen(y2, m2);
+        mon--;
+    }
+    while (mon < 0) { mon += 12; year--; }
+    if (flip) { fsec = -fsec; sec = -sec; min = -min; hour = -hour; mday = -mday; mon = -mon; year = -year; }
+    i64 months = year * 12 + mon;
+    if (months < INT_MIN32 || months > 2147483647LL) return false;
+    *m = (int)months;
+    *dd = (int)mday;
+    *us = ((hour * 60 + min) * 60 + sec) * 1000000LL + fsec;
+    return true;
+}
+
+__device__ int bitLen128(u128 x) {
+    int n = 0;
+    while (x != 0) { x >>= 1; n++; }
+    return n;
+}
+
+// decToFloat is the magnitude x / 10^s (s <= 22) rounded to the nearest
+// binary number of prec bits (53: double, 24: real), ties to even, as
+// strconv.ParseFloat rounds the numeric's text (engine/eval's cast).
+__device__ double decToFloat(u128 x, int s, int prec) {
+    if (x == 0) return 0;
+    u128 p = 1;
+    for (int k = 0; k < s; k++) p *= 10;
+    int sh = prec - (bitLen128(x) - bitLen128(p));
+    u128 top = (u128)1 << prec, half = (u128)1 << (prec - 1);
+    for (;;) {
+        u128 num = x, den = p;
+        if (sh >= 0) num <<= sh;
+        else den <<= -sh;
+        u128 q = num / den, r = num - q * den;
+        if (q >= top) { sh--; continue; }
+        if (q < half) { sh++; continue; }
+        if (r > den - r || (r == den - r && (q & 1))) q++;
+        double f = (double)(u64)q;
+        for (int k = sh; k > 0; k--) f *= 0.5;
+        for (int k = sh; k < 0; k++) f *= 2.0;
+        return f;
+    }
+}
+
+// rndUnit is random()'s value for a row: a double in [0, 1) from the
+// splitmix64 hash of the statement's seed, the instruction and the row.
+__device__ double rndUnit(u64 seed, u64 pc, u64 row) {
+    u64 z = seed + pc * 0x9e3779b97f4a7c15ULL + row * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+// ---- intv2 end ----
+
 // run executes the program for one row. It returns nothing: results are in
 // the registers, errors go to e.
 // Inside run, raise records the instruction too (raiseAt).
@@ -2928,10 +3085,12 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             double r = 0;
             if (!rn[a]) {
                 if (in.c) { // float32: exact operands, one rounding
-                    if (x > -(1 << 24) && x < (1 << 24) && s <= 10) r = (double)((float)(i64)x / (float)pow10d[s]);
+                    if (x > -(1 << 24) && x < (1 << 24) && s >= 0 && s <= 10) r = (double)((float)(i64)x / (float)pow10d[s]);
+                    else if (s >= 0 && s <= 22) r = x < 0 ? -decToFloat(mag(x), s, 24) : decToFloat(mag(x), s, 24);
                     else if (on) raise(e, ERR_UNSUPPORTED, 1, row);
                 } else {
-                    if (x > -((i128)1 << 53) && x < ((i128)1 << 53) && s <= 22) r = (double)(i64)x / pow10d[s];
+                    if (x > -((i128)1 << 53) && x < ((i128)1 << 53) && s >= 0 && s <= 22) r = (double)(i64)x / pow10d[s];
+                    else if (s >= 0 && s <= 22) r = x < 0 ? -decToFloat(mag(x), s, 53) : decToFloat(mag(x), s, 53);
                     else if (on) raise(e, ERR_UNSUPPORTED, 1, row);
                 }
             }
@@ -3329,6 +3488,48 @@ __device__ void run(const QIns *prog, int nins, const QCol *cols, const QConst *
             break;
         }
         // ---- tail4 ops end ----
+        // ---- intv2 ops begin ----
+        case OP_JUSTIFY: case OP_INTVTRUNC: {
+            // justify_days (imm 0), justify_hours (1), justify_interval (2)
+            // of interval a; OP_INTVTRUNC: a truncated to unit imm
+            rn[d] = rn[a];
+            int mo = ivMonths(rh[a]), dy = ivDays(rh[a]);
+            i64 us = rl[a];
+            if (!rn[a]) {
+                if (in.op == OP_INTVTRUNC) ivTrunc((int)in.imm, &mo, &dy, &us);
+                else if (!ivJustify((int)in.imm, &mo, &dy, &us)) { if (on) raise(e, ERR_DATE_RANGE, 2, row); mo = dy = 0; us = 0; }
+            } else { mo = dy = 0; us = 0; }
+            rl[d] = us;
+            rh[d] = ivHi(mo, dy);
+            break;
+        }
+        case OP_AGE: {
+            // age of the wall-clock times a and b; c, if not 0: the bool
+            // register saying the first instant is the earlier (else a < b)
+            rn[d] = nab;
+            int mo = 0, dy = 0;
+            i64 us = 0;
+            if (!nab) {
+                bool flip = in.c ? rl[in.c] != 0 : rl[a] < rl[b];
+                if (!tsAge(rl[a], rl[b], flip, &mo, &dy, &us)) { if (on) raise(e, ERR_DATE_RANGE, 2, row); mo = dy = 0; us = 0; }
+            }
+            rl[d] = us;
+            rh[d] = ivHi(mo, dy);
+            break;
+        }
+        case OP_TIMEDIFF:
+            // time a - time b, an interval of microseconds
+            rn[d] = nab;
+            rl[d] = nab ? 0 : rl[a] - rl[b];
+            rh[d] = 0;
+            break;
+        case OP_RANDOM:
+            // random(): the seed is the constant register a
+            rn[d] = false;
+            rl[d] = __double_as_longlong(rndUnit((u64)rl[a], (u64)pc, (u64)row));
+            rh[d] = 0;
+            break;
+        // ---- intv2 ops end ----
         // ---- math ops begin ----
         case OP_MATHF: {
             // double a: imm 0 floor, 1 ceil, 2 trunc, 3 sqrt, 4 sign (as

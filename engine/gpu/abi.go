@@ -142,6 +142,16 @@ const (
 	opIntvNeg                // -interval a
 )
 
+// justify_*, date_trunc of an interval, age, time - time and random()
+// (OP_JUSTIFY... in query.cu's intv2 section, numbered apart as well)
+const (
+	opJustify   = 1700 + iota // interval a: imm 0 justify_days, 1 justify_hours, 2 justify_interval
+	opIntvTrunc               // interval a truncated to unit imm (dateTruncUnits, never week)
+	opAge                     // age of wall-clock times a and b; c: bool register "the first instant is the earlier", 0: a < b
+	opTimeDiff                // time a - time b, an interval
+	opRandom                  // random() from the seed in register a (a constant)
+)
+
 // float to numeric and interval spans (OP_F2D... in query.cu, numbered
 // apart as well)
 const (

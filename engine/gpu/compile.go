@@ -438,6 +438,8 @@ func (c *compiler) call(e *engine.Call, mask int32) (val, error) {
 	switch e.Op {
 	case engine.OpTsAddIntv, engine.OpTsSubIntv, engine.OpTsDiff, engine.OpIntvAdd, engine.OpIntvSub, engine.OpIntvNeg:
 		return c.intervalCall(e, mask)
+	case engine.OpJustifyDays, engine.OpJustifyHours, engine.OpJustifyInterval, engine.OpAge, engine.OpTimeDiff, engine.OpRandom:
+		return c.intv2(e, mask) // intv2.go
 	}
 	switch e.Op {
 	case engine.OpEq, engine.OpNe, engine.OpLt, engine.OpLe, engine.OpGt, engine.OpGe, engine.OpIsDistinct:
@@ -931,7 +933,8 @@ func (c *compiler) intervalCall(e *engine.Call, mask int32) (val, error) {
 		if err != nil {
 			return val{}, err
 		}
-		if isIntv && v.cls != clsIntv || !isIntv && (v.cls != clsI64 || a.Type().Kind != engine.KindTimestamp) {
+		stamp := a.Type().Kind == engine.KindTimestamp || e.Op == engine.OpTsDiff && a.Type().Kind == engine.KindTimestampTZ
+		if isIntv && v.cls != clsIntv || !isIntv && (v.cls != clsI64 || !stamp) {
 			return val{}, unsupported("%s on %s", e.Op, a.Type())
 		}
 		args[i] = v

@@ -516,20 +516,32 @@ func (r *run) stepColumn(ctx context.Context, h *engine.HostFunc, args *engine.B
 }
 
 // numericStep is stepColumn's numeric results: a device column holds
-// scaled int64s at one scale, so every result must have the same scale
-// (a numeric shows its own) and at most 18 digits.
+// scaled int64s at one scale, the largest of the results', each below
+// 10^18 there; results of several scales (exp, ln and extract's of
+// numerics show each its own) keep each row's scale beside the values
+// (Column.rowScales, read by OP_COLR).
 func (r *run) numericStep(h *engine.HostFunc, res *engine.Vec, which []int32, ids []int32, st engine.HostStep) (*Column, engine.HostStep, error) {
 	scale := int32(-1)
+	several := false
+	for d := 0; d < res.N; d++ {
+		if !res.IsNull(d) {
+			x := res.D[d]
+			if x.Scale > 255 {
+				return nil, st, unsupported("the function %s (a host step) with a result of scale %d", h.Name, x.Scale)
+			}
+			several = several || scale >= 0 && x.Scale != scale
+			scale = max(scale, x.Scale)
+		}
+	}
+	if several {
+		return r.rowScalesStep(h, res, which, ids, scale, st)
+	}
 	vals := make([]int64, res.N)
 	for d := 0; d < res.N; d++ {
 		if res.IsNull(d) {
 			continue
 		}
 		x := res.D[d]
-		if scale >= 0 && x.Scale != scale {
-			return nil, st, unsupported("the function %s (a host step) with results of several numeric scales", h.Name)
-		}
-		scale = x.Scale
 		v, ok := x.Int64()
 		if !ok || v >= engine.Pow10(18) || v <= -engine.Pow10(18) {
 			return nil, st, unsupported("the function %s (a host step) with a result of more than 18 digits", h.Name)
@@ -857,4 +869,52 @@ func (s *stepper) hostCall(e *engine.Call) (*engine.HostFunc, bool) {
 		},
 		Parallel: true,
 	}, true
+}
+
+// rowScalesStep is numericStep's results of several scales: the values at
+// scale, the largest, then a byte a row, each row's own scale, as
+// uploadRowScales stores a column of several scales.
+func (r *run) rowScalesStep(h *engine.HostFunc, res *engine.Vec, which []int32, ids []int32, scale int32, st engine.HostStep) (*Column, engine.HostStep, error) {
+	vals := make([]int64, res.N)
+	for d := 0; d < res.N; d++ {
+		if res.IsNull(d) {
+			continue
+		}
+		x, ok := res.D[d].Rescale(scale)
+		v, ok2 := x.Int64()
+		if !ok || !ok2 || v >= engine.Pow10(18) || v <= -engine.Pow10(18) {
+			return nil, st, unsupported("the function %s (a host step) with a result of more than 18 digits at the largest of its scales", h.Name)
+		}
+		vals[d] = v
+	}
+	n := int(r.n)
+	b := make([]byte, 9*n)
+	valid := make([]uint64, (n+63)/64) // NULL where the function did not run
+	for k, d := range which {
+		if res.IsNull(int(d)) {
+			continue
+		}
+		i := int(ids[k])
+		valid[i>>6] |= 1 << (uint(i) & 63)
+		binary.LittleEndian.PutUint64(b[8*i:], uint64(vals[d]))
+		b[8*n+i] = byte(res.D[d].Scale)
+	}
+	col := &Column{Type: engine.NumericType(18, int(scale)), rowScales: true, scaleRows: n}
+	var err error
+	if n > 0 {
+		if col.Data, err = r.s.alloc(int64(len(b))); err != nil {
+			return nil, st, err
+		}
+		if err := r.b.dev.CopyHtoD(col.Data.Ptr(), b, nil); err != nil {
+			return nil, st, err
+		}
+		vb := u64Bytes(valid)
+		if col.Valid, err = r.s.alloc(int64(len(vb))); err != nil {
+			return nil, st, err
+		}
+		if err := r.b.dev.CopyHtoD(col.Valid.Ptr(), vb, nil); err != nil {
+			return nil, st, err
+		}
+	}
+	return col, st, nil
 }

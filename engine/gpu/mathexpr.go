@@ -292,8 +292,11 @@ func (c *compiler) mathTimeCall(e *engine.Call, mask int32) (val, error) {
 			return val{}, err
 		}
 		code, ok := dateTruncUnits[unit]
-		if !ok || e.Args[1].Type().Kind == engine.KindInterval {
+		if !ok {
 			return val{}, unsupported("date_trunc(%s, %s)", unit, e.Args[1].Type())
+		}
+		if e.Args[1].Type().Kind == engine.KindInterval {
+			return c.intervalTrunc(e, code, mask) // intv2.go
 		}
 		x, err := c.compile(e.Args[1], mask)
 		if err != nil {

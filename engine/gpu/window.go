@@ -71,6 +71,18 @@ func (b *Backend) window(ctx context.Context, w *engine.Window) (*Table, error) 
 	if err != nil {
 		return nil, err
 	}
+	// a call over numerics whose rows keep their own scales (rowScales)
+	// runs on the host: a sum's or average's scale is its frame's
+	// largest, which the device's window kernels do not track
+	for k := range w.Calls {
+		need := map[int]bool{}
+		windowNeeds(&w.Calls[k], need)
+		for c := range need {
+			if c < len(in.Cols) && in.Cols[c].rowScales {
+				onHost[k] = true
+			}
+		}
+	}
 	defer in.Release()
 	s := &scratch{dev: b.dev}
 	defer s.free()
