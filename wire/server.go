@@ -333,6 +333,11 @@ func (s *Server) TerminateBackend(pid uint32) (<-chan struct{}, bool) {
 	if c == nil {
 		return nil, false
 	}
+	select {
+	case <-c.done: // ended, not yet forgotten by ServeConn
+		return nil, false
+	default:
+	}
 	c.killed.Store(true)
 	c.cancelQuery(errTerminate)
 	c.wake()
