@@ -133,7 +133,7 @@ func TestStoredKeysMatchGeneral(t *testing.T) {
 		nil,
 		call(engine.OpGe, bt, c5, i4(30000)), // stored-domain
 		call(engine.OpLt, bt, c5, call(engine.OpAdd, engine.Int32, c4, i4(40000))), // on vectors
-		call(engine.OpEq, bt, c1, &engine.Const{T: char10, S: "AIR"}),      // on vectors, a key column
+		call(engine.OpEq, bt, c1, &engine.Const{T: char10, S: "AIR"}),              // on vectors, a key column
 		call(engine.OpLt, bt, c4, i4(-1)),                                          // no row
 	}
 	ctx := context.Background()
