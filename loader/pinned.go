@@ -51,7 +51,7 @@ func (p *hostPool) get(dev *cuda.Device, n int) (*pinnedBuf, error) {
 		}
 		p.mu.Unlock()
 	}
-	if p.huge {
+	if p.huge && n >= hugePage { // a small file's buffer: the driver's
 		if hb, err := pinHuge(dev, n); err == nil {
 			return hb, nil
 		}
