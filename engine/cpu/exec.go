@@ -506,7 +506,8 @@ func (r *execRun) lazyColumns(a *aggregator) []bool {
 }
 
 // lazyStrColumns returns the stored string columns that aggregator a
-// reads only as GROUP BY keys that are the column alone, to be scanned
+// reads only as GROUP BY keys that are the column alone or in
+// conditional sums' conditions compiled to strEqPred, to be scanned
 // as their stored rows (scanBufs.scanLazyStr) and grouped from their
 // stored bytes, or nil when there are none. A column that any other
 // expression reads (a filter evaluated on vectors, an aggregate's
@@ -531,6 +532,19 @@ func (r *execRun) lazyStrColumns(a *aggregator) []bool {
 		others = append(others, a.memo.col)
 	}
 	for _, s := range a.states {
+		if s.csum != nil && s.csum.seq != nil {
+			// a conditional sum reads its condition's column from the
+			// stored bytes (caseSum.condition), its arms as vectors
+			key[s.csum.seq.col] = true
+			for _, e := range s.call.Exprs() {
+				if c, ok := e.(*engine.Case); ok && e == s.call.Arg {
+					others = append(others, c.Results[0], c.Else)
+					continue
+				}
+				others = append(others, e)
+			}
+			continue
+		}
 		others = append(others, s.call.Exprs()...)
 	}
 	need := usedColumns(len(r.host.Cols), others...)

@@ -385,20 +385,52 @@ func (s *storedStr) codes(n int, buf []int64) (codes []int64, lo, hi int64, null
 	c := s.col
 	w := c.Width
 	trim := c.Type.Kind == engine.KindChar
+	str := c.Str
 	for k := 0; k < n; k++ {
-		r := s.row(k)
+		r := s.lo + k
+		if s.sel != nil {
+			r = s.lo + int(s.sel[k])
+		}
 		if c.Valid != nil && c.IsNull(r) {
 			nulls = true
 			continue
 		}
-		code, ok := storedCode(c.Str[r*w:r*w+w], trim)
+		var code int64
+		ok := false
+		switch w { // the common widths word by word, inline
+		case 4:
+			code, ok = wordCode(uint64(binary.LittleEndian.Uint32(str[r*4:])), trim)
+		case 8:
+			code, ok = wordCode(binary.LittleEndian.Uint64(str[r*8:]), trim)
+		case 12:
+			if binary.LittleEndian.Uint32(str[r*12+8:]) == 0 {
+				code, ok = wordCode(binary.LittleEndian.Uint64(str[r*12:]), trim)
+			}
+		}
 		if !ok {
-			return nil, 0, 0, false, false
+			if code, ok = storedCode(str[r*w:r*w+w], trim); !ok {
+				return nil, 0, 0, false, false
+			}
 		}
 		codes[k] = code
 		lo, hi = min(lo, code), max(hi, code)
 	}
 	return codes, lo, hi, nulls, true
+}
+
+// wordCode is storedCode of a slot whose bytes past the first 8 are zero,
+// given its first 8 (fewer, zero-extended) as a little-endian word, for
+// the usual slot: a string of up to 7 bytes, followed only by zeros and,
+// for char (trim), not ending in a blank. ok is false for any other,
+// which storedCode handles.
+func wordCode(x uint64, trim bool) (int64, bool) {
+	m := (71 - bits.LeadingZeros64(x)) >> 3 // bytes up to the last non-zero one
+	v := x | ^uint64(0)<<(8*m)
+	if m > 7 || (v-0x0101010101010101)&^v&0x8080808080808080 != 0 ||
+		trim && m > 0 && byte(x>>(8*(m-1))) == ' ' {
+		return 0, false
+	}
+	return int64(x<<3 | uint64(m)), true
 }
 
 // storedCode is an integer that is equal for two stored string slots

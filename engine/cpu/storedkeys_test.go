@@ -25,6 +25,10 @@ func TestStoredCodeMatchesStrings(t *testing.T) {
 				for j := 0; j < m; j++ {
 					b[j] = "ab \x01\xff"[rng.Intn(5)]
 				}
+				if rng.Intn(4) == 0 {
+					m = min(m, 1+rng.Intn(3))
+					clear(b[m:])
+				}
 				if rng.Intn(10) == 0 && m < len(b)-1 {
 					b[m+1] = 'z' // garbage past the end
 				}
@@ -47,6 +51,10 @@ func TestStoredCodeMatchesStrings(t *testing.T) {
 				if c2, _ := storedCodeBytes(col.Str[i*col.Width:(i+1)*col.Width], trim); c2 != code {
 					t.Fatalf("width %d %v %q: %x byte by byte, %x by words", w, kind, s, c2, code)
 				}
+				st := &storedStr{col: col, lo: i}
+				if cs, _, _, _, ok := st.codes(1, nil); !ok || cs[0] != code {
+					t.Fatalf("width %d %v %q: %v in a batch, %x alone", w, kind, s, cs, code)
+				}
 			}
 			for code, s := range seen {
 				for code2, s2 := range seen {
@@ -65,7 +73,9 @@ func TestStoredCodeMatchesStrings(t *testing.T) {
 // in the same order, with the same keys and aggregates as the same plans
 // scanned into string vectors: keys with NULLs, trailing blanks, empty
 // strings, values over 7 bytes in some batches, few and many groups,
-// several string keys mixed with integer keys, on one and two workers,
+// several string keys mixed with integer keys, and conditional sums whose
+// condition compares a string column with a constant (read from the
+// stored bytes, caseSum.seq), on one and two workers,
 // with no filter, a stored-domain filter, a filter on vectors and one
 // passing no row.
 func TestStoredKeysMatchGeneral(t *testing.T) {
@@ -129,6 +139,28 @@ func TestStoredKeysMatchGeneral(t *testing.T) {
 		agg(engine.AggCount, c0, i8),
 		agg(engine.AggMax, c3, engine.Text),
 	}
+	// conditional sums whose condition compares a string column with a
+	// constant (caseSum.seq where the constant allows)
+	i32 := engine.Int32
+	var condAggs [][]engine.AggCall
+	text := func(s string) *engine.Const { return &engine.Const{T: engine.Text, S: s} }
+	for _, cond := range []engine.Expr{
+		call(engine.OpEq, bt, c0, text("A")),
+		call(engine.OpEq, bt, c0, &engine.Const{T: char3, S: "A"}),
+		call(engine.OpNe, bt, c0, text("")),
+		call(engine.OpEq, bt, text("REG AIR"), c1),
+		call(engine.OpNe, bt, c1, text("AIR")),
+		call(engine.OpEq, bt, c1, text("AIR ")), // a trailing blank: not compiled
+		call(engine.OpEq, bt, c2, text("12")),
+		call(engine.OpEq, bt, c2, text("long-12-value")), // past 7 bytes: not compiled
+		call(engine.OpEq, bt, c3, text("xx")),
+		call(engine.OpNe, bt, c6, text("MAIL")),
+		call(engine.OpEq, bt, c6, &engine.Const{T: engine.Text, Null: true}),
+	} {
+		e := &engine.Case{Conds: []engine.Expr{cond}, Results: []engine.Expr{c5}, Else: i4(0), T: i32}
+		e1 := &engine.Case{Conds: []engine.Expr{cond}, Results: []engine.Expr{i4(1)}, Else: &engine.Const{T: i32, Null: true}, T: i32}
+		condAggs = append(condAggs, []engine.AggCall{agg(engine.AggCountStar, nil, i8), agg(engine.AggSum, e, i8), agg(engine.AggCount, e1, i8)})
+	}
 	filters := []engine.Expr{
 		nil,
 		call(engine.OpGe, bt, c5, i4(30000)), // stored-domain
@@ -156,9 +188,22 @@ func TestStoredKeysMatchGeneral(t *testing.T) {
 		return sb.String()
 	}
 	lazyRuns := 0
+	type plan struct {
+		keys []engine.Expr
+		aggs []engine.AggCall
+	}
+	var plans []plan
+	for _, keys := range keySets {
+		plans = append(plans, plan{keys, aggs})
+	}
+	for _, ca := range condAggs {
+		for _, keys := range [][]engine.Expr{nil, {c1}, {c0, c4}, {c4}} {
+			plans = append(plans, plan{keys, ca})
+		}
+	}
 	for fi, filter := range filters {
-		for ki, keys := range keySets {
-			p := &engine.Plan{Aggregate: true, Filter: filter, GroupBy: keys, Aggs: aggs}
+		for ki, pl := range plans {
+			p := &engine.Plan{Aggregate: true, Filter: filter, GroupBy: pl.keys, Aggs: pl.aggs}
 			for _, workers := range []int{1, 2} {
 				var res [2]string
 				for k, eager := range []bool{true, false} {
@@ -169,17 +214,25 @@ func TestStoredKeysMatchGeneral(t *testing.T) {
 						r.restCols = usedColumns(len(cols), exprsOf(p)...)
 						r.stored = compileStoredFilter(p.Filter, h)
 					}
-					if !eager && r.lazyStrColumns(newAggregator(p)) != nil {
-						lazyRuns++
+					if !eager {
+						a := newAggregator(p)
+						for _, s := range a.states {
+							if s.csum != nil {
+								s.csum.compilePred(h)
+							}
+						}
+						if r.lazyStrColumns(a) != nil {
+							lazyRuns++
+						}
 					}
 					out, err := r.aggregate(ctx, workers)
 					if err != nil {
-						t.Fatalf("filter %d keys %d: %v", fi, ki, err)
+						t.Fatalf("filter %d plan %d: %v", fi, ki, err)
 					}
 					res[k] = dump(out)
 				}
 				if res[0] != res[1] {
-					t.Fatalf("filter %d keys %d workers %d:\nstored keys:\n%s\nvectors:\n%s", fi, ki, workers, res[1], res[0])
+					t.Fatalf("filter %d plan %d workers %d:\nstored keys:\n%s\nvectors:\n%s", fi, ki, workers, res[1], res[0])
 				}
 			}
 		}
