@@ -33,9 +33,9 @@ type caseSum struct {
 	// seq, when not nil, is cond compiled to a stored string column's
 	// = or <> with a short constant: computed from the stored bytes
 	// where the batch has the column as its stored rows (scanLazyStr)
-	seq *strEqPred
-	cbuf    []int64
-	arms    [2]scaledArm // addCaseSumScaled's
+	seq  *strEqPred
+	cbuf []int64
+	arms [2]scaledArm // addCaseSumScaled's
 }
 
 // compilePred compiles the condition over table h where it is a
