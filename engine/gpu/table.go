@@ -276,7 +276,7 @@ func (t *Table) DownloadColumn(k int) (*engine.Column, error) {
 	if c.rowScales && t.N > 0 {
 		// each value at its own scale again
 		sc := make([]byte, t.N)
-		if err := t.Dev.CopyDtoH(sc, c.Data.Ptr()+cuda.DevPtr(8*t.N), nil); err != nil {
+		if err := t.Dev.CopyDtoH(sc, c.Data.Ptr()+cuda.DevPtr(8*int64(c.scaleRows)), nil); err != nil {
 			return nil, err
 		}
 		out := &engine.Column{Type: engine.Numeric, Len: int(t.N), D: make([]engine.Dec, t.N), Valid: hc.Valid}

@@ -619,9 +619,10 @@ func (b *Backend) aggregate(ctx context.Context, p *engine.Plan, sp split, sink 
 		OrderBy: p.OrderBy, Offset: p.Offset, Limit: p.Limit, Visible: p.Visible, Names: p.Names}
 	// Many partial groups (the statistics guessed too few) are merged on
 	// the first part's device rather than on the host, unless a partial
-	// numeric holds values of several scales (a sum of CASE … ELSE 0):
-	// a device column keeps one scale, and each group's result must show
-	// its own.
+	// numeric holds values of several scales (a sum of CASE … ELSE 0),
+	// whose groups must each show their own: the host merge does (the
+	// device would store them as a rowScales column, a path the split
+	// corpus has not covered).
 	if ts, ok := b.parts[0].(engine.TableStore); ok && h.N > int64(b.o.DeviceMergeRows) && b.parts[0] != b.host && !mixedScales(h) {
 		d, err := ts.Store(h, engine.StoreOptions{Table: p.Table})
 		if err != nil {

@@ -244,7 +244,7 @@ WITH ja AS (SELECT 1 AS id) SELECT n, (SELECT count(*) FROM ja) FROM v;
 -- session
 CREATE TEMP VIEW v AS SELECT id, k FROM ja;
 SELECT c.relkind::text, c.relpersistence::text, (SELECT count(*) FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attnum > 0)
-  FROM pg_class c WHERE c.relname = 'v';
+  FROM pg_class c WHERE c.relname = 'v' AND pg_table_is_visible(c.oid);
 SELECT viewname::text FROM pg_views WHERE viewname = 'v';
 SELECT table_name::text, table_type::text FROM information_schema.tables WHERE table_name = 'v';
 SELECT table_name::text, check_option::text FROM information_schema.views WHERE table_name = 'v';
@@ -305,7 +305,7 @@ DROP TABLE v;
 DROP VIEW IF EXISTS no_such_view;
 CREATE TEMP VIEW v AS SELECT 1 AS a;
 DROP VIEW IF EXISTS v, no_such_view;
-SELECT count(*) FROM pg_class WHERE relname = 'v';
+SELECT count(*) FROM pg_class WHERE relname = 'v' AND pg_table_is_visible(oid);
 
 -- name: wr047_view_insert
 -- PostgreSQL inserts through a simple view; gpusql refuses
@@ -380,7 +380,7 @@ SELECT count(*) FROM jd;
 -- session
 CREATE TEMP TABLE t (a int NOT NULL, b varchar(7));
 SELECT c.relkind::text, c.relpersistence::text, n.nspname LIKE 'pg_temp%', pg_table_is_visible(c.oid)
-  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = 't';
+  FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = 't' AND pg_table_is_visible(c.oid);
 SELECT table_type::text, table_schema LIKE 'pg_temp%' FROM information_schema.tables WHERE table_name = 't';
 SELECT column_name::text, data_type::text, character_maximum_length, is_nullable::text FROM information_schema.columns
   WHERE table_name = 't' ORDER BY ordinal_position;
@@ -389,7 +389,7 @@ SELECT column_name::text, data_type::text, character_maximum_length, is_nullable
 -- session
 CREATE TEMP TABLE t AS SELECT 1 AS a;
 CREATE VIEW v AS SELECT a FROM t;
-SELECT c.relpersistence::text FROM pg_class c WHERE c.relname = 'v';
+SELECT c.relpersistence::text FROM pg_class c WHERE c.relname = 'v' AND pg_table_is_visible(c.oid);
 
 -- name: wr056b_pg_temp_qualified_names
 -- session

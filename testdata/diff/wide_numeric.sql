@@ -118,10 +118,12 @@ SELECT sum(x), sum(y), min(x), max(y) FROM t;
 
 -- name: nw031_create_table_as
 -- session
+-- (pg_table_is_visible: PostgreSQL may still show nw030's temporary t
+-- of a session that has just closed)
 CREATE TEMP TABLE t AS SELECT id, a, b * 2 AS b2, c FROM wn WHERE id <> 1 AND id <> 2 AND id <> 5;
 SELECT * FROM t ORDER BY id;
 SELECT a.attname::text, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
-  WHERE c.relname = 't' AND a.attnum > 0 ORDER BY a.attnum;
+  WHERE c.relname = 't' AND pg_table_is_visible(c.oid) AND a.attnum > 0 ORDER BY a.attnum;
 
 -- name: nw032_insert_overflow
 -- session
