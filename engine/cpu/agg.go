@@ -287,9 +287,26 @@ func zeroOf(t engine.Type) *engine.Vec { return engine.NewVec(t, 1) }
 
 // assignKeys computes a batch's GROUP BY keys and sets ids to their
 // groups, making the groups not seen before.
-func (a *aggregator) assignKeys(ctxEval func(e engine.Expr) (*engine.Vec, error), ids []int32, n int) error {
+func (a *aggregator) assignKeys(ctxEval func(e engine.Expr) (*engine.Vec, error), in *engine.Batch, ids []int32, n int) error {
 	keys := make([]*engine.Vec, len(a.plan.GroupBy))
+	var src []*storedStr
+	if a.lazy != nil && a.lazy.lazyStr != nil {
+		// keys that are stored string columns scanned as their rows
+		for k, g := range a.plan.GroupBy {
+			if c, ok := g.(*engine.ColRef); ok {
+				if st, ok := a.lazy.stored(in, c.Idx, n); ok {
+					if src == nil {
+						src = make([]*storedStr, len(keys))
+					}
+					src[k], keys[k] = st, in.Cols[c.Idx]
+				}
+			}
+		}
+	}
 	for k, g := range a.plan.GroupBy {
+		if keys[k] != nil {
+			continue
+		}
 		if c, ok := g.(*engine.Call); ok && eval.IsExtractDate(c) {
 			src, err := ctxEval(c.Args[1])
 			if err != nil {
@@ -308,6 +325,17 @@ func (a *aggregator) assignKeys(ctxEval func(e engine.Expr) (*engine.Vec, error)
 			return err
 		}
 		keys[k] = v
+	}
+	if src != nil {
+		if a.index.assignStored(a.keys, keys, src, n, ids, a.newGroup) {
+			a.growStates()
+			return nil
+		}
+		for k, g := range a.plan.GroupBy {
+			if src[k] != nil {
+				a.lazy.strCol(keys[k], g.(*engine.ColRef).Idx)
+			}
+		}
 	}
 	a.index.assign(a.keys, keys, 0, n, ids, func(row int) int32 { return a.newGroup(keys, row) })
 	a.growStates()
@@ -419,7 +447,7 @@ func (a *aggregator) consume(ctx context.Context, in *engine.Batch) error {
 		}
 	case memoSrc != nil && a.memo.lookup(memoSrc, ids, n):
 	default:
-		if err := a.assignKeys(ctxEval, ids, n); err != nil {
+		if err := a.assignKeys(ctxEval, in, ids, n); err != nil {
 			return err
 		}
 		if memoSrc != nil {

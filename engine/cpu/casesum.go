@@ -2,7 +2,9 @@ package cpu
 
 import (
 	"context"
+	"encoding/binary"
 	"math/bits"
+	"strings"
 
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/eval"
@@ -28,14 +30,21 @@ type caseSum struct {
 	// mantissas, into cbuf, without eval
 	pred    *storedPred
 	predCol int
-	cbuf    []int64
-	arms    [2]scaledArm // addCaseSumScaled's
+	// seq, when not nil, is cond compiled to a stored string column's
+	// = or <> with a short constant: computed from the stored bytes
+	// where the batch has the column as its stored rows (scanLazyStr)
+	seq  *strEqPred
+	cbuf []int64
+	arms [2]scaledArm // addCaseSumScaled's
 }
 
 // compilePred compiles the condition over table h where it is a
 // comparison of an integer-valued column (an integer, date or time
 // column, or a narrow numeric one) with a constant.
 func (cs *caseSum) compilePred(h *engine.HostTable) {
+	if cs.seq = compileStrEq(cs.cond, h); cs.seq != nil {
+		return
+	}
 	p, ok := compileStoredPred(cs.cond, h)
 	if !ok || p.mul != 0 {
 		return
@@ -62,10 +71,107 @@ func (cs *caseSum) compilePred(h *engine.HostTable) {
 	cs.pred, cs.predCol = &p, ref.Idx
 }
 
+// strEqPred is a stored string column's = (<> where neg) with a
+// constant, the constant as storedCode's code.
+type strEqPred struct {
+	col  int
+	code int64
+	neg  bool
+}
+
+// compileStrEq compiles e over table h where it is a stored char,
+// varchar or text column's = or <> with a string constant of up to 7
+// bytes with no zero byte and no trailing blank: the comparison is then
+// the equality of the column's string (scanRows's, a char value
+// without its trailing blanks) and the constant's bytes, which is the
+// equality of their storedCode codes.
+func compileStrEq(e engine.Expr, h *engine.HostTable) *strEqPred {
+	c, ok := e.(*engine.Call)
+	if !ok || len(c.Args) != 2 || c.Op != engine.OpEq && c.Op != engine.OpNe {
+		return nil
+	}
+	ref, okRef := c.Args[0].(*engine.ColRef)
+	k, okConst := c.Args[1].(*engine.Const)
+	if !okRef || !okConst {
+		ref, okRef = c.Args[1].(*engine.ColRef)
+		k, okConst = c.Args[0].(*engine.Const)
+	}
+	if !okRef || !okConst || k.Null || ref.Idx < 0 || ref.Idx >= len(h.Cols) {
+		return nil
+	}
+	col := h.Cols[ref.Idx]
+	if ref.T.Kind != col.Type.Kind || col.Width == 0 || col.Len < int(h.N) || len(col.Str) < int(h.N)*col.Width {
+		return nil
+	}
+	switch col.Type.Kind {
+	case engine.KindChar:
+		if !k.T.IsString() {
+			return nil
+		}
+	case engine.KindVarchar, engine.KindText:
+		if k.T.Kind != engine.KindVarchar && k.T.Kind != engine.KindText && k.T.Kind != engine.KindUnknown {
+			return nil
+		}
+	default:
+		return nil
+	}
+	if len(k.S) > 7 || strings.IndexByte(k.S, 0) >= 0 || strings.HasSuffix(k.S, " ") {
+		return nil
+	}
+	code, _ := storedCodeBytes([]byte(k.S), false)
+	return &strEqPred{col: ref.Idx, code: code, neg: c.Op == engine.OpNe}
+}
+
+// eqConst sets out[k] to 1 where the batch's row k is not NULL and its
+// string equals the constant of code (differs from it, where neg), else
+// 0. A string of over 7 bytes differs from every constant of a code.
+func (s *storedStr) eqConst(n int, code int64, neg bool, out []int64) {
+	c := s.col
+	w := c.Width
+	trim := c.Type.Kind == engine.KindChar
+	str := c.Str
+	for k := 0; k < n; k++ {
+		r := s.lo + k
+		if s.sel != nil {
+			r = s.lo + int(s.sel[k])
+		}
+		if c.Valid != nil && c.IsNull(r) {
+			out[k] = 0
+			continue
+		}
+		var x int64
+		ok := false
+		switch w {
+		case 4:
+			x, ok = wordCode(uint64(binary.LittleEndian.Uint32(str[r*4:])), trim)
+		case 8:
+			x, ok = wordCode(binary.LittleEndian.Uint64(str[r*8:]), trim)
+		}
+		if !ok {
+			x, ok = storedCode(str[r*w:r*w+w], trim)
+		}
+		var t int64
+		if (ok && x == code) != neg {
+			t = 1
+		}
+		out[k] = t
+	}
+}
+
 // condition computes the condition over batch in (n rows) as
 // EvalCaseCond does: 1 where it holds; NULL rows are 0 in ci or marked
 // in cn.
 func (cs *caseSum) condition(ctx context.Context, in *engine.Batch, n int, lz *scanBufs, buf *eval.CaseBuf) (ci []int64, cn []bool, err error) {
+	if q := cs.seq; q != nil {
+		if st, ok := lz.stored(in, q.col, n); ok {
+			if cap(cs.cbuf) < n {
+				cs.cbuf = make([]int64, n)
+			}
+			out := cs.cbuf[:n]
+			st.eqConst(n, q.code, q.neg, out)
+			return out, nil, nil
+		}
+	}
 	if p := cs.pred; p != nil {
 		var vals []int64
 		var null []bool
@@ -203,7 +309,10 @@ func (s *aggState) addCaseSum(ctx context.Context, in *engine.Batch, ids []int32
 			return true, err
 		}
 	}
-	lz.decsFor(in, s.call.Arg)
+	// the arms' columns (the condition's are given theirs by condition)
+	c := s.call.Arg.(*engine.Case)
+	lz.decsFor(in, c.Results[0])
+	lz.decsFor(in, c.Else)
 	a, as, ok := cs.then.vec(in, cs.kind, n)
 	if !ok {
 		return false, nil

@@ -128,6 +128,8 @@ func (r *execRun) morselBuf(ctx context.Context, i int, bufs *scanBufs) (*engine
 			case !r.used[c]:
 			case bufs.isLazy(c):
 				in.Cols[c] = bufs.scanLazy(c, col, lo, hi-lo, nil)
+			case bufs.isLazyStr(c):
+				in.Cols[c] = bufs.scanLazyStr(c, col, lo, hi-lo, nil)
 			default:
 				in.Cols[c] = scanRows(col, lo, hi-lo, nil, bufOf(rest, c))
 			}
@@ -207,6 +209,10 @@ func (r *execRun) passed(in *engine.Batch, lo, n int, sel []int32, bufs *scanBuf
 			out.Cols[c] = bufs.scanLazy(c, col, lo, n, nil)
 		case bufs.isLazy(c):
 			out.Cols[c] = bufs.scanLazy(c, col, lo, 0, sel)
+		case bufs.isLazyStr(c) && all:
+			out.Cols[c] = bufs.scanLazyStr(c, col, lo, n, nil)
+		case bufs.isLazyStr(c):
+			out.Cols[c] = bufs.scanLazyStr(c, col, lo, 0, sel)
 		case all:
 			out.Cols[c] = scanRows(col, lo, n, nil, bufOf(rb, c))
 		default:
@@ -403,7 +409,7 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*engine.Batch, er
 			}
 		}
 	}
-	lazy := r.lazyColumns(aggs[0])
+	lazy, lazyStr := r.lazyColumns(aggs[0]), r.lazyStrColumns(aggs[0])
 	// each worker charges its aggregator's growth; the merge that
 	// follows folds charged groups into the first one's
 	mems, meters := make([]*aggMemory, len(aggs)), make([]*meter, len(aggs))
@@ -416,8 +422,8 @@ func (r *execRun) aggregate(ctx context.Context, workers int) (*engine.Batch, er
 		var bufs *scanBufs
 		if r.host != nil {
 			bufs = newScanBufs(len(r.host.Cols))
-			if lazy != nil {
-				bufs.setLazy(lazy, r.host)
+			if lazy != nil || lazyStr != nil {
+				bufs.setLazy(lazy, lazyStr, r.host)
 				aggs[w].lazy = bufs
 				defer func() { aggs[w].lazy = nil }()
 			}
@@ -490,6 +496,67 @@ func (r *execRun) lazyColumns(a *aggregator) []bool {
 	any := false
 	for c, col := range r.host.Cols {
 		if r.used[c] && !need[c] && col.Type.Kind == engine.KindNumeric && col.D == nil && col.I64 != nil {
+			lazy[c], any = true, true
+		}
+	}
+	if !any {
+		return nil
+	}
+	return lazy
+}
+
+// lazyStrColumns returns the stored string columns that aggregator a
+// reads only as GROUP BY keys that are the column alone or in
+// conditional sums' conditions compiled to strEqPred, to be scanned
+// as their stored rows (scanBufs.scanLazyStr) and grouped from their
+// stored bytes, or nil when there are none. A column that any other
+// expression reads (a filter evaluated on vectors, an aggregate's
+// argument, another key) is scanned as before.
+func (r *execRun) lazyStrColumns(a *aggregator) []bool {
+	if r.eager || r.host == nil || r.p.Filter != nil && (r.filterCols == nil || r.restCols == nil) {
+		return nil
+	}
+	var others []engine.Expr
+	key := make([]bool, len(r.host.Cols))
+	for _, g := range r.p.GroupBy {
+		if c, ok := g.(*engine.ColRef); ok && c.Idx >= 0 && c.Idx < len(key) && c.T.Kind == r.host.Cols[c.Idx].Type.Kind {
+			key[c.Idx] = true
+			continue
+		}
+		others = append(others, g)
+	}
+	if r.p.Filter != nil && r.stored == nil {
+		others = append(others, r.p.Filter)
+	}
+	if a.memo != nil {
+		others = append(others, a.memo.col)
+	}
+	for _, s := range a.states {
+		if s.csum != nil && s.csum.seq != nil {
+			// a conditional sum reads its condition's column from the
+			// stored bytes (caseSum.condition), its arms as vectors
+			key[s.csum.seq.col] = true
+			for _, e := range s.call.Exprs() {
+				if c, ok := e.(*engine.Case); ok && e == s.call.Arg {
+					others = append(others, c.Results[0], c.Else)
+					continue
+				}
+				others = append(others, e)
+			}
+			continue
+		}
+		others = append(others, s.call.Exprs()...)
+	}
+	need := usedColumns(len(r.host.Cols), others...)
+	lazy := make([]bool, len(r.host.Cols))
+	any := false
+	for c, col := range r.host.Cols {
+		switch col.Type.Kind {
+		case engine.KindChar, engine.KindVarchar, engine.KindText:
+		default:
+			continue
+		}
+		if r.used[c] && key[c] && !need[c] && col.Width > 0 && col.Len >= r.rows && len(col.Str) >= r.rows*col.Width {
 			lazy[c], any = true, true
 		}
 	}

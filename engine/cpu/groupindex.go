@@ -1,7 +1,9 @@
 package cpu
 
 import (
+	"encoding/binary"
 	"math"
+	"math/bits"
 
 	"github.com/gpusql/gpusql/engine"
 	"github.com/gpusql/gpusql/engine/eval"
@@ -235,6 +237,11 @@ type smallKeys struct {
 	reps          []int32 // first row of each distinct key, in row order
 	rcode         []int64
 	ids           []int32
+	// dense's table of a key's codes (dvals: number + 1; all zero
+	// between calls) and its slots in use
+	dkeys []int64
+	dvals []int32
+	dused []int32
 }
 
 // keyCodes returns, for rows 0..n-1 of v, integers that are equal
@@ -315,6 +322,252 @@ func keyCodes(v *engine.Vec, n int, buf []int64) (codes []int64, lo, hi int64, n
 // made in the order of their first rows, as assign makes them. It
 // reports false, having done nothing, when the batch does not fit.
 func (x *groupIndex) assignSmall(groups, keys []*engine.Vec, n int, ids []int32, add func(row int) int32) bool {
+	return x.assignSmallFrom(groups, keys, nil, n, ids, nil, add)
+}
+
+// assignStored is assignSmall for a batch some of whose keys are stored
+// string columns not scanned into vectors: src[k], where not nil, gives
+// key k's rows (keys[k] then has the rows' NULL flags and no strings).
+// Their codes are read from the stored bytes, and only the first row of
+// each distinct key is made a string, into the key vectors addRep is
+// given with that row. It reports false, having done nothing, when the
+// batch does not fit (the caller then scans the strings and calls
+// assign).
+func (x *groupIndex) assignStored(groups, keys []*engine.Vec, src []*storedStr, n int, ids []int32, addRep func(rep []*engine.Vec, r int) int32) bool {
+	if x.dslots != nil || x.intKey {
+		return false
+	}
+	return x.assignSmallFrom(groups, keys, src, n, ids, addRep, nil)
+}
+
+// storedStr is a batch's rows of a stored string column: row k is stored
+// row lo+k, or lo+sel[k] where sel is not nil.
+type storedStr struct {
+	col *engine.Column
+	lo  int
+	sel []int32
+}
+
+// row is the stored row of the batch's row k.
+func (s *storedStr) row(k int) int {
+	if s.sel != nil {
+		return s.lo + int(s.sel[k])
+	}
+	return s.lo + k
+}
+
+// str is the batch's row k as scanRows gives it: the stored bytes up to
+// their padding, a char value without its trailing blanks.
+func (s *storedStr) str(k int) []byte {
+	c := s.col
+	r := s.row(k)
+	b := c.Str[r*c.Width : (r+1)*c.Width]
+	m := 0
+	for m < len(b) && b[m] != 0 {
+		m++
+	}
+	if c.Type.Kind == engine.KindChar {
+		for m > 0 && b[m-1] == ' ' {
+			m--
+		}
+	}
+	return b[:m:m]
+}
+
+// codes is keyCodes of the batch's n rows read from the stored bytes
+// (the strings that str gives, without making them).
+func (s *storedStr) codes(n int, buf []int64) (codes []int64, lo, hi int64, nulls, ok bool) {
+	lo, hi = math.MaxInt64, math.MinInt64
+	if cap(buf) < n {
+		buf = make([]int64, n)
+	}
+	codes = buf[:n]
+	c := s.col
+	w := c.Width
+	trim := c.Type.Kind == engine.KindChar
+	str := c.Str
+	for k := 0; k < n; k++ {
+		r := s.lo + k
+		if s.sel != nil {
+			r = s.lo + int(s.sel[k])
+		}
+		if c.Valid != nil && c.IsNull(r) {
+			nulls = true
+			continue
+		}
+		var code int64
+		ok := false
+		switch w { // the common widths word by word, inline
+		case 4:
+			code, ok = wordCode(uint64(binary.LittleEndian.Uint32(str[r*4:])), trim)
+		case 8:
+			code, ok = wordCode(binary.LittleEndian.Uint64(str[r*8:]), trim)
+		case 12:
+			if binary.LittleEndian.Uint32(str[r*12+8:]) == 0 {
+				code, ok = wordCode(binary.LittleEndian.Uint64(str[r*12:]), trim)
+			}
+		}
+		if !ok {
+			if code, ok = storedCode(str[r*w:r*w+w], trim); !ok {
+				return nil, 0, 0, false, false
+			}
+		}
+		codes[k] = code
+		lo, hi = min(lo, code), max(hi, code)
+	}
+	return codes, lo, hi, nulls, true
+}
+
+// wordCode is storedCode of a slot whose bytes past the first 8 are zero,
+// given its first 8 (fewer, zero-extended) as a little-endian word, for
+// the usual slot: a string of up to 7 bytes, followed only by zeros and,
+// for char (trim), not ending in a blank. ok is false for any other,
+// which storedCode handles.
+func wordCode(x uint64, trim bool) (int64, bool) {
+	m := (71 - bits.LeadingZeros64(x)) >> 3 // bytes up to the last non-zero one
+	v := x | ^uint64(0)<<(8*m)
+	if m > 7 || (v-0x0101010101010101)&^v&0x8080808080808080 != 0 ||
+		trim && m > 0 && byte(x>>(8*(m-1))) == ' ' {
+		return 0, false
+	}
+	return int64(x<<3 | uint64(m)), true
+}
+
+// storedCode is an integer that is equal for two stored string slots
+// (b, a column's Width bytes) exactly when their strings (storedStr.str)
+// are: the string's bytes as a little-endian word beside its length. ok
+// is false for a string of over 7 bytes.
+func storedCode(b []byte, trim bool) (code int64, ok bool) {
+	var w uint64
+	switch {
+	case len(b) >= 8:
+		w = binary.LittleEndian.Uint64(b)
+		tail := b[8:]
+		for len(tail) >= 4 {
+			if binary.LittleEndian.Uint32(tail) != 0 {
+				return storedCodeBytes(b, trim)
+			}
+			tail = tail[4:]
+		}
+		if len(tail) > 0 {
+			return storedCodeBytes(b, trim)
+		}
+	case len(b) == 4:
+		w = uint64(binary.LittleEndian.Uint32(b))
+	default:
+		return storedCodeBytes(b, trim)
+	}
+	// m: the bytes up to the last non-zero one, which must all be
+	// non-zero (a string ends at its first zero byte)
+	m := (71 - bits.LeadingZeros64(w)) / 8
+	v := w
+	if m < 8 {
+		v |= ^uint64(0) << (8 * m)
+	}
+	if (v-0x0101010101010101)&^v&0x8080808080808080 != 0 {
+		return storedCodeBytes(b, trim)
+	}
+	if trim {
+		for m > 0 && byte(w>>(8*(m-1))) == ' ' {
+			m--
+		}
+	}
+	if m > 7 {
+		return 0, false
+	}
+	w &= 1<<(8*m) - 1
+	return int64(w<<3 | uint64(m)), true
+}
+
+// storedCodeBytes is storedCode byte by byte.
+func storedCodeBytes(b []byte, trim bool) (int64, bool) {
+	m := 0
+	for m < len(b) && b[m] != 0 {
+		m++
+	}
+	if trim {
+		for m > 0 && b[m-1] == ' ' {
+			m--
+		}
+	}
+	if m > 7 {
+		return 0, false
+	}
+	var w uint64
+	for j := m - 1; j >= 0; j-- {
+		w = w<<8 | uint64(b[j])
+	}
+	return int64(w<<3 | uint64(m)), true
+}
+
+// vec makes the batch's rows reps of s a string vector of type t.
+func (s *storedStr) vec(t engine.Type, reps []int32) *engine.Vec {
+	v := &engine.Vec{T: t, N: len(reps), S: make([][]byte, len(reps))}
+	c := s.col
+	for j, r := range reps {
+		if c.Valid != nil && c.IsNull(s.row(int(r))) {
+			if v.Null == nil {
+				v.Null = make([]bool, len(reps))
+			}
+			v.Null[j] = true
+			continue
+		}
+		v.S[j] = s.str(int(r))
+	}
+	return v
+}
+
+// dictMax bounds the distinct codes of one key in a batch that dense
+// maps to small numbers.
+const dictMax = 1024
+
+// dense maps the codes of the non-NULL rows (null(i) false) to dense
+// numbers 0..d-1 in place, in order of first appearance, and returns d;
+// ok is false (codes then partly mapped) past dictMax distinct codes.
+func (sk *smallKeys) dense(codes []int64, null func(i int) bool) (d int, ok bool) {
+	const size = 4 * dictMax
+	if len(sk.dkeys) < size {
+		sk.dkeys = make([]int64, size)
+		sk.dvals = make([]int32, size)
+	}
+	used := sk.dused[:0]
+	defer func() {
+		for _, s := range used {
+			sk.dvals[s] = 0
+		}
+		sk.dused = used[:0]
+	}()
+	for i, c := range codes {
+		if null != nil && null(i) {
+			continue
+		}
+		s := eval.Mix64(uint64(c)) & (size - 1)
+		for {
+			v := sk.dvals[s]
+			if v == 0 {
+				if d == dictMax {
+					return 0, false
+				}
+				d++
+				sk.dkeys[s], sk.dvals[s] = c, int32(d)
+				used = append(used, int32(s))
+				codes[i] = int64(d - 1)
+				break
+			}
+			if sk.dkeys[s] == c {
+				codes[i] = int64(v - 1)
+				break
+			}
+			s = (s + 1) & (size - 1)
+		}
+	}
+	return d, true
+}
+
+// assignSmallFrom is assignSmall and assignStored: src and addRep are
+// assignStored's, nil for assignSmall, which calls add instead.
+func (x *groupIndex) assignSmallFrom(groups, keys []*engine.Vec, src []*storedStr, n int, ids []int32,
+	addRep func(rep []*engine.Vec, r int) int32, add func(row int) int32) bool {
 	sk := &x.small
 	if n < 256 || len(keys) == 0 {
 		return false
@@ -340,19 +593,41 @@ func (x *groupIndex) assignSmall(groups, keys []*engine.Vec, n int, ids []int32,
 	}
 	span := int64(1)
 	for k, v := range keys {
-		codes, lo, hi, nulls, ok := keyCodes(v, n, sk.buf[k])
+		var codes []int64
+		var lo, hi int64
+		var nulls, ok bool
+		if src != nil && src[k] != nil {
+			codes, lo, hi, nulls, ok = src[k].codes(n, sk.buf[k])
+		} else {
+			codes, lo, hi, nulls, ok = keyCodes(v, n, sk.buf[k])
+		}
 		if !ok {
 			return false
 		}
-		if !(engine.PhysOf(v.T.Kind) == engine.PhysInt && v.Null == nil) {
+		own := src != nil && src[k] != nil || !(engine.PhysOf(v.T.Kind) == engine.PhysInt && v.Null == nil)
+		if lo <= hi && uint64(hi)-uint64(lo) >= smallSpan {
+			// a wide range of few values (strings' packed bytes): the
+			// values' dense numbers in order of appearance instead
+			if !own {
+				codes = append(sk.buf[k][:0], codes...)
+				own = true
+			}
+			var null func(i int) bool
+			if nulls {
+				null = v.IsNull
+			}
+			d, fits := sk.dense(codes, null)
+			if !fits {
+				return false
+			}
+			lo, hi = 0, int64(d-1)
+		}
+		if own {
 			sk.buf[k] = codes
 		}
 		sk.codes[k] = codes
 		w := int64(1) // NULL's slot, past the values'
 		if lo <= hi {
-			if uint64(hi)-uint64(lo) >= smallSpan {
-				return false
-			}
 			w = hi - lo + 1
 			if nulls {
 				w++
@@ -401,13 +676,21 @@ func (x *groupIndex) assignSmall(groups, keys []*engine.Vec, n int, ids []int32,
 	fits = 2*len(reps) <= n // else mostly distinct keys: the table does not pay
 	repKeys := make([]*engine.Vec, len(keys))
 	for k, v := range keys {
-		repKeys[k] = v.Gather(reps)
+		if src != nil && src[k] != nil {
+			repKeys[k] = src[k].vec(v.T, reps)
+		} else {
+			repKeys[k] = v.Gather(reps)
+		}
 	}
 	if cap(sk.ids) < len(reps) {
 		sk.ids = make([]int32, len(reps))
 	}
 	rids := sk.ids[:len(reps)]
-	x.assignHash(groups, repKeys, 0, len(reps), rids, func(r int) int32 { return add(int(reps[r])) })
+	if addRep != nil {
+		x.assignHash(groups, repKeys, 0, len(reps), rids, func(r int) int32 { return addRep(repKeys, r) })
+	} else {
+		x.assignHash(groups, repKeys, 0, len(reps), rids, func(r int) int32 { return add(int(reps[r])) })
+	}
 	for i, r := range rep {
 		ids[i] = rids[r]
 	}

@@ -40,14 +40,91 @@ type scanBufs struct {
 	scaled  [][]int64
 	scale   []int32
 	pending bool
+	// lazyStr marks the string columns that an aggregation reads only as
+	// GROUP BY keys: their vectors are scanned as NULL flags alone, the
+	// rows kept in strs (the current morsel's; nil for the other
+	// columns), which the grouping reads from the stored bytes
+	// (groupIndex.assignStored) and strCol makes strings of where some
+	// step needs them
+	lazyStr []bool
+	strs    []*storedStr
 }
 
 // startMorsel forgets the previous morsel's stored mantissas.
 func (b *scanBufs) startMorsel() {
 	if b != nil && b.lazy != nil {
 		clear(b.scaled)
+		clear(b.strs)
 		b.pending = false
 	}
+}
+
+// isLazyStr reports whether column c is scanned as its stored rows only.
+func (b *scanBufs) isLazyStr(c int) bool { return b != nil && b.lazyStr != nil && b.lazyStr[c] }
+
+// scanLazyStr scans string column c (rows as scanRows takes them) as its
+// NULL flags, with no strings until strCol.
+func (b *scanBufs) scanLazyStr(c int, col *engine.Column, lo, n int, sel []int32) *engine.Vec {
+	if sel != nil {
+		n = len(sel)
+	}
+	v := &engine.Vec{T: col.Type, N: n, Null: nullFlags(col, lo, n, sel)}
+	st := b.strs[c]
+	if st == nil {
+		st = &storedStr{}
+	}
+	*st = storedStr{col: col, lo: lo, sel: sel}
+	b.strs[c] = st
+	b.pending = true
+	return v
+}
+
+// stored returns the stored rows of batch in's column c (n rows) when it
+// was scanned by scanLazyStr and has no strings yet.
+func (b *scanBufs) stored(in *engine.Batch, c, n int) (*storedStr, bool) {
+	if b == nil || b.lazyStr == nil || c < 0 || c >= len(b.strs) || c >= len(in.Cols) {
+		return nil, false
+	}
+	st, v := b.strs[c], in.Cols[c]
+	if st == nil || v == nil || v.S != nil || v.N != n {
+		return nil, false
+	}
+	return st, true
+}
+
+// strCol gives v, column c scanned by scanLazyStr, its strings.
+func (b *scanBufs) strCol(v *engine.Vec, c int) {
+	st := b.strs[c]
+	if st == nil || v == nil || v.S != nil {
+		return
+	}
+	v.S = takeS(&b.rest[c], v.N)
+	for k := range v.S {
+		if v.Null == nil || !v.Null[k] {
+			v.S[k] = st.str(k)
+		}
+	}
+}
+
+// nullFlags is the NULL flags of a column's rows as scanRows takes them
+// (nil: none).
+func nullFlags(col *engine.Column, lo, n int, sel []int32) []bool {
+	var null []bool
+	if col.Valid != nil {
+		for k := 0; k < n; k++ {
+			r := lo + k
+			if sel != nil {
+				r = lo + int(sel[k])
+			}
+			if col.IsNull(r) {
+				if null == nil {
+					null = make([]bool, n)
+				}
+				null[k] = true
+			}
+		}
+	}
+	return null
 }
 
 // isLazy reports whether column c is scanned as stored mantissas.
@@ -59,21 +136,7 @@ func (b *scanBufs) scanLazy(c int, col *engine.Column, lo, n int, sel []int32) *
 	if sel != nil {
 		n = len(sel)
 	}
-	v := &engine.Vec{T: col.Type, N: n}
-	if col.Valid != nil {
-		for k := 0; k < n; k++ {
-			r := lo + k
-			if sel != nil {
-				r = lo + int(sel[k])
-			}
-			if col.IsNull(r) {
-				if v.Null == nil {
-					v.Null = make([]bool, n)
-				}
-				v.Null[k] = true
-			}
-		}
-	}
+	v := &engine.Vec{T: col.Type, N: n, Null: nullFlags(col, lo, n, sel)}
 	var m []int64
 	if sel == nil {
 		m = col.I64[lo : lo+n : lo+n]
@@ -101,6 +164,11 @@ func (b *scanBufs) decs(in *engine.Batch) {
 			b.decCol(in.Cols[c], c)
 		}
 	}
+	for c := range b.strs {
+		if c < len(in.Cols) {
+			b.strCol(in.Cols[c], c)
+		}
+	}
 }
 
 // decsFor gives the lazily scanned columns that expression e reads their
@@ -113,6 +181,9 @@ func (b *scanBufs) decsFor(in *engine.Batch, e engine.Expr) {
 	case *engine.ColRef:
 		if c := e.Idx; c >= 0 && c < len(b.scaled) && b.scaled[c] != nil && c < len(in.Cols) {
 			b.decCol(in.Cols[c], c)
+		}
+		if c := e.Idx; c >= 0 && c < len(b.strs) && b.strs[c] != nil && c < len(in.Cols) {
+			b.strCol(in.Cols[c], c)
 		}
 	case *engine.Call:
 		for _, a := range e.Args {
@@ -150,8 +221,12 @@ func (b *scanBufs) decCol(v *engine.Vec, c int) {
 
 // setLazy makes the columns marked in lazy (narrow numerics of h) scan
 // lazily.
-func (b *scanBufs) setLazy(lazy []bool, h *engine.HostTable) {
-	b.lazy = lazy
+func (b *scanBufs) setLazy(lazy, lazyStr []bool, h *engine.HostTable) {
+	if lazy == nil {
+		lazy = make([]bool, len(h.Cols))
+	}
+	b.lazy, b.lazyStr = lazy, lazyStr
+	b.strs = make([]*storedStr, len(lazy))
 	b.scaled = make([][]int64, len(lazy))
 	b.scale = make([]int32, len(lazy))
 	for c, col := range h.Cols {
