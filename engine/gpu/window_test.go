@@ -6,7 +6,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-
 )
 
 // windowQueries run on the device and must equal the CPU backend's
