@@ -3,7 +3,6 @@ package cpu
 import (
 	"context"
 	"encoding/binary"
-	"math/bits"
 	"slices"
 
 	"github.com/gpusql/gpusql/engine"
@@ -702,13 +701,9 @@ func (s *aggState) sumDecs(ids []int32, arg *engine.Vec, n int) error {
 		s.count[g]++
 		acc := &s.sumD[g]
 		if acc.Scale == x.Scale {
-			lo, c := bits.Add64(acc.Lo, x.Lo, 0)
-			hi := acc.Hi + x.Hi + int64(c)
-			// overflow when both signs agree and the result's differs
-			if (acc.Hi >= 0) == (x.Hi >= 0) && (hi >= 0) != (acc.Hi >= 0) {
+			if !add128(acc, x.Lo, x.Hi) {
 				return errNumericOverflow()
 			}
-			acc.Hi, acc.Lo = hi, lo
 			continue
 		}
 		r, ok := engine.DecAdd(*acc, x)

@@ -3,7 +3,6 @@ package cpu
 import (
 	"context"
 	"encoding/binary"
-	"math/bits"
 	"strings"
 
 	"github.com/gpusql/gpusql/engine"
@@ -394,13 +393,9 @@ func (s *aggState) addCaseSum(ctx context.Context, in *engine.Batch, ids []int32
 			s.count[g]++
 			acc := &s.sumD[g]
 			if acc.Scale == x.Scale {
-				// addDecTo's addition in place, written out
-				lo, c := bits.Add64(acc.Lo, x.Lo, 0)
-				hi := acc.Hi + x.Hi + int64(c)
-				if (acc.Hi >= 0) == (x.Hi >= 0) && (hi >= 0) != (acc.Hi >= 0) {
+				if !add128(acc, x.Lo, x.Hi) {
 					return true, errNumericOverflow()
 				}
-				acc.Hi, acc.Lo = hi, lo
 				continue
 			}
 			if err := addDecTo(acc, *x); err != nil {
@@ -415,13 +410,9 @@ func (s *aggState) addCaseSum(ctx context.Context, in *engine.Batch, ids []int32
 // by engine.DecAdd.
 func addDecTo(acc *engine.Dec, x engine.Dec) error {
 	if acc.Scale == x.Scale {
-		lo, c := bits.Add64(acc.Lo, x.Lo, 0)
-		hi := acc.Hi + x.Hi + int64(c)
-		// overflow when both signs agree and the result's differs
-		if (acc.Hi >= 0) == (x.Hi >= 0) && (hi >= 0) != (acc.Hi >= 0) {
+		if !add128(acc, x.Lo, x.Hi) {
 			return errNumericOverflow()
 		}
-		acc.Hi, acc.Lo = hi, lo
 		return nil
 	}
 	r, ok := engine.DecAdd(*acc, x)
@@ -531,14 +522,9 @@ func (s *aggState) addCaseSumScaled(ctx context.Context, in *engine.Batch, ids [
 		s.count[g]++
 		acc := &s.sumD[g]
 		if acc.Scale == scale && ar.fast {
-			x := ar.at[j]
-			xhi := x >> 63
-			lo, c := bits.Add64(acc.Lo, uint64(x), 0)
-			hi := acc.Hi + xhi + int64(c)
-			if (acc.Hi >= 0) == (xhi >= 0) && (hi >= 0) != (acc.Hi >= 0) {
+			if x := ar.at[j]; !add128(acc, uint64(x), x>>63) {
 				return true, errNumericOverflow()
 			}
-			acc.Hi, acc.Lo = hi, lo
 			continue
 		}
 		if err := addDecTo(acc, engine.DecFromScaled(ar.raw[j], int(ar.scale))); err != nil {

@@ -258,13 +258,9 @@ func (s *aggState) sumScaled(ids []int32, vals []int64, scale int32, n int) erro
 		s.count[g]++
 		acc := &s.sumD[g]
 		if acc.Scale == scale {
-			xhi := x >> 63
-			lo, c := bits.Add64(acc.Lo, uint64(x), 0)
-			hi := acc.Hi + xhi + int64(c)
-			if (acc.Hi >= 0) == (xhi >= 0) && (hi >= 0) != (acc.Hi >= 0) {
+			if !add128(acc, uint64(x), x>>63) {
 				return errNumericOverflow()
 			}
-			acc.Hi, acc.Lo = hi, lo
 			continue
 		}
 		r, ok := engine.DecAdd(*acc, engine.DecFromScaled(x, int(scale)))
@@ -298,13 +294,9 @@ func (s *aggState) sumScaledNull(ids []int32, vals []int64, scale int32, null []
 // addScaledTo adds mantissa x at scale to *acc as sumScaled does.
 func addScaledTo(acc *engine.Dec, x int64, scale int32) error {
 	if acc.Scale == scale {
-		xhi := x >> 63
-		lo, c := bits.Add64(acc.Lo, uint64(x), 0)
-		hi := acc.Hi + xhi + int64(c)
-		if (acc.Hi >= 0) == (xhi >= 0) && (hi >= 0) != (acc.Hi >= 0) {
+		if !add128(acc, uint64(x), x>>63) {
 			return errNumericOverflow()
 		}
-		acc.Hi, acc.Lo = hi, lo
 		return nil
 	}
 	r, ok := engine.DecAdd(*acc, engine.DecFromScaled(x, int(scale)))
@@ -313,4 +305,18 @@ func addScaledTo(acc *engine.Dec, x int64, scale int32) error {
 	}
 	*acc = r
 	return nil
+}
+
+// add128 adds the 128-bit mantissa (xlo, xhi), at acc's scale, to *acc in
+// place; false, leaving *acc as it was, where the sum overflows (both
+// signs agree and the result's differs). Small enough to inline into the
+// sums' row loops.
+func add128(acc *engine.Dec, xlo uint64, xhi int64) bool {
+	lo, c := bits.Add64(acc.Lo, xlo, 0)
+	hi := acc.Hi + xhi + int64(c)
+	if (acc.Hi >= 0) == (xhi >= 0) && (hi >= 0) != (acc.Hi >= 0) {
+		return false
+	}
+	acc.Hi, acc.Lo = hi, lo
+	return true
 }
