@@ -20,7 +20,9 @@ func (g *GPU) Concat(table string, a, b engine.TableData) (engine.TableData, err
 	}
 	for k, ca := range ta.Cols {
 		if cb := tb.Cols[k]; ca.RowScales() || cb.RowScales() || ca.Type.Kind == engine.KindNumeric && ca.Type != cb.Type {
-			return concatOnHost(g.dev, table, ta, tb)
+			// an unconstrained numeric column whose versions hold other
+			// scales, or rows of their own: each row keeps its scale
+			return gpu.ConcatOnHost(g.dev, table, ta, tb)
 		}
 	}
 	g.once.Do(func() { g.k, g.kerr = loadKernels(g.dev) })
@@ -122,20 +124,4 @@ func (g *GPU) copyRows(s *cuda.Stream, dst cuda.DevPtr, w int, src *gpu.Column, 
 	}
 	return g.dev.Launch(g.k.repad, cuda.Dim3{X: 4096, Y: 1, Z: 1}, cuda.Dim3{X: 256, Y: 1, Z: 1}, 0, s,
 		dst, int32(w), src.Data.Ptr(), int32(sw), rows)
-}
-
-// concatOnHost appends through the host where a numeric column's rows
-// keep scales of their own (an unconstrained numeric column: the versions
-// of the table may hold other scales, or rows of several): each row keeps
-// its scale (engine.ConcatHost), and the result is uploaded.
-func concatOnHost(dev *cuda.Device, table string, a, b *gpu.Table) (engine.TableData, error) {
-	ha, err := a.Download()
-	if err != nil {
-		return nil, err
-	}
-	hb, err := b.Download()
-	if err != nil {
-		return nil, err
-	}
-	return gpu.Upload(dev, engine.ConcatHost(ha, hb), table)
 }

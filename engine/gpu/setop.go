@@ -191,10 +191,10 @@ func (t *Table) copyOf(b *Backend) (*Table, error) {
 // unionAllScales is UNION ALL where an unconstrained numeric column of the
 // result takes rows of several scales: the sides store other scales, or a
 // side's rows keep their own (rowScales). PostgreSQL shows each row at its
-// own scale, so the sides meet on the host, each value with its scale,
-// and the result is uploaded as a rowScales column. ok is false where no
-// column needs it, or another column differs in type between the sides
-// (unionAllCast then casts).
+// own scale, so the sides meet on the host (ConcatOnHost) and the result
+// is uploaded as a rowScales column. ok is false where no column needs
+// it, or another column differs in type between the sides (unionAllCast
+// then casts).
 func (b *Backend) unionAllScales(l, r *Table, cols []engine.ColumnDef) (*Table, bool, error) {
 	need := false
 	for k := range l.Cols {
@@ -212,41 +212,6 @@ func (b *Backend) unionAllScales(l, r *Table, cols []engine.ColumnDef) (*Table, 
 	if !need {
 		return nil, false, nil
 	}
-	hl, err := l.Download()
-	if err != nil {
-		return nil, false, err
-	}
-	hr, err := r.Download()
-	if err != nil {
-		return nil, false, err
-	}
-	h := engine.ConcatHost(hl, hr)
-	for k := range hl.Cols {
-		if cols[k].Type.Kind != engine.KindNumeric || cols[k].Type.Prec != 0 {
-			continue
-		}
-		// ConcatHost brings the sides to one scale: keep each row's
-		a, c := ownScales(hl.Cols[k]), ownScales(hr.Cols[k])
-		out := &engine.Column{Type: engine.Numeric, Len: a.Len + c.Len, D: append(append([]engine.Dec(nil), a.D...), c.D...)}
-		for i := range out.Len {
-			if i < a.Len && a.IsNull(i) || i >= a.Len && c.IsNull(i-a.Len) {
-				out.SetNull(i)
-			}
-		}
-		h.Cols[k] = out
-	}
-	t, err := Upload(b.dev, h, "")
+	t, err := ConcatOnHost(b.dev, "", l, r)
 	return t, err == nil, err
-}
-
-// ownScales is a numeric column as values of their own scales (D).
-func ownScales(c *engine.Column) *engine.Column {
-	if c.D != nil {
-		return c
-	}
-	out := &engine.Column{Type: engine.Numeric, Len: c.Len, D: make([]engine.Dec, c.Len), Valid: c.Valid}
-	for i, v := range c.I64 {
-		out.D[i] = engine.DecFromScaled(v, c.Type.Scale)
-	}
-	return out
 }

@@ -336,15 +336,23 @@ func (l HostLoader) Concat(table string, a, b engine.TableData) (engine.TableDat
 	if !ok1 || !ok2 {
 		return nil, engine.Errorf(engine.CodeInternalError, "cannot append %T to %T", b, a)
 	}
-	ha, err := ta.Download()
+	return ConcatOnHost(l.Dev, table, ta, tb)
+}
+
+// ConcatOnHost is a's rows and then b's as a new table on dev, charged to
+// table, made on the host: both are downloaded, joined by
+// engine.ConcatHost (an unconstrained numeric column's rows keep their
+// scales) and uploaded.
+func ConcatOnHost(dev *cuda.Device, table string, a, b *Table) (*Table, error) {
+	ha, err := a.Download()
 	if err != nil {
 		return nil, err
 	}
-	hb, err := tb.Download()
+	hb, err := b.Download()
 	if err != nil {
 		return nil, err
 	}
-	return Upload(l.Dev, engine.ConcatHost(ha, hb), table)
+	return Upload(dev, engine.ConcatHost(ha, hb), table)
 }
 
 // wideValue is narrowDecimals' refusal of d, a value past 18 digits.
